@@ -1,0 +1,94 @@
+#include "cli_common.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "lightbench/error.hpp"
+
+namespace lb::cli {
+
+std::pair<double, double> parse_pair(const std::string& option, const std::string& text) {
+  const auto comma = text.find(',');
+  auto bad = [&] { return Error(option + " expects two numbers 'a,b', got '" + text + "'"); };
+  if (comma == std::string::npos) throw bad();
+  try {
+    std::size_t u1 = 0, u2 = 0;
+    const std::string a = text.substr(0, comma), b = text.substr(comma + 1);
+    const double x = std::stod(a, &u1), y = std::stod(b, &u2);
+    if (u1 != a.size() || u2 != b.size()) throw bad();
+    return {x, y};
+  } catch (const std::invalid_argument&) {
+    throw bad();
+  } catch (const std::out_of_range&) {
+    throw bad();
+  }
+}
+
+Report::Report(std::string command) {
+  j_["tool"] = "lightbench-cli";
+  j_["command"] = std::move(command);
+  j_["outputs"] = nlohmann::json::array();
+}
+
+void Report::set_backend(const ComputeBackend& b, const std::string& reason) {
+  j_["backend"] = to_string(b.kind());
+  j_["device"] = b.device_name();
+  j_["backend_reason"] = reason;
+}
+
+void Report::add_output(const std::string& role, const std::string& path, int w, int h) {
+  j_["outputs"].push_back({{"role", role}, {"path", path}, {"width", w}, {"height", h}});
+}
+
+void Report::add_timings(const TimingRegistry& reg) {
+  for (const auto& k : reg.kernels()) {
+    const TimingStats s = reg.stats(k);
+    j_["timings"][k] = {{"count", s.count},         {"last_ms", s.last_ms},
+                        {"median_ms", s.median_ms}, {"min_ms", s.min_ms},
+                        {"max_ms", s.max_ms},       {"median_gbps", s.median_gbps}};
+  }
+}
+
+void Report::write(const std::string& path) const {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  std::error_code ec;
+  if (target.has_parent_path() && !fs::is_directory(target.parent_path(), ec))
+    throw Error("--json '" + path + "': directory does not exist");
+  const std::string tmp = path + ".tmp-lightbench";
+  {
+    std::ofstream f(tmp);
+    f << j_.dump(2) << "\n";
+    if (!f) throw Error("--json '" + path + "': write failed");
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) throw Error("--json '" + path + "': " + ec.message());
+}
+
+nlohmann::json to_json(const PlenopticGrid& g) {
+  return {{"nx", g.nx}, {"ny", g.ny}, {"pitch", g.pitch}, {"ox", g.ox}, {"oy", g.oy}};
+}
+
+nlohmann::json to_json(const RenderParams& p) {
+  return {{"patch", p.patch}, {"view_x", p.view_x}, {"view_y", p.view_y},
+          {"lim", p.lim},     {"sigma", p.sigma}};
+}
+
+namespace {
+bool tty() { return isatty(fileno(stderr)) != 0; }
+}  // namespace
+
+void progress(const std::string& line) {
+  if (!tty()) return;
+  std::fprintf(stderr, "\r\033[K%s", line.c_str());
+  std::fflush(stderr);
+}
+
+void progress_done() {
+  if (tty()) std::fprintf(stderr, "\r\033[K");
+}
+
+}  // namespace lb::cli

@@ -1,0 +1,39 @@
+#pragma once
+// Pieces shared by the CLI commands: option parsing helpers, the JSON report, progress.
+#include <string>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "lightbench/backend.hpp"
+#include "lightbench/plenoptic_params.hpp"
+#include "lightbench/timing.hpp"
+
+namespace lb::cli {
+
+// "a,b" -> pair; throws lb::Error naming the option on bad input.
+std::pair<double, double> parse_pair(const std::string& option, const std::string& text);
+
+// JSON report written with --json: every command records its parameters, backend, device,
+// outputs and timings. Written atomically (temp file + rename).
+class Report {
+ public:
+  explicit Report(std::string command);
+  nlohmann::json& root() { return j_; }
+  void set_backend(const ComputeBackend& b, const std::string& reason);
+  void add_output(const std::string& role, const std::string& path, int w, int h);
+  void add_timings(const TimingRegistry& reg);
+  void write(const std::string& path) const;
+
+ private:
+  nlohmann::json j_;
+};
+
+nlohmann::json to_json(const PlenopticGrid& g);
+nlohmann::json to_json(const RenderParams& p);
+
+// One-line progress on stderr when it is a terminal ("bench: original 3/5").
+void progress(const std::string& line);
+void progress_done();
+
+}  // namespace lb::cli

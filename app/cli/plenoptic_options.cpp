@@ -1,0 +1,75 @@
+#include "plenoptic_options.hpp"
+
+#include <cmath>
+
+#include "cli_common.hpp"
+#include "lightbench/generator.hpp"
+#include "lightbench/image_io.hpp"
+
+namespace lb::cli {
+
+void PlenopticOptions::add_input(CLI::App& app) {
+  app.add_option("--raw", raw, "raw focused-plenoptic image (PNG, JPG, BMP, PPM)");
+  app.add_option("--scene", scene, "scene.json written by `generate` (raw + grid + truth)");
+  app.add_option("--preset", preset, "generate a synthetic scene in memory: tiny | small | seed");
+  app.add_option("--seed", seed, "seed for --preset")->capture_default_str();
+  app.add_option("--pitch", pitch, "micro-image pitch D in pixels (may be non-integer)");
+  app.add_option("--offset", offset, "grid offset ox,oy in pixels")->capture_default_str();
+  app.add_option("--grid", grid, "micro-images NX,NY (default: as many as fit)");
+}
+
+void PlenopticOptions::add_render(CLI::App& app) {
+  app.add_option("--patch", patch, "output patch size M (default 11)");
+  app.add_option("--view", view, "perspective shift sx,sy in raw pixels")->capture_default_str();
+  app.add_option("--lim", lim, "range limit of neighbour micro-images (default 2)");
+  app.add_option("--sigma", sigma, "Gaussian weight sigma in pixels (default D/5)");
+}
+
+PlenopticScene PlenopticOptions::load() const {
+  const int sources = !raw.empty() + !scene.empty() + !preset.empty();
+  if (sources != 1) throw Error("give exactly one of --raw, --scene or --preset");
+  PlenopticScene s;
+  if (!scene.empty()) {
+    s = load_scene(scene);
+  } else if (!preset.empty()) {
+    s = to_scene(generate_scene(generator_preset(preset, seed)), "preset " + preset);
+  } else {
+    if (pitch <= 0) throw Error("--raw needs --pitch D (the micro-image pitch in pixels)");
+    s.raw = load_image(raw);
+    s.source = raw;
+    const auto [ox, oy] = parse_pair("--offset", offset);
+    s.grid.pitch = pitch;
+    s.grid.ox = ox;
+    s.grid.oy = oy;
+    if (grid.empty()) {
+      s.grid.nx = static_cast<int>(std::floor((s.raw.width - ox + 0.5) / pitch));
+      s.grid.ny = static_cast<int>(std::floor((s.raw.height - oy + 0.5) / pitch));
+    } else {
+      const auto [gx, gy] = parse_pair("--grid", grid);
+      if (gx != std::floor(gx) || gy != std::floor(gy) || gx < 1 || gy < 1 || gx > 1e5 || gy > 1e5)
+        throw Error("--grid expects two positive integers NX,NY, got '" + grid + "'");
+      s.grid.nx = static_cast<int>(gx);
+      s.grid.ny = static_cast<int>(gy);
+    }
+  }
+  // Explicit grid flags override a scene's grid.
+  if (!raw.empty() || pitch > 0) {
+    if (pitch > 0) s.grid.pitch = pitch;
+  }
+  validate(s.grid, s.raw.width, s.raw.height);
+  return s;
+}
+
+RenderParams PlenopticOptions::render_params(const PlenopticGrid& g) const {
+  RenderParams p = default_render_params(g);
+  if (patch != -1) p.patch = patch;
+  if (lim != -1) p.lim = lim;
+  if (sigma != -1) p.sigma = sigma;
+  const auto [sx, sy] = parse_pair("--view", view);
+  p.view_x = static_cast<float>(sx);
+  p.view_y = static_cast<float>(sy);
+  validate(p, g);
+  return p;
+}
+
+}  // namespace lb::cli

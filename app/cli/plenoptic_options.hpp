@@ -1,0 +1,30 @@
+#pragma once
+// The raw / grid / render options shared by `render`, `bench render` (and later `depth`).
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "lightbench/plenoptic_params.hpp"
+#include "lightbench/scene_file.hpp"
+
+namespace lb::cli {
+
+struct PlenopticOptions {
+  std::string raw, scene, preset;
+  double pitch = 0;
+  std::string offset = "0,0", grid;
+  int patch = -1, lim = -1;
+  float sigma = -1;
+  std::string view = "0,0";
+  std::uint64_t seed = 1;
+
+  void add_input(CLI::App& app);
+  void add_render(CLI::App& app);
+  // Loads or generates the scene and resolves the grid (inferring its size from the raw
+  // when --grid is absent).
+  PlenopticScene load() const;
+  RenderParams render_params(const PlenopticGrid& grid) const;
+};
+
+}  // namespace lb::cli

@@ -1,0 +1,60 @@
+#pragma once
+// Compute backends chosen at run time: CUDA when a usable device exists, else the CPU
+// reference path (multithreaded). The choice and its reason are reported to the user.
+#include <memory>
+#include <string>
+
+#include "lightbench/image.hpp"
+#include "lightbench/plenoptic_params.hpp"
+#include "lightbench/surface.hpp"
+#include "lightbench/timing.hpp"
+
+namespace lb {
+
+enum class BackendKind { Cpu, Cuda };
+enum class BackendRequest { Auto, Cpu, Cuda };
+
+const char* to_string(BackendKind k);
+BackendRequest parse_backend_request(const std::string& s);  // auto|cpu|cuda
+
+// Interface every compute backend implements. Scenes are uploaded once and stay resident.
+class ComputeBackend {
+ public:
+  virtual ~ComputeBackend() = default;
+  virtual BackendKind kind() const = 0;
+  virtual std::string device_name() const = 0;
+
+  // The raw plenoptic image (RGB or RGBA8). Kept until replaced.
+  virtual void set_raw(const ImageU8& raw) = 0;
+  virtual bool has_raw() const = 0;
+  virtual int raw_width() const = 0;
+  virtual int raw_height() const = 0;
+
+  // Renders into out (resized to NX*M x NY*M, RGBA8). The CPU backend ignores the
+  // variant (it is the reference); the CUDA backend runs the requested kernel.
+  virtual void render(const PlenopticGrid& grid, const RenderParams& params,
+                      const RenderConfig& config, Surface& out) = 0;
+
+  // Blocks until queued work is done (CUDA) and event timings are collected.
+  virtual void synchronize() {}
+
+  TimingRegistry& timings() { return timings_; }
+
+ protected:
+  TimingRegistry timings_;
+};
+
+std::unique_ptr<ComputeBackend> make_cpu_backend(int threads = 0);
+
+struct BackendChoice {
+  std::unique_ptr<ComputeBackend> backend;
+  std::string reason;  // e.g. "CUDA: NVIDIA H100 (sm_90)" or "CPU: no CUDA device (...)"
+};
+
+// Defined in the kernels library (a stub when built without CUDA). Throws lb::Error when
+// CUDA is requested explicitly but unusable, naming why.
+BackendChoice select_backend(BackendRequest request);
+// Whether this build has the CUDA backend and a usable device; `why` explains a "no".
+bool cuda_available(std::string* why = nullptr);
+
+}  // namespace lb

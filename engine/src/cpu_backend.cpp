@@ -1,0 +1,62 @@
+// The CPU reference backend: multithreaded, variant-agnostic (it IS the reference).
+#include <thread>
+
+#include "lightbench/backend.hpp"
+#include "lightbench/parallel.hpp"
+#include "lightbench/render_cpu.hpp"
+
+namespace lb {
+
+const char* to_string(BackendKind k) { return k == BackendKind::Cuda ? "cuda" : "cpu"; }
+
+BackendRequest parse_backend_request(const std::string& s) {
+  if (s == "auto") return BackendRequest::Auto;
+  if (s == "cpu") return BackendRequest::Cpu;
+  if (s == "cuda") return BackendRequest::Cuda;
+  throw Error("unknown backend '" + s + "' (use auto, cpu or cuda)");
+}
+
+namespace {
+
+class CpuBackend final : public ComputeBackend {
+ public:
+  explicit CpuBackend(int threads) : threads_(threads > 0 ? threads : default_thread_count()) {}
+  BackendKind kind() const override { return BackendKind::Cpu; }
+  std::string device_name() const override {
+    return "CPU reference (" + std::to_string(threads_) + " threads)";
+  }
+  void set_raw(const ImageU8& raw) override {
+    LB_REQUIRE(!raw.empty(), "raw image is empty");
+    raw_ = to_rgba(raw);
+  }
+  bool has_raw() const override { return !raw_.empty(); }
+  int raw_width() const override { return raw_.width; }
+  int raw_height() const override { return raw_.height; }
+
+  void render(const PlenopticGrid& grid, const RenderParams& params, const RenderConfig&,
+              Surface& out) override {
+    LB_REQUIRE(has_raw(), "no raw image loaded");
+    const RenderTablesHost t = build_render_tables(grid, params, raw_.width, raw_.height);
+    const std::uint64_t bytes = render_touched_pixels(t) * 4 +
+                                static_cast<std::uint64_t>(t.layout.out_w) * t.layout.out_h * 4;
+    ImageU8 img;
+    {
+      ScopedCpuTimer timer(timings_, "render/cpu", bytes);
+      img = render_cpu(raw_, t, threads_);
+    }
+    out.resize(img.width, img.height);
+    out.upload_host(img);
+  }
+
+ private:
+  int threads_;
+  ImageU8 raw_;
+};
+
+}  // namespace
+
+std::unique_ptr<ComputeBackend> make_cpu_backend(int threads) {
+  return std::make_unique<CpuBackend>(threads);
+}
+
+}  // namespace lb

@@ -1,0 +1,214 @@
+#include "lightbench/generator.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "lightbench/parallel.hpp"
+
+namespace lb {
+namespace {
+
+// SplitMix64 finaliser: a stateless hash, so every pixel is computed independently and the
+// result does not depend on the thread count.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+std::uint64_t lattice_hash(std::uint64_t seed, long ix, long iy) {
+  return mix(seed ^ mix(static_cast<std::uint64_t>(ix) * 0x632be59bd9b4e019ull +
+                        static_cast<std::uint64_t>(iy)));
+}
+
+double smooth(double t) { return t * t * (3.0 - 2.0 * t); }
+
+// Value noise, three channels from one hash per lattice point, values in [0, 1].
+void value_noise(std::uint64_t seed, double x, double y, double out[3]) {
+  const double fx = std::floor(x), fy = std::floor(y);
+  const long ix = static_cast<long>(fx), iy = static_cast<long>(fy);
+  const double tx = smooth(x - fx), ty = smooth(y - fy);
+  const std::uint64_t h[4] = {lattice_hash(seed, ix, iy), lattice_hash(seed, ix + 1, iy),
+                              lattice_hash(seed, ix, iy + 1), lattice_hash(seed, ix + 1, iy + 1)};
+  for (int c = 0; c < 3; ++c) {
+    auto v = [&](int k) { return static_cast<double>((h[k] >> (16 * c)) & 0xffff) / 65535.0; };
+    const double top = v(0) + (v(1) - v(0)) * tx, bot = v(2) + (v(3) - v(2)) * tx;
+    out[c] = top + (bot - top) * ty;
+  }
+}
+
+// A plane's texture at texture coordinate (tx, ty) in raw pixels: a base colour modulated by
+// three octaves of noise, plus fine detail so focus is easy to judge. Values in [0, 255].
+void plane_texture(std::uint64_t seed, double tx, double ty, double rgb[3]) {
+  const std::uint64_t h = mix(seed);
+  const double base[3] = {0.25 + 0.6 * ((h & 0xff) / 255.0), 0.25 + 0.6 * (((h >> 8) & 0xff) / 255.0),
+                          0.25 + 0.6 * (((h >> 16) & 0xff) / 255.0)};
+  double n1[3], n2[3], n3[3];
+  value_noise(seed + 1, tx / 23.0, ty / 23.0, n1);
+  value_noise(seed + 2, tx / 7.0, ty / 7.0, n2);
+  value_noise(seed + 3, tx / 2.5, ty / 2.5, n3);
+  for (int c = 0; c < 3; ++c) {
+    const double v = base[c] * (0.45 + 0.55 * n1[c]) + 0.30 * (n2[c] - 0.5) + 0.22 * (n3[c] - 0.5);
+    rgb[c] = 255.0 * std::clamp(v, 0.0, 1.0);
+  }
+}
+
+bool covers(const ScenePlane& p, double sx, double sy) {
+  if (p.background) return true;
+  if (p.disc) {
+    const double dx = sx - p.x0, dy = sy - p.y0;
+    return dx * dx + dy * dy <= p.x1 * p.x1;
+  }
+  return sx >= p.x0 && sx < p.x1 && sy >= p.y0 && sy < p.y1;
+}
+
+// Front (large patch) to back; the background last.
+std::vector<ScenePlane> front_to_back(std::vector<ScenePlane> planes) {
+  std::stable_sort(planes.begin(), planes.end(), [](const ScenePlane& a, const ScenePlane& b) {
+    if (a.background != b.background) return !a.background;
+    return a.patch > b.patch;
+  });
+  return planes;
+}
+
+ScenePlane rect(int patch, double x0, double y0, double x1, double y1) {
+  ScenePlane p;
+  p.patch = patch;
+  p.x0 = x0, p.y0 = y0, p.x1 = x1, p.y1 = y1;
+  return p;
+}
+ScenePlane disc(int patch, double cx, double cy, double r) {
+  ScenePlane p = rect(patch, cx, cy, r, 0);
+  p.disc = true;
+  return p;
+}
+ScenePlane background(int patch) {
+  ScenePlane p;
+  p.patch = patch;
+  p.background = true;
+  return p;
+}
+
+}  // namespace
+
+std::vector<std::string> generator_presets() { return {"tiny", "small", "seed"}; }
+
+GeneratorParams generator_preset(const std::string& name, std::uint64_t seed) {
+  GeneratorParams g;
+  g.seed = seed;
+  if (name == "tiny") {
+    // Tests: 14 x 10 micro-images, non-integer pitch and offset.
+    g.grid = {14, 10, 34.5, 0.75, 1.25};
+    g.planes = {background(8), rect(12, 3.0, 2.0, 10.0, 8.0)};
+  } else if (name == "small") {
+    // The viewer's bundled scene: 40 x 30 micro-images, 440 x 330 at M = 11.
+    g.grid = {40, 30, 44.75, 1.25, 0.75};
+    g.planes = {background(7), rect(9, 3.0, 3.0, 17.0, 13.0), disc(12, 28.0, 9.0, 6.5),
+                rect(14, 12.0, 18.0, 31.0, 26.0), disc(10, 7.5, 21.5, 5.0)};
+  } else if (name == "seed") {
+    // The seed's workload (its Table 3): 96 x 72 micro-images of pitch 74.75.
+    g.grid = {96, 72, 74.75, 0.0, 0.0};
+    g.planes = {background(7),          rect(9, 6, 6, 40, 30),  disc(12, 68, 20, 14),
+                rect(14, 30, 44, 74, 64), disc(10, 18, 52, 11), rect(11, 78, 40, 92, 68),
+                rect(13, 46, 8, 58, 20),  disc(8, 86, 8, 6)};
+  } else {
+    throw Error("unknown generator preset '" + name + "' (use tiny, small or seed)");
+  }
+  return g;
+}
+
+GeneratedScene generate_scene(const GeneratorParams& params, int threads) {
+  const PlenopticGrid& G = params.grid;
+  LB_REQUIRE(G.nx >= 1 && G.ny >= 1 && G.pitch >= 4.0 && G.pitch <= 1024.0,
+             "generator: grid must be at least 1x1 with pitch in 4..1024");
+  LB_REQUIRE(G.ox >= 0 && G.oy >= 0, "generator: grid offset must be non-negative");
+  LB_REQUIRE(!params.planes.empty(), "generator: the scene needs at least one plane");
+  LB_REQUIRE(params.supersample >= 1 && params.supersample <= 8, "generator: supersample 1..8");
+  LB_REQUIRE(params.preview_patch >= 1 && params.preview_patch <= kMaxPatch,
+             "generator: preview patch out of range");
+  for (const auto& p : params.planes)
+    LB_REQUIRE(p.patch >= 1 && p.patch <= kMaxPatch, "generator: plane patch size out of range");
+  const double W = std::ceil(G.ox + G.nx * G.pitch), H = std::ceil(G.oy + G.ny * G.pitch);
+  LB_REQUIRE(W * H <= 400e6, "generator: raw image larger than 400 megapixels");
+
+  const auto planes = front_to_back(params.planes);
+  const bool has_background = planes.back().background;
+  GeneratedScene scene;
+  scene.params = params;
+  scene.raw.reset(static_cast<int>(W), static_cast<int>(H), 3);
+  const double D = G.pitch, centre = (D - 1.0) / 2.0, radius = D / 2.0;
+  const int ss = params.supersample;
+
+  parallel_for(scene.raw.height, [&](int Y) {
+    std::uint8_t* row = scene.raw.row(Y);
+    for (int X = 0; X < scene.raw.width; ++X) {
+      double acc[3] = {0, 0, 0};
+      for (int sy = 0; sy < ss; ++sy)
+        for (int sx = 0; sx < ss; ++sx) {
+          // Sub-sample position in pixel-index coordinates (pixel k is centred on k).
+          const double px = X + (sx + 0.5) / ss - 0.5, py = Y + (sy + 0.5) / ss - 0.5;
+          const long n = static_cast<long>(std::floor((px - G.ox + 0.5) / D));
+          const long m = static_cast<long>(std::floor((py - G.oy + 0.5) / D));
+          if (n < 0 || m < 0 || n >= G.nx || m >= G.ny) continue;  // outside the lens grid
+          const double u = px - G.ox - n * D - centre, v = py - G.oy - m * D - centre;
+          // Circular micro-lens aperture with a smooth fall-off (vignetting).
+          const double r = std::sqrt(u * u + v * v) / radius;
+          const double vs = params.vignette_start;
+          const double vig = r <= vs ? 1.0 : (r >= 1.0 ? 0.0 : smooth((1.0 - r) / (1.0 - vs)));
+          if (vig <= 0.0) continue;
+          double rgb[3] = {0, 0, 0};
+          for (std::size_t k = 0; k < planes.size(); ++k) {
+            const double P = planes[k].patch;
+            const double s = n + u / P, t = m + v / P;  // scene coordinate of this plane
+            if (!covers(planes[k], s, t)) continue;
+            plane_texture(params.seed * 1000003ull + static_cast<std::uint64_t>(planes[k].patch) * 7919ull + k,
+                          s * P, t * P, rgb);
+            break;
+          }
+          for (int c = 0; c < 3; ++c) acc[c] += vig * rgb[c];
+        }
+      for (int c = 0; c < 3; ++c)
+        row[X * 3 + c] = static_cast<std::uint8_t>(std::lround(std::clamp(acc[c] / (ss * ss), 0.0, 255.0)));
+    }
+  }, threads);
+
+  // Ground truth at the preview patch size M: output pixel (x, y) sees scene coordinate
+  // ((x + 0.5) / M - 0.5, ...) (the renderer's patch centre at the in-focus size).
+  const int M = params.preview_patch;
+  scene.truth.reset(G.nx * M, G.ny * M, 1, 0.0f);
+  for (int y = 0; y < scene.truth.height; ++y)
+    for (int x = 0; x < scene.truth.width; ++x) {
+      const double s = (x + 0.5) / M - 0.5, t = (y + 0.5) / M - 0.5;
+      float p = has_background ? static_cast<float>(planes.back().patch) : 0.0f;
+      for (const auto& pl : planes)
+        if (covers(pl, s, t)) {
+          p = static_cast<float>(pl.patch);
+          break;
+        }
+      scene.truth.at(x, y) = p;
+    }
+  return scene;
+}
+
+std::string scene_json(const GeneratorParams& params) {
+  nlohmann::json j;
+  j["grid"] = {{"nx", params.grid.nx}, {"ny", params.grid.ny}, {"pitch", params.grid.pitch},
+               {"ox", params.grid.ox}, {"oy", params.grid.oy}};
+  j["seed"] = params.seed;
+  j["supersample"] = params.supersample;
+  j["vignette_start"] = params.vignette_start;
+  j["truth_patch"] = params.preview_patch;
+  for (const auto& p : params.planes) {
+    nlohmann::json o = {{"patch", p.patch}};
+    if (p.background) o["region"] = "background";
+    else if (p.disc) o["region"] = {{"disc", {p.x0, p.y0, p.x1}}};
+    else o["region"] = {{"rect", {p.x0, p.y0, p.x1, p.y1}}};
+    j["planes"].push_back(o);
+  }
+  return j.dump(2);
+}
+
+}  // namespace lb

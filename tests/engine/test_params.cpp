@@ -1,0 +1,82 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "lightbench/plenoptic_params.hpp"
+#include "lightbench/render_tables.hpp"
+#include "lightbench/error.hpp"
+
+using namespace lb;
+
+TEST_CASE("grid validation names the problem") {
+  const PlenopticGrid g{10, 8, 20.5, 1.0, 2.0};
+  CHECK_NOTHROW(validate(g, 206, 166));
+  CHECK_THROWS_WITH_AS(validate(g, 200, 166), doctest::Contains("needs 206x166"), Error);
+  CHECK_THROWS_WITH_AS(validate(PlenopticGrid{0, 8, 20.5, 0, 0}, 500, 500),
+                       doctest::Contains("at least 1x1"), Error);
+  CHECK_THROWS_WITH_AS(validate(PlenopticGrid{4, 4, 1.0, 0, 0}, 500, 500),
+                       doctest::Contains("pitch"), Error);
+  CHECK_THROWS_WITH_AS(validate(PlenopticGrid{4, 4, 10, -1, 0}, 500, 500),
+                       doctest::Contains("offset"), Error);
+  CHECK_THROWS_AS(validate(PlenopticGrid{4, 4, std::nan(""), 0, 0}, 500, 500), Error);
+}
+
+TEST_CASE("render parameter validation") {
+  const PlenopticGrid g{10, 8, 20.5, 0, 0};
+  RenderParams p = default_render_params(g);
+  CHECK(p.patch == 11);
+  CHECK(p.sigma == doctest::Approx(4.1));
+  CHECK_NOTHROW(validate(p, g));
+  RenderParams bad = p;
+  bad.patch = 0;
+  CHECK_THROWS_WITH_AS(validate(bad, g), doctest::Contains("patch size 0"), Error);
+  bad = p;
+  bad.patch = 21;  // larger than the pitch
+  CHECK_THROWS_WITH_AS(validate(bad, g), doctest::Contains("patch size 21"), Error);
+  bad = p;
+  bad.lim = kMaxLim + 1;
+  CHECK_THROWS_WITH_AS(validate(bad, g), doctest::Contains("range limit"), Error);
+  bad = p;
+  bad.sigma = 0.0f;
+  CHECK_THROWS_WITH_AS(validate(bad, g), doctest::Contains("sigma"), Error);
+  bad = p;
+  bad.view_x = 11.0f;  // more than D/2
+  CHECK_THROWS_WITH_AS(validate(bad, g), doctest::Contains("perspective"), Error);
+}
+
+TEST_CASE("variant names parse both ways") {
+  for (auto v : all_render_variants()) CHECK(parse_render_variant(to_string(v)) == v);
+  CHECK(parse_render_variant("NoSync") == RenderVariant::NoSync);
+  CHECK_THROWS_WITH_AS(parse_render_variant("fast"), doctest::Contains("'fast'"), Error);
+}
+
+TEST_CASE("describe() binds the live parameters with grid-dependent ranges") {
+  const PlenopticGrid g{10, 8, 20.5, 0, 0};
+  RenderParams p;
+  auto info = describe(p, g);
+  REQUIRE(info.size() == 5);
+  CHECK(info[0].name == "patch");
+  CHECK(info[0].value == &p.patch);
+  CHECK(info[0].max == 20);
+  CHECK(info[1].max == doctest::Approx(10.25));
+}
+
+TEST_CASE("render tables: nearest-pixel starts and quantised separable weights") {
+  const PlenopticGrid g{3, 2, 10.5, 0.25, 0.0};
+  RenderParams p;
+  p.patch = 4;
+  p.lim = 1;
+  p.sigma = 3.0f;
+  const auto t = build_render_tables(g, p, 32, 21);
+  // floor(0.25 + n*10.5 + (10.5-4)/2 + 0.5) = floor(4 + 10.5 n)
+  CHECK(t.col_start == std::vector<int>{4, 14, 25});
+  CHECK(t.row_start == std::vector<int>{3, 14});  // floor(3.75 + 10.5 n)
+  REQUIRE(t.wx.size() == 12);
+  // Offsets a - i*M - (M-1)/2 are symmetric about the table's centre when unshifted.
+  for (std::size_t k = 0; k < t.wx.size(); ++k) CHECK(t.wx[k] == t.wx[t.wx.size() - 1 - k]);
+  CHECK(quantised_gaussian(0.0, 3.0) == 256);
+  CHECK(quantised_gaussian(100.0, 3.0) == 1);  // never zero
+  CHECK(t.wx[4 + 1] == quantised_gaussian(-0.5, 3.0));  // a=1, i=0: 1 - 1.5
+  // Every output pixel reads its columns from existing micro-images only.
+  CHECK(render_touched_pixels(t) > 0);
+}

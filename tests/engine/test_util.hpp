@@ -1,0 +1,46 @@
+#pragma once
+// Small helpers for the engine tests: temporary directories, random images, file bytes.
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "lightbench/image.hpp"
+
+namespace lbt {
+
+// A fresh directory under the system temp dir, removed when the object goes away.
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& tag) {
+    path = std::filesystem::temp_directory_path() /
+           ("lightbench-" + tag + "-" + std::to_string(std::random_device{}()));
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+inline lb::ImageU8 random_image(int w, int h, int c, std::uint32_t seed) {
+  lb::ImageU8 img(w, h, c);
+  std::mt19937 rng(seed);
+  for (auto& v : img.data) v = static_cast<std::uint8_t>(rng() & 0xff);
+  return img;
+}
+
+inline std::vector<char> read_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+inline void write_bytes(const std::string& path, const std::vector<char>& b) {
+  std::ofstream f(path, std::ios::binary);
+  f.write(b.data(), static_cast<std::streamsize>(b.size()));
+}
+
+}  // namespace lbt
