@@ -3,7 +3,7 @@
 // and never knows what is behind it:
 //   * HostSurface (here): host memory; CLI on the CPU path, tests.
 //   * lb::cuda::CudaSurface (kernels/): a CUDA array with a surface object; headless GPU.
-//   * the viewer's GlTextureSurface (app/viewer/): a GL texture registered once with CUDA
+//   * lb::gl::GlTextureSurface (app/gl/): a GL texture registered once with CUDA
 //     (SurfaceLoadStore) and mapped per frame; or, when registration is impossible or the
 //     CPU path is active, filled from host memory with glTexSubImage2D.
 // The CUDA path asks for a DeviceTarget (a cudaSurfaceObject_t or a pitched pointer, as

@@ -1,0 +1,49 @@
+#pragma once
+// One image pane: its source, the texture its algorithm output is rendered into, and the
+// ImGui part (header with the source editor, the image region that takes zoom / pan input,
+// a status line with the pixel under the cursor). The image itself is drawn with GL
+// (ImageDisplay) into the region ImGui reserved, before ImGui's own draw data.
+#include <optional>
+#include <string>
+
+#include "lightbench/gl/gl_texture_surface.hpp"
+#include "lightbench/gl/image_display.hpp"
+#include "pane_source.hpp"
+#include "pane_view.hpp"
+
+namespace lb::viewer {
+
+class ImagePane {
+ public:
+  explicit ImagePane(int index) : index_(index) {}
+
+  int index() const { return index_; }
+  PaneSource source;
+  gl::GlTextureSurface output{SurfaceFormat::RGBA8};  // algorithm output of this pane
+  std::string rendered_key;  // key of the image in `output`
+  std::string error;         // last render error of this pane (shown in its status line)
+
+  // Set by the app each frame: the texture shown (output, raw or truth; may be null).
+  const gl::GlTextureSurface* shown = nullptr;
+
+  // ImGui: header row with the source editor. True when the source changed.
+  bool layout_header(const PaneSourceUi& ui);
+  // ImGui: reserves the image region of `size` (logical pixels) and handles wheel zoom
+  // around the cursor, drag to pan, double-click to fit. fb_scale: framebuffer / logical.
+  // Returns true when the user changed the view (zoom, pan, fit) this frame.
+  bool layout_image(PaneView& view, float width, float height, float fb_scale, bool hover_enabled);
+  // The image pixel under the cursor this frame (none when not hovering the image).
+  const std::optional<std::pair<int, int>>& hover_pixel() const { return hover_; }
+  bool hovered() const { return hovered_; }
+
+  // Image region in framebuffer pixels (valid after layout_image).
+  const gl::PixelRect& rect() const { return rect_; }
+
+ private:
+  int index_;
+  gl::PixelRect rect_;
+  bool hovered_ = false;
+  std::optional<std::pair<int, int>> hover_;
+};
+
+}  // namespace lb::viewer

@@ -1,0 +1,28 @@
+// lightbench: the interactive viewer. See docs/VIEWER.md.
+#include <cstdio>
+#include <exception>
+
+#include "app_window.hpp"
+#include "lightbench/backend.hpp"
+#include "options.hpp"
+#include "viewer_app.hpp"
+
+int main(int argc, char** argv) {
+  lb::viewer::ViewerOptions options;
+  if (const int rc = lb::viewer::parse_options(argc, argv, options); rc >= 0) return rc;
+  try {
+    lb::parse_backend_request(options.backend);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lightbench: %s\n", e.what());
+    return 2;
+  }
+  try {
+    lb::viewer::AppWindow window(options.width, options.height, "lightbench",
+                                 /*vsync=*/options.screenshot.empty());
+    lb::viewer::ViewerApp app(window, options);
+    return app.run();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lightbench: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,88 @@
+#include "options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <tuple>
+
+#include "lightbench/error.hpp"
+
+namespace lb::viewer {
+
+std::pair<double, double> parse_number_pair(const std::string& option, const std::string& text) {
+  const auto comma = text.find_first_of(",x");
+  try {
+    if (comma == std::string::npos) throw std::invalid_argument("no separator");
+    std::size_t u = 0, v = 0;
+    const std::string a = text.substr(0, comma), b = text.substr(comma + 1);
+    const double x = std::stod(a, &u), y = std::stod(b, &v);
+    if (u != a.size() || v != b.size()) throw std::invalid_argument("trailing text");
+    return {x, y};
+  } catch (const std::exception&) {
+    throw Error(option + " expects two numbers like 12,34, got '" + text + "'");
+  }
+}
+
+int parse_options(int argc, char** argv, ViewerOptions& o) {
+  CLI::App app{"lightbench viewer: interactive GPU image-processing algorithms "
+               "(focused-plenoptic rendering). With no arguments it opens the bundled scene."};
+  app.add_option("--raw", o.raw, "open a raw focused-plenoptic image (PNG, JPG, BMP, PPM)");
+  app.add_option("--scene", o.scene, "open a scene.json written by `lightbench-cli generate`");
+  app.add_option("--preset", o.preset, "generate a synthetic scene: tiny | small | seed");
+  app.add_option("--seed", o.seed, "generator seed")->capture_default_str();
+  app.add_option("--pitch", o.pitch, "micro-image pitch D in pixels (needed with --raw)");
+  app.add_option("--offset", o.offset, "grid offset ox,oy in pixels")->capture_default_str();
+  app.add_option("--grid", o.grid, "micro-images NX,NY (default: as many as fit)");
+  app.add_option("--backend", o.backend, "auto | cpu | cuda")->capture_default_str();
+  app.add_option("--variant", o.variant, "original | sync | nosync")->capture_default_str();
+  app.add_option("--patch", o.patch, "output patch size M");
+  app.add_option("--view", o.view, "perspective shift sx,sy in raw pixels");
+  app.add_option("--lim", o.lim, "range limit of neighbour micro-images");
+  app.add_option("--sigma", o.sigma, "Gaussian weight sigma in raw pixels");
+  std::string size;
+  app.add_option("--size", size, "window size WxH (default 1600x900)");
+  app.add_option("--pane1", o.pane1,
+                 "left pane source, e.g. output=view,backend=cpu,variant=sync,patch=9 "
+                 "(output: view | raw | truth)");
+  app.add_option("--pane2", o.pane2, "right pane source (same syntax)");
+  app.add_flag("--diff", o.diff, "start in difference mode (right pane shows |left - right|)");
+  app.add_flag("--unlinked", o.unlinked, "do not link zoom/pan of the two panes");
+  app.add_option("--zoom", o.zoom, "initial zoom (screen pixels per image pixel; default: fit)");
+  app.add_flag("--pane-test", o.pane_test,
+               "deterministic layout for tests: left pane at 1:1 with the image at its top-left "
+               "corner, no hover read-outs");
+  app.add_option("--screenshot", o.screenshot,
+                 "render --frames frames, save the window to this PNG (and FILE.json with the "
+                 "pane layout) and exit");
+  app.add_flag("--resize-test", o.resize_test,
+               "test aid: resize (down to 1x1) and iconify the window during the frames");
+  app.add_option("--frames", o.frames, "frames to render before --screenshot")->capture_default_str();
+  try {
+    app.parse(argc, argv);
+    if (!size.empty()) {
+      double w = 0, h = 0;
+      try {
+        std::tie(w, h) = parse_number_pair("--size", size);
+      } catch (const Error&) {
+        w = h = 0;
+      }
+      if (w < 64 || h < 64 || w > 16384 || h > 16384 || w != static_cast<int>(w) ||
+          h != static_cast<int>(h))
+        throw Error("--size expects WxH with 64..16384 pixels per side, got '" + size + "'");
+      o.width = static_cast<int>(w);
+      o.height = static_cast<int>(h);
+    }
+    if (o.frames < 1) throw Error("--frames must be at least 1");
+    if (!o.raw.empty() + !o.scene.empty() + !o.preset.empty() > 1)
+      throw Error("give at most one of --raw, --scene and --preset");
+    if (!o.raw.empty() && o.pitch <= 0)
+      throw Error("--raw needs --pitch D (the micro-image pitch in pixels)");
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "lightbench: %s\n", e.what());
+    return 2;
+  }
+  return -1;
+}
+
+}  // namespace lb::viewer

@@ -1,0 +1,47 @@
+#pragma once
+// Command line of the viewer. With no arguments it opens the bundled scene (the "small"
+// generator preset, made in memory).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace lb::viewer {
+
+struct ViewerOptions {
+  // Input: exactly one of raw / scene / preset (default: preset "small").
+  std::string raw, scene, preset;
+  std::uint64_t seed = 1;
+  double pitch = 0;                   // --raw needs it
+  std::string offset = "0,0", grid;   // "ox,oy", "NX,NY" (default: as many as fit)
+
+  // Compute.
+  std::string backend = "auto";       // auto | cpu | cuda
+  std::string variant = "nosync";     // original | sync | nosync
+  std::optional<int> patch, lim;
+  std::optional<float> sigma;
+  std::optional<std::string> view;    // "sx,sy"
+
+  // Window and layout.
+  int width = 1600, height = 900;
+  std::string pane1, pane2;           // pane source specs, see pane_source.hpp
+  bool diff = false;
+  bool unlinked = false;
+  std::optional<double> zoom;         // initial zoom (default: fit)
+  bool pane_test = false;             // deterministic layout for the GUI smoke test
+
+  // Scripted runs: render `frames` frames, save the window as PNG (+ FILE.json) and exit.
+  std::string screenshot;
+  int frames = 3;
+  // Test aid: during the frames, resize the window through extreme sizes (1x1 .. 2600x1500)
+  // and iconify / restore it, then return to --size.
+  bool resize_test = false;
+};
+
+// Parses the command line. Returns -1 to go on, or an exit code (0 after --help, 2 after a
+// usage error, which it prints).
+int parse_options(int argc, char** argv, ViewerOptions& out);
+
+// "a,b" -> two numbers; throws lb::Error naming the option.
+std::pair<double, double> parse_number_pair(const std::string& option, const std::string& text);
+
+}  // namespace lb::viewer

@@ -1,0 +1,83 @@
+#include "scene_store.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "lightbench/error.hpp"
+#include "lightbench/generator.hpp"
+#include "lightbench/image_io.hpp"
+
+namespace lb::viewer {
+
+PlenopticGrid fit_grid(const PlenopticGrid& like, int width, int height) {
+  PlenopticGrid g = like;
+  if (g.pitch <= 0) return g;
+  g.nx = static_cast<int>(std::floor((width - g.ox + 0.5) / g.pitch));
+  g.ny = static_cast<int>(std::floor((height - g.oy + 0.5) / g.pitch));
+  return g;
+}
+
+SceneStore::SceneStore()
+    : raw_tex_(std::make_unique<gl::GlTextureSurface>(SurfaceFormat::RGBA8)),
+      truth_tex_(std::make_unique<gl::GlTextureSurface>(SurfaceFormat::R32F)) {
+  raw_tex_->set_interop_enabled(false, "scene texture");
+  truth_tex_->set_interop_enabled(false, "scene texture");
+}
+
+void SceneStore::generate(const std::string& preset, std::uint64_t seed) {
+  GeneratedScene g = generate_scene(generator_preset(preset, seed));
+  set(to_scene(std::move(g), "generated preset '" + preset + "' (seed " + std::to_string(seed) + ")"));
+}
+
+void SceneStore::open(const std::string& path, const std::optional<PlenopticGrid>& grid) {
+  if (file_extension(path) == ".json") {
+    set(load_scene(path));
+    return;
+  }
+  PlenopticScene s;
+  s.raw = load_image(path);
+  s.source = path;
+  if (grid) {
+    s.grid = *grid;
+  } else {
+    LB_REQUIRE(loaded(), "no grid for " + path + ": give --pitch (and --offset, --grid)");
+    s.grid = fit_grid(grid_, s.raw.width, s.raw.height);
+    LB_REQUIRE(s.grid.nx >= 1 && s.grid.ny >= 1,
+               path + " (" + describe(s.raw) + ") is smaller than one micro-image of pitch " +
+                   std::to_string(grid_.pitch) + "; set the grid first");
+  }
+  set(std::move(s));
+}
+
+void SceneStore::set(PlenopticScene s) {
+  validate(s.grid, s.raw.width, s.raw.height);
+  // Build the textures aside first so a failure (e.g. a raw above GL_MAX_TEXTURE_SIZE) leaves
+  // the current scene untouched.
+  auto raw = std::make_unique<gl::GlTextureSurface>(SurfaceFormat::RGBA8);
+  raw->set_interop_enabled(false, "scene texture");
+  raw->upload_host(s.raw);
+  auto truth = std::make_unique<gl::GlTextureSurface>(SurfaceFormat::R32F);
+  truth->set_interop_enabled(false, "scene texture");
+  float tmin = 0, tmax = 1;
+  if (!s.truth.empty()) {
+    truth->upload_host(s.truth);
+    const auto [lo, hi] = std::minmax_element(s.truth.data.begin(), s.truth.data.end());
+    tmin = *lo;
+    tmax = *hi > *lo ? *hi : *lo + 1.0f;
+  }
+  scene_ = std::move(s);
+  grid_ = scene_.grid;
+  raw_tex_ = std::move(raw);
+  truth_tex_ = std::move(truth);
+  truth_min_ = tmin;
+  truth_max_ = tmax;
+  static std::uint64_t next_id = 0;
+  id_ = ++next_id;
+}
+
+void SceneStore::set_grid(const PlenopticGrid& g) {
+  validate(g, scene_.raw.width, scene_.raw.height);
+  grid_ = g;
+}
+
+}  // namespace lb::viewer

@@ -1,0 +1,57 @@
+#pragma once
+// The open scene (raw image, grid, optional ground truth) and its display textures.
+// Loading is all-or-nothing: a bad file or grid throws lb::Error and the previous scene
+// stays as it was.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "lightbench/gl/gl_texture_surface.hpp"
+#include "lightbench/plenoptic_params.hpp"
+#include "lightbench/scene_file.hpp"
+
+namespace lb::viewer {
+
+class SceneStore {
+ public:
+  SceneStore();
+
+  // A generator preset, made in memory (the bundled scene is preset "small").
+  void generate(const std::string& preset, std::uint64_t seed);
+  // scene.json (from `lightbench-cli generate`) or a raw image. For a raw image the grid is
+  // `grid` when given, else the current grid's pitch and offset with as many micro-images as
+  // fit the new raw.
+  void open(const std::string& path, const std::optional<PlenopticGrid>& grid = std::nullopt);
+  // Installs a scene (validates its grid first).
+  void set(PlenopticScene scene);
+
+  bool loaded() const { return id_ != 0; }
+  const PlenopticScene& scene() const { return scene_; }
+  std::uint64_t id() const { return id_; }  // changes with every scene
+
+  // The grid in use (the panel edits it); the scene's own grid is scene().grid.
+  const PlenopticGrid& grid() const { return grid_; }
+  // Validates against the raw; throws lb::Error and keeps the old grid when invalid.
+  void set_grid(const PlenopticGrid& g);
+
+  const gl::GlTextureSurface& raw_texture() const { return *raw_tex_; }
+  const gl::GlTextureSurface* truth_texture() const {
+    return has_truth() ? truth_tex_.get() : nullptr;
+  }
+  bool has_truth() const { return !scene_.truth.empty(); }
+  float truth_min() const { return truth_min_; }
+  float truth_max() const { return truth_max_; }
+
+ private:
+  PlenopticScene scene_;
+  PlenopticGrid grid_;
+  std::uint64_t id_ = 0;
+  std::unique_ptr<gl::GlTextureSurface> raw_tex_, truth_tex_;
+  float truth_min_ = 0, truth_max_ = 1;
+};
+
+// Keeps pitch and offset; as many micro-images as fit a width x height raw.
+PlenopticGrid fit_grid(const PlenopticGrid& like, int width, int height);
+
+}  // namespace lb::viewer

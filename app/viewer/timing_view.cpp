@@ -1,0 +1,72 @@
+#include "timing_view.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace lb::viewer {
+
+void draw_timings(BackendPool& pool, std::string& plotted) {
+  struct Row {
+    ComputeBackend* backend;
+    std::string kernel, id;
+    TimingStats stats;
+  };
+  std::vector<Row> rows;
+  for (ComputeBackend* b : pool.all())
+    for (const auto& k : b->timings().kernels())
+      rows.push_back({b, k, std::string(to_string(b->kind())) + "/" + k, b->timings().stats(k)});
+  if (rows.empty()) {
+    ImGui::TextDisabled("no kernel launches yet");
+    return;
+  }
+  if (std::none_of(rows.begin(), rows.end(), [&](const Row& r) { return r.id == plotted; }))
+    plotted = rows.front().id;
+
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_SizingFixedFit;
+  if (ImGui::BeginTable("timings", 5, flags)) {
+    ImGui::TableSetupColumn("kernel", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("last ms");
+    ImGui::TableSetupColumn("median");
+    ImGui::TableSetupColumn("min");
+    ImGui::TableSetupColumn("GB/s");
+    ImGui::TableHeadersRow();
+    for (const Row& r : rows) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      if (ImGui::Selectable(r.id.c_str(), r.id == plotted, ImGuiSelectableFlags_SpanAllColumns))
+        plotted = r.id;
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s on %s\n%zu samples, max %.3f ms\nGB/s: bytes the kernel must move "
+                          "/ median time",
+                          r.kernel.c_str(), r.backend->device_name().c_str(), r.stats.count,
+                          r.stats.max_ms);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3f", r.stats.last_ms);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3f", r.stats.median_ms);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3f", r.stats.min_ms);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.1f", r.stats.median_gbps);
+    }
+    ImGui::EndTable();
+  }
+  for (const Row& r : rows) {
+    if (r.id != plotted) continue;
+    const auto hist = r.backend->timings().history(r.kernel);
+    std::vector<float> ms;
+    ms.reserve(hist.size());
+    for (const auto& s : hist) ms.push_back(static_cast<float>(s.ms));
+    const float hi = ms.empty() ? 1.0f : *std::max_element(ms.begin(), ms.end()) * 1.1f;
+    char overlay[96];
+    std::snprintf(overlay, sizeof overlay, "%s: median %.3f ms", r.id.c_str(), r.stats.median_ms);
+    ImGui::PlotLines("##history", ms.data(), static_cast<int>(ms.size()), 0, overlay, 0.0f, hi,
+                     ImVec2(ImGui::GetContentRegionAvail().x, 70));
+  }
+}
+
+}  // namespace lb::viewer

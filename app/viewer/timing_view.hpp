@@ -1,0 +1,13 @@
+#pragma once
+// Per-kernel timing table (last, median, min over the recent history, GB/s) of every backend
+// in use, and a history plot of the selected kernel.
+#include <string>
+
+#include "backend_pool.hpp"
+
+namespace lb::viewer {
+
+// `plotted` holds the "backend/kernel" whose history is plotted (click a row to change it).
+void draw_timings(BackendPool& pool, std::string& plotted);
+
+}  // namespace lb::viewer

@@ -1,0 +1,225 @@
+// ViewerApp: construction, the frame loop, the UI (panel + image area) and user actions.
+// Start-up is in viewer_startup.cpp, the panes' rendering and drawing in viewer_panes.cpp.
+#include "viewer_app.hpp"
+
+#include <epoxy/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+
+#include "lightbench/error.hpp"
+#include "screenshot.hpp"
+#include "side_panel.hpp"
+
+namespace lb::viewer {
+namespace {
+
+const ImVec4 kRed(1.0f, 0.35f, 0.3f, 1.0f);
+
+BackendRequest backend_request(const std::string& s) {
+  try {
+    return parse_backend_request(s);
+  } catch (const std::exception&) {
+    return BackendRequest::Auto;  // main() validated it already
+  }
+}
+
+}  // namespace
+
+ViewerApp::ViewerApp(AppWindow& window, const ViewerOptions& options)
+    : window_(window), opt_(options), pool_(backend_request(options.backend)) {
+  gl_description_ = gl::context_description();
+  state_.pane_test = opt_.pane_test;
+  if (!pool_.startup_error().empty()) report(pool_.startup_error());
+  load_initial_scene();
+  algorithms_ = make_algorithms(scene_.grid());
+  apply_options();
+  after_scene_change();
+}
+
+void ViewerApp::report(const std::string& message) {
+  state_.error = message;
+  std::fprintf(stderr, "lightbench: %s\n", message.c_str());
+}
+
+void ViewerApp::handle_drops() {
+  const auto paths = window_.take_dropped_paths();
+  if (paths.empty()) return;
+  PanelActions act;
+  act.open_path = paths.back();  // several files dropped: the last one
+  handle_actions(act);
+}
+
+void ViewerApp::handle_actions(const PanelActions& act) {
+  if (!act.open_path.empty()) {
+    try {
+      scene_.open(act.open_path);
+      state_.path_field = act.open_path;
+      state_.error.clear();
+      after_scene_change();
+    } catch (const std::exception& e) {
+      report(e.what());  // the previous scene stays
+    }
+  }
+  if (!act.generate_preset.empty()) {
+    try {
+      scene_.generate(act.generate_preset, static_cast<std::uint64_t>(state_.seed));
+      state_.error.clear();
+      after_scene_change();
+    } catch (const std::exception& e) {
+      report(e.what());
+    }
+  }
+  if (act.grid_changed) algorithm().fit_to_grid(scene_.grid());
+  for (auto& v : views_) {
+    if (act.fit) v.pending = PaneView::Pending::Fit;
+    if (act.one_to_one) v.pending = PaneView::Pending::OneToOne;
+  }
+}
+
+void ViewerApp::handle_keys() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput || state_.pane_test) return;
+  auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
+  const bool any_hovered = panes_[0].hovered() || panes_[1].hovered();
+  for (int i = 0; i < 2; ++i) {
+    // The hovered pane (or both when none is hovered).
+    if (any_hovered && !panes_[i].hovered()) continue;
+    if (pressed(GLFW_KEY_F)) views_[i].pending = PaneView::Pending::Fit;
+    if (pressed(GLFW_KEY_1)) views_[i].pending = PaneView::Pending::OneToOne;
+    if (any_hovered) leader_ = i;
+  }
+  if (pressed(GLFW_KEY_D)) state_.diff = !state_.diff;
+  if (pressed(GLFW_KEY_L)) state_.linked = !state_.linked;
+}
+
+void ViewerApp::layout_image_area(float x, float width, float height, float fb_scale) {
+  ImGui::SetNextWindowPos(ImVec2(x, 0), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(width, height), ImGuiCond_Always);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                 ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoTitleBar |
+                                 ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollbar |
+                                 ImGuiWindowFlags_NoScrollWithMouse |
+                                 ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(4, 4));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
+  if (ImGui::Begin("##images", nullptr, flags)) {
+    std::string cuda_why;
+    const bool cuda_ok = pool_.cuda_possible(&cuda_why);
+    PaneSourceUi ui{&algorithm(), &scene_.grid(), scene_.has_truth(), cuda_ok, cuda_why};
+    const float gap = 6.0f;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float col_w = std::max(1.0f, std::floor((avail.x - gap) / 2.0f));
+    const float line = ImGui::GetFrameHeightWithSpacing();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    for (int i = 0; i < 2; ++i) {
+      ImagePane& pane = panes_[i];
+      ImGui::SetCursorScreenPos(ImVec2(origin.x + i * (col_w + gap), origin.y));
+      ImGui::BeginChild(i == 0 ? "##paneA" : "##paneB", ImVec2(col_w, std::max(1.0f, avail.y)), false,
+                        ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollbar |
+                            ImGuiWindowFlags_NoScrollWithMouse);
+      if (pane.layout_header(ui)) pane.rendered_key.clear();
+      const float image_h = std::max(1.0f, avail.y - 2.0f * line - 4.0f);
+      if (pane.layout_image(views_[i], col_w, image_h, fb_scale, state_.hover_readout))
+        leader_ = i;
+      if (!pane.error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kRed);
+        ImGui::TextUnformatted(pane.error.c_str());
+        ImGui::PopStyleColor();
+      } else {
+        ImGui::TextUnformatted(pane_status(pane).c_str());
+      }
+      if (i == 1 && state_.diff) {
+        ImGui::SameLine();
+        ImGui::TextDisabled(diff_ && diff_->valid ? "[difference |A-B|]" : "[difference: n/a]");
+      }
+      ImGui::EndChild();
+    }
+  }
+  ImGui::End();
+  ImGui::PopStyleVar(2);
+}
+
+void ViewerApp::build_ui(int fb_w, int fb_h) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const float scale = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0f;
+  const float w = io.DisplaySize.x, h = io.DisplaySize.y;
+  (void)fb_w;
+  (void)fb_h;
+  state_.panel_width = std::min(w, std::min(420.0f, std::max(200.0f, w * 0.4f)));
+
+  diff_ = state_.diff ? &diff_cache_.get(panes_[0].shown, panes_[1].shown) : nullptr;
+  SidePanelContext ctx{state_, pool_, scene_, algorithms_, algorithm_index_, panes_, diff_,
+                       gl_description_};
+  const PanelActions act = draw_side_panel(ctx, h);
+  layout_image_area(state_.panel_width, std::max(1.0f, w - state_.panel_width), h, scale);
+  handle_keys();
+  handle_actions(act);
+  if (act.interop_toggled)
+    for (auto& p : panes_) p.rendered_key.clear();
+}
+
+void ViewerApp::resize_step(int frame) {
+  static const int sizes[][2] = {{1, 1}, {64, 48}, {300, 200}, {2600, 1500}, {120, 900}, {900, 60}};
+  constexpr int n = static_cast<int>(std::size(sizes));
+  const int k = frame - 1;
+  int w = 0, h = 0;
+  window_.framebuffer_size(&w, &h);
+  if (k <= n + 3) std::fprintf(stderr, "resize test: frame %d drawn at %dx%d\n", frame, w, h);
+  if (k < n) window_.set_size(sizes[k][0], sizes[k][1]);
+  else if (k == n) window_.iconify(true);
+  else if (k == n + 1) window_.iconify(false);
+  else if (k == n + 2) window_.set_size(opt_.width, opt_.height);
+}
+
+int ViewerApp::run() {
+  const bool scripted = !opt_.screenshot.empty();
+  int frame = 0, quiet_frames = 0;
+  bool minimised = false;
+  while (!window_.should_close()) {
+    // Sleep while nothing happens; a few frames after any input let ImGui settle.
+    const bool busy = scripted || quiet_frames < 3;
+    window_.process_events(minimised ? 0.1 : (busy ? 0.0 : 0.25));
+    if (window_.take_activity()) quiet_frames = 0;
+    handle_drops();
+
+    int fb_w = 0, fb_h = 0;
+    window_.framebuffer_size(&fb_w, &fb_h);
+    minimised = fb_w <= 0 || fb_h <= 0;
+    if (minimised) continue;
+
+    pool_.synchronize_all();
+    window_.begin_imgui_frame();
+    build_ui(fb_w, fb_h);
+    update_outputs();
+    ImGui::Render();
+    try {
+      draw_panes(fb_w, fb_h);
+    } catch (const std::exception& e) {
+      report(std::string("drawing: ") + e.what());
+    }
+    window_.render_imgui();
+    ++frame;
+    ++quiet_frames;
+    if (opt_.resize_test) resize_step(frame);
+    if (scripted && frame >= opt_.frames) {
+      try {
+        save_screenshot(opt_.screenshot, fb_w, fb_h, layout_json(fb_w, fb_h));
+        std::printf("lightbench: screenshot %s (%dx%d, %d frames)\n", opt_.screenshot.c_str(),
+                    fb_w, fb_h, frame);
+        return 0;
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "lightbench: screenshot failed: %s\n", e.what());
+        return 1;
+      }
+    }
+    window_.swap();
+  }
+  return 0;
+}
+
+}  // namespace lb::viewer

@@ -1,0 +1,69 @@
+#pragma once
+// The viewer: owns the window's content (scene, backends, algorithms, two panes, display
+// program) and runs the frame loop. Renders only when a pane's inputs change (a slider
+// drag re-renders at once; an idle window renders nothing).
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "algorithm.hpp"
+#include "app_window.hpp"
+#include "backend_pool.hpp"
+#include "diff_stats.hpp"
+#include "image_pane.hpp"
+#include "lightbench/gl/image_display.hpp"
+#include "lightbench/gl/texture.hpp"
+#include "options.hpp"
+#include "scene_store.hpp"
+#include "viewer_state.hpp"
+
+namespace lb::viewer {
+
+class ViewerApp {
+ public:
+  ViewerApp(AppWindow& window, const ViewerOptions& options);
+  // Runs until the window closes (or the screenshot is taken). Returns the exit code.
+  int run();
+
+ private:
+  void load_initial_scene();
+  void apply_options();
+  void after_scene_change();
+  void report(const std::string& message);  // red line + stderr
+  void handle_drops();
+  void handle_actions(const PanelActions& act);
+  void handle_keys();
+
+  void build_ui(int fb_w, int fb_h);
+  void layout_image_area(float x, float width, float height, float fb_scale);
+  std::string pane_status(ImagePane& pane);
+  void update_outputs();
+  void draw_panes(int fb_w, int fb_h);
+  nlohmann::json layout_json(int fb_w, int fb_h);
+  void resize_step(int frame);
+
+  Algorithm& algorithm() { return *algorithms_[algorithm_index_]; }
+  // Resolves pending fits, follows image size changes and applies the zoom/pan link.
+  void sync_views();
+
+  AppWindow& window_;
+  ViewerOptions opt_;
+  ViewerState state_;
+  BackendPool pool_;
+  SceneStore scene_;
+  std::vector<std::unique_ptr<Algorithm>> algorithms_;
+  int algorithm_index_ = 0;
+  std::array<ImagePane, 2> panes_{ImagePane(0), ImagePane(1)};
+  std::array<PaneView, 2> views_;
+  int leader_ = 0;  // the pane whose view the other follows when linked
+  gl::ImageDisplay display_;
+  gl::TexelReader texel_reader_;
+  DiffStatsCache diff_cache_;
+  const DiffStats* diff_ = nullptr;
+  std::string gl_description_;
+};
+
+}  // namespace lb::viewer

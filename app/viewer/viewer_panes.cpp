@@ -1,0 +1,195 @@
+// ViewerApp, panes: rendering each pane's source when its inputs change, the zoom/pan
+// link, drawing the images with GL, the status line and the layout report.
+#include <epoxy/gl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "lightbench/error.hpp"
+#include "viewer_app.hpp"
+
+namespace lb::viewer {
+
+void ViewerApp::sync_views() {
+  if (state_.pane_test) {
+    // Pane A at 1:1 with the image's top-left pixel on the pane's top-left pixel.
+    views_[0].t = {1.0, 0.0, 0.0};
+    views_[0].pending = PaneView::Pending::None;
+  }
+  bool shown[2] = {false, false};
+  for (int i = 0; i < 2; ++i) {
+    const auto* s = panes_[i].shown;
+    if (!s || !s->has_content()) continue;
+    shown[i] = true;
+    view_track_image(views_[i], s->width(), s->height());
+    const gl::PixelRect& r = panes_[i].rect();
+    view_resolve(views_[i], r.w, r.h, s->width(), s->height());
+  }
+  if (state_.linked && !state_.pane_test && shown[0] && shown[1])
+    view_follow(views_[1 - leader_], views_[leader_]);
+}
+
+std::string ViewerApp::pane_status(ImagePane& pane) {
+  const auto* s = pane.shown;
+  if (!s || !s->has_content()) return "no image";
+  const PaneView& v = views_[pane.index()];
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%dx%d %s  zoom %.0f%%", s->width(), s->height(),
+                s->format() == SurfaceFormat::R32F ? "R32F" : "RGBA8", v.t.zoom * 100.0);
+  std::string out = buf;
+  if (!state_.hover_readout || !pane.hover_pixel()) return out;
+  const auto [x, y] = *pane.hover_pixel();
+  try {
+    const bool diff_pane = pane.index() == 1 && state_.diff &&
+                           diff_compatible(panes_[0].shown, panes_[1].shown, nullptr);
+    const auto val = texel_reader_.read(s->texture(), x, y);
+    if (s->format() == SurfaceFormat::R32F)
+      std::snprintf(buf, sizeof buf, "  (%d, %d) = %.4g", x, y, val[0]);
+    else
+      std::snprintf(buf, sizeof buf, "  (%d, %d) = %d %d %d", x, y, int(val[0]), int(val[1]),
+                    int(val[2]));
+    out += buf;
+    if (diff_pane) {
+      const auto a = texel_reader_.read(panes_[0].shown->texture(), x, y);
+      float e = 0;
+      const int channels = s->format() == SurfaceFormat::R32F ? 1 : 3;
+      for (int c = 0; c < channels; ++c) e = std::max(e, std::abs(a[c] - val[c]));
+      std::snprintf(buf, sizeof buf, "  |A-B| = %g", e);
+      out += buf;
+    }
+  } catch (const std::exception& e) {
+    out += std::string("  (read-back failed: ") + e.what() + ")";
+  }
+  return out;
+}
+
+void ViewerApp::update_outputs() {
+  for (ImagePane& pane : panes_) {
+    switch (pane.source.kind) {
+      case PaneSource::Kind::Raw:
+        pane.shown = &scene_.raw_texture();
+        pane.error.clear();
+        continue;
+      case PaneSource::Kind::Truth:
+        pane.shown = scene_.truth_texture();
+        pane.error = pane.shown ? "" : "this scene has no ground truth";
+        continue;
+      case PaneSource::Kind::Algorithm: break;
+    }
+    std::string why;
+    ComputeBackend* backend = pool_.get(pane.source.backend, &why);
+    if (!backend) {
+      pane.error = "CUDA backend unavailable: " + why;
+      pane.shown = nullptr;
+      pane.rendered_key.clear();
+      continue;
+    }
+    char ids[96];
+    std::snprintf(ids, sizeof ids, "%llu|%p|%d|%d|", static_cast<unsigned long long>(scene_.id()),
+                  static_cast<void*>(backend), algorithm_index_, state_.use_interop ? 1 : 0);
+    const std::string key =
+        ids + algorithm().run_key(scene_.grid(), pane.source.run, pane.source.output);
+    if (key != pane.rendered_key) {
+      pane.rendered_key = key;  // also on failure: do not retry the same inputs every frame
+      try {
+        pool_.ensure_raw(*backend, scene_.scene().raw, scene_.id());
+        pane.output.set_interop_enabled(state_.use_interop);
+        algorithm().run(*backend, scene_.grid(), pane.source.run, pane.source.output, pane.output);
+        if (!pane.error.empty() && state_.error == pane.error) state_.error.clear();
+        pane.error.clear();
+      } catch (const std::exception& e) {
+        try {
+          pane.output.unmap_device(nullptr);
+        } catch (const std::exception&) {
+        }
+        pane.error = e.what();  // the previous image stays
+        report(e.what());
+      }
+    }
+    pane.shown = pane.output.has_content() ? &pane.output : nullptr;
+  }
+}
+
+void ViewerApp::draw_panes(int fb_w, int fb_h) {
+  glViewport(0, 0, fb_w, fb_h);
+  glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  sync_views();
+  const bool diff_ok = state_.diff && diff_compatible(panes_[0].shown, panes_[1].shown, nullptr);
+  for (int i = 0; i < 2; ++i) {
+    const ImagePane& pane = panes_[i];
+    const gl::PixelRect& r = pane.rect();
+    if (r.empty()) continue;
+    if (!pane.shown || !pane.shown->has_content()) {
+      display_.draw_empty(r, fb_h);
+      continue;
+    }
+    const PaneView& view = views_[i];
+    gl::DisplayStyle style = state_.style;
+    if (pane.source.kind == PaneSource::Kind::Truth) {
+      style.range_min = scene_.truth_min();
+      style.range_max = scene_.truth_max();
+    }
+    if (pane.source.kind == PaneSource::Kind::Raw && state_.micro_grid_on_raw) {
+      const PlenopticGrid& g = scene_.grid();
+      style.micro_grid = true;
+      style.grid_pitch = g.pitch;
+      style.grid_ox = g.ox;
+      style.grid_oy = g.oy;
+      style.grid_nx = g.nx;
+      style.grid_ny = g.ny;
+    }
+    if (i == 1 && diff_ok) {
+      if (state_.auto_diff_max && diff_ && diff_->valid)
+        style.diff_max = static_cast<float>(diff_->scalar ? std::max(diff_->max_abs, 1e-6)
+                                                          : std::max(diff_->max_abs, 1.0));
+      state_.style.diff_max = style.diff_max;
+      display_.draw_difference(r, fb_h, panes_[0].shown->texture(), pane.shown->texture(), view.t,
+                               style);
+    } else {
+      display_.draw(r, fb_h, pane.shown->texture(), view.t, style);
+    }
+  }
+  glViewport(0, 0, fb_w, fb_h);
+}
+
+nlohmann::json ViewerApp::layout_json(int fb_w, int fb_h) {
+  using nlohmann::json;
+  const PlenopticGrid& g = scene_.grid();
+  json j;
+  j["framebuffer"] = {{"width", fb_w}, {"height", fb_h}};
+  j["backend"] = {{"kind", to_string(pool_.selected().kind())},
+                  {"device", pool_.selected().device_name()},
+                  {"reason", pool_.reason()}};
+  j["scene"] = {{"source", scene_.scene().source},
+                {"raw", {scene_.scene().raw.width, scene_.scene().raw.height}},
+                {"grid", {{"nx", g.nx}, {"ny", g.ny}, {"pitch", g.pitch}, {"ox", g.ox}, {"oy", g.oy}}}};
+  j["algorithm"] = algorithm().name();
+  j["difference"] = state_.diff;
+  for (int i = 0; i < 2; ++i) {
+    ImagePane& p = panes_[i];
+    const PaneView& v = views_[i];
+    const gl::PixelRect& r = p.rect();
+    json pj = {{"index", i},
+               {"source", describe(p.source, algorithm())},
+               {"rect", {r.x, r.y, r.w, r.h}},
+               {"error", p.error}};
+    if (p.shown && p.shown->has_content()) {
+      pj["image"] = {{"width", p.shown->width()},
+                     {"height", p.shown->height()},
+                     {"origin", {r.x + v.t.offset_x, r.y + v.t.offset_y}},
+                     {"zoom", v.t.zoom}};
+      pj["transport"] = p.shown->transport();
+    }
+    if (p.source.kind == PaneSource::Kind::Algorithm) {
+      pj["params"] = algorithm().run_json(g, p.source.run);
+      pj["backend"] = to_string(p.source.backend);
+    }
+    j["panes"].push_back(pj);
+  }
+  j["error"] = state_.error;
+  return j;
+}
+
+}  // namespace lb::viewer

@@ -1,0 +1,130 @@
+// ViewerApp, start-up: the scene and settings named on the command line.
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <tuple>
+
+#include "lightbench/error.hpp"
+#include "lightbench/generator.hpp"
+#include "lightbench/image_io.hpp"
+#include "param_widgets.hpp"
+#include "viewer_app.hpp"
+
+namespace lb::viewer {
+
+void ViewerApp::load_initial_scene() {
+  try {
+    if (!opt_.scene.empty()) {
+      scene_.open(opt_.scene);
+    } else if (!opt_.raw.empty()) {
+      PlenopticGrid g;
+      g.pitch = opt_.pitch;
+      std::tie(g.ox, g.oy) = parse_number_pair("--offset", opt_.offset);
+      PlenopticScene s;
+      s.raw = load_image(opt_.raw);
+      s.source = opt_.raw;
+      if (opt_.grid.empty()) {
+        g = fit_grid(g, s.raw.width, s.raw.height);
+      } else {
+        const auto [nx, ny] = parse_number_pair("--grid", opt_.grid);
+        LB_REQUIRE(nx >= 1 && ny >= 1 && nx == std::floor(nx) && ny == std::floor(ny),
+                   "--grid expects two positive integers NX,NY");
+        g.nx = static_cast<int>(nx);
+        g.ny = static_cast<int>(ny);
+      }
+      s.grid = g;
+      scene_.set(std::move(s));
+    } else {
+      const std::string preset = opt_.preset.empty() ? "small" : opt_.preset;
+      scene_.generate(preset, opt_.seed);
+      const auto names = generator_presets();
+      for (std::size_t i = 0; i < names.size(); ++i)
+        if (names[i] == preset) state_.preset_index = static_cast<int>(i);
+      state_.seed = static_cast<int>(opt_.seed);
+    }
+  } catch (const std::exception& e) {
+    report(std::string("cannot open the scene: ") + e.what() + " (showing the bundled scene)");
+    scene_.generate("small", 1);
+  }
+}
+
+void ViewerApp::apply_options() {
+  Algorithm& algo = algorithm();
+  const auto names = algo.variants();
+  bool found = false;
+  auto lower = [](std::string s) {
+    for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+  };
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (lower(names[i]) == lower(opt_.variant)) {
+      algo.set_variant(static_cast<int>(i));
+      found = true;
+    }
+  }
+  if (!found) report("unknown --variant '" + opt_.variant + "'");
+
+  auto params = algo.live_params(scene_.grid());
+  auto set = [&](const char* name, double v, const char* flag) {
+    const ParamInfo* p = find_param(params, name);
+    if (!p) return;
+    if (v < p->min || v > p->max) {
+      char range[64];
+      std::snprintf(range, sizeof range, "%g..%g", p->min, p->max);
+      report(std::string(flag) + " out of range (" + range + "), clamped");
+    }
+    set_param_value(*p, v);
+  };
+  if (opt_.patch) set("patch", *opt_.patch, "--patch");
+  if (opt_.lim) set("lim", *opt_.lim, "--lim");
+  if (opt_.sigma) set("sigma", *opt_.sigma, "--sigma");
+  if (opt_.view) {
+    try {
+      const auto [sx, sy] = parse_number_pair("--view", *opt_.view);
+      set("view_x", sx, "--view");
+      set("view_y", sy, "--view");
+    } catch (const std::exception& e) {
+      report(e.what());
+    }
+  }
+
+  // Default panes: A the rendered view, B the ground truth (or the raw image).
+  panes_[0].source = PaneSource{};
+  panes_[1].source = PaneSource{};
+  panes_[1].source.kind = scene_.has_truth() ? PaneSource::Kind::Truth : PaneSource::Kind::Raw;
+  if (opt_.pane_test) panes_[1].source.kind = PaneSource::Kind::Raw;
+  const std::string* specs[2] = {&opt_.pane1, &opt_.pane2};
+  for (int i = 0; i < 2; ++i) {
+    if (specs[i]->empty()) continue;
+    try {
+      panes_[i].source = parse_pane_source(*specs[i], algo, scene_.grid());
+    } catch (const std::exception& e) {
+      report(std::string("--pane") + std::to_string(i + 1) + ": " + e.what());
+    }
+  }
+  state_.diff = opt_.diff;
+  state_.linked = !opt_.unlinked;
+  if (opt_.zoom && *opt_.zoom > 0) {
+    for (auto& v : views_) {
+      v.t.zoom = *opt_.zoom;
+      v.pending = PaneView::Pending::None;
+    }
+  }
+  if (opt_.pane_test) {
+    state_.hover_readout = false;
+    state_.linked = false;
+  }
+}
+
+void ViewerApp::after_scene_change() {
+  state_.grid_edit = scene_.grid();
+  state_.grid_error.clear();
+  for (auto& a : algorithms_) a->fit_to_grid(scene_.grid());
+  if (!opt_.zoom)
+    for (auto& v : views_) v.pending = PaneView::Pending::Fit;
+  if (!scene_.has_truth())
+    for (auto& p : panes_)
+      if (p.source.kind == PaneSource::Kind::Truth) p.source.kind = PaneSource::Kind::Raw;
+}
+
+}  // namespace lb::viewer

@@ -1,0 +1,195 @@
+// GUI smoke test: runs the viewer (CPU backend, preset "tiny", --pane-test layout) under
+// Xvfb, lets it render a few frames and save a screenshot, and checks that
+//   * it exits 0;
+//   * pane A of the screenshot shows exactly lb::render_cpu's image of the same scene and
+//     parameters (the layout JSON written next to the PNG says where);
+//   * in difference mode with two identical sources pane B is black (zero error).
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "lightbench/generator.hpp"
+#include "lightbench/image_io.hpp"
+#include "lightbench/render_cpu.hpp"
+#include "lightbench/render_tables.hpp"
+#include "skip.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string g_prefix;  // "" with a display, else xvfb-run ...
+
+bool on_path(const std::string& exe) {
+  const char* path = std::getenv("PATH");
+  std::stringstream ss(path ? path : "");
+  std::string dir;
+  while (std::getline(ss, dir, ':'))
+    if (!dir.empty() && fs::exists(fs::path(dir) / exe)) return true;
+  return false;
+}
+
+struct Run {
+  int rc = -1;
+  std::string log;
+  nlohmann::json layout;
+  lb::ImageU8 shot;
+};
+
+Run run_viewer(const std::string& name, const std::string& args) {
+  Run r;
+  const std::string png = std::string(LB_TEST_OUT_DIR) + "/" + name + ".png";
+  const std::string log = std::string(LB_TEST_OUT_DIR) + "/" + name + ".log";
+  fs::remove(png);
+  fs::remove(png + ".json");
+  const std::string cmd = g_prefix + "'" + LB_VIEWER_PATH + "' " + args + " --screenshot '" + png +
+                          "' > '" + log + "' 2>&1";
+  MESSAGE("running: " << cmd);
+  const int status = std::system(cmd.c_str());
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream lf(log);
+  r.log.assign(std::istreambuf_iterator<char>(lf), {});
+  if (r.rc == 0) {
+    r.shot = lb::load_image(png, 3);
+    std::ifstream jf(png + ".json");
+    r.layout = nlohmann::json::parse(jf);
+  }
+  return r;
+}
+
+// Exact CPU render of the tiny preset with the parameters the viewer reports for a pane.
+lb::ImageU8 expected_render(const nlohmann::json& params) {
+  const lb::GeneratedScene scene = lb::generate_scene(lb::generator_preset("tiny", 1));
+  lb::RenderParams p;
+  p.patch = params.at("patch").get<int>();
+  p.view_x = params.at("view_x").get<float>();
+  p.view_y = params.at("view_y").get<float>();
+  p.lim = params.at("lim").get<int>();
+  p.sigma = params.at("sigma").get<float>();
+  const auto tables =
+      lb::build_render_tables(scene.params.grid, p, scene.raw.width, scene.raw.height);
+  return lb::render_cpu(lb::to_rgba(scene.raw), tables);
+}
+
+// Largest channel difference between the screenshot region at (x0, y0) and `img` (RGB(A)).
+int max_abs_diff(const lb::ImageU8& shot, int x0, int y0, const lb::ImageU8& img, long* differing) {
+  int worst = 0;
+  *differing = 0;
+  for (int y = 0; y < img.height; ++y)
+    for (int x = 0; x < img.width; ++x) {
+      int d = 0;
+      for (int c = 0; c < 3; ++c)
+        d = std::max(d, std::abs(int(shot.at(x0 + x, y0 + y, c)) - int(img.at(x, y, c))));
+      worst = std::max(worst, d);
+      *differing += d > 0;
+    }
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("viewer: pane A shows the CPU render at 1:1") {
+  const Run r = run_viewer("smoke_view",
+                           "--backend cpu --preset tiny --size 1000x640 --pane-test --frames 4 "
+                           "--patch 9 --view 1.5,-2 --lim 2 --sigma 6.5");
+  INFO("viewer log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  const auto& pane = r.layout.at("panes").at(0);
+  REQUIRE(pane.contains("image"));
+  CHECK(pane.at("error").get<std::string>().empty());
+  const auto& im = pane.at("image");
+  CHECK(im.at("zoom").get<double>() == 1.0);
+  const int ox = static_cast<int>(im.at("origin").at(0).get<double>());
+  const int oy = static_cast<int>(im.at("origin").at(1).get<double>());
+  CHECK(im.at("origin").at(0).get<double>() == ox);
+  CHECK(im.at("origin").at(1).get<double>() == oy);
+
+  const auto& params = pane.at("params");
+  CHECK(params.at("patch").get<int>() == 9);
+  CHECK(params.at("lim").get<int>() == 2);
+  CHECK(params.at("view_x").get<float>() == doctest::Approx(1.5));
+  const lb::ImageU8 expected = expected_render(params);
+  CHECK(im.at("width").get<int>() == expected.width);
+  CHECK(im.at("height").get<int>() == expected.height);
+
+  // The whole image lies inside the pane rectangle and the screenshot.
+  const auto& rect = pane.at("rect");
+  REQUIRE(ox >= rect.at(0).get<int>());
+  REQUIRE(oy >= rect.at(1).get<int>());
+  REQUIRE(ox + expected.width <= rect.at(0).get<int>() + rect.at(2).get<int>());
+  REQUIRE(oy + expected.height <= rect.at(1).get<int>() + rect.at(3).get<int>());
+  REQUIRE(ox + expected.width <= r.shot.width);
+  REQUIRE(oy + expected.height <= r.shot.height);
+
+  long differing = 0;
+  const int worst = max_abs_diff(r.shot, ox, oy, expected, &differing);
+  MESSAGE("pane A vs lb::render_cpu: max channel difference " << worst << ", " << differing
+                                                               << " pixels differ");
+  CHECK(worst <= 1);
+
+  // Not a trivial pass: the render has structure.
+  const auto [lo, hi] = std::minmax_element(expected.data.begin(), expected.data.end());
+  CHECK(int(*hi) - int(*lo) > 50);
+}
+
+TEST_CASE("viewer: difference of two identical sources is black") {
+  const Run r = run_viewer("smoke_diff",
+                           "--backend cpu --preset tiny --size 1000x640 --pane-test --frames 4 "
+                           "--pane2 output=view,backend=cpu --diff");
+  INFO("viewer log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  const auto& pane = r.layout.at("panes").at(1);
+  REQUIRE(pane.contains("image"));
+  const auto& im = pane.at("image");
+  const double zoom = im.at("zoom").get<double>();
+  const double ox = im.at("origin").at(0).get<double>(), oy = im.at("origin").at(1).get<double>();
+  const int w = static_cast<int>(im.at("width").get<int>() * zoom);
+  const int h = static_cast<int>(im.at("height").get<int>() * zoom);
+  REQUIRE(w > 10);
+  REQUIRE(h > 10);
+  // Inside the image (a pixel margin for the fitted edges), every screen pixel is black.
+  long nonblack = 0;
+  for (int y = static_cast<int>(oy) + 1; y < static_cast<int>(oy) + h - 1; ++y)
+    for (int x = static_cast<int>(ox) + 1; x < static_cast<int>(ox) + w - 1; ++x)
+      nonblack += r.shot.at(x, y, 0) + r.shot.at(x, y, 1) + r.shot.at(x, y, 2) != 0;
+  CHECK(nonblack == 0);
+}
+
+TEST_CASE("viewer: a bad raw path is reported and the bundled scene is shown") {
+  const Run r = run_viewer("smoke_badfile",
+                           "--backend cpu --raw /nonexistent/raw.png --pitch 20 --size 800x500 "
+                           "--frames 2");
+  INFO("viewer log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  CHECK(r.log.find("cannot open the scene") != std::string::npos);
+  CHECK(r.layout.at("error").get<std::string>().find("/nonexistent/raw.png") != std::string::npos);
+  CHECK(r.layout.at("panes").at(0).contains("image"));
+}
+
+TEST_CASE("viewer: resizing down to 1x1 and iconifying never crashes") {
+  const Run r = run_viewer("smoke_resize",
+                           "--backend cpu --preset tiny --size 900x600 --resize-test --frames 40");
+  INFO("viewer log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  CHECK(r.layout.at("panes").at(0).contains("image"));
+}
+
+int main(int argc, char** argv) {
+  const char* display = std::getenv("DISPLAY");
+  if (!display || !*display) {
+    if (!on_path("xvfb-run"))
+      return lb::test::skip("no DISPLAY and no xvfb-run on PATH (apt-get install xvfb xauth)");
+    g_prefix = "xvfb-run -a -s '-screen 0 1280x1024x24' ";
+  }
+  doctest::Context ctx;
+  ctx.applyCommandLine(argc, argv);
+  return ctx.run();
+}
