@@ -1,0 +1,353 @@
+// The CUDA compute backend, device discovery and backend selection.
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+#include <deque>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cuda_check.cuh"
+#include "cuda_util.hpp"
+#include "lightbench/backend.hpp"
+#include "lightbench/cuda_api.hpp"
+#include "lightbench/render_tables.hpp"
+#include "render_launch.hpp"
+
+namespace lb::cuda {
+
+namespace {
+
+std::string error_text(cudaError_t e) {
+  return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+}
+
+std::string version_text(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+}  // namespace
+
+DeviceInfo device_info(int device) {
+  DeviceInfo d;
+  d.index = device;
+  std::string why;
+  if (!cuda_available(&why)) {
+    d.why = why;
+    return d;
+  }
+  int count = 0;
+  CUDA_CHECK_THROW(cudaGetDeviceCount(&count));
+  if (device < 0 || device >= count) {
+    d.why = "device " + std::to_string(device) + " does not exist (" + std::to_string(count) +
+            " CUDA devices)";
+    return d;
+  }
+  cudaDeviceProp prop{};
+  CUDA_CHECK_THROW(cudaGetDeviceProperties(&prop, device));
+  d.available = true;
+  d.name = prop.name;
+  d.cc_major = prop.major;
+  d.cc_minor = prop.minor;
+  d.sm_count = prop.multiProcessorCount;
+  d.total_memory = prop.totalGlobalMem;
+  d.l2_bytes = prop.l2CacheSize;
+  int clock_khz = 0, bus_bits = 0;
+  if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) == cudaSuccess)
+    d.peak_gbps = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+  (void)cudaGetLastError();
+  int v = 0;
+  if (cudaDriverGetVersion(&v) == cudaSuccess) d.driver = version_text(v);
+  if (cudaRuntimeGetVersion(&v) == cudaSuccess) d.runtime = version_text(v);
+  return d;
+}
+
+namespace detail {
+
+// ---------------------------------------------------------------------------------------
+// CudaBackend
+// ---------------------------------------------------------------------------------------
+class CudaBackend final : public ComputeBackend {
+ public:
+  explicit CudaBackend(int device) : device_(device) {
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    const DeviceInfo d = device_info(device_);
+    LB_REQUIRE(d.available, "CUDA backend: " + d.why);
+    name_ = d.name + " (sm_" + std::to_string(d.cc_major) + std::to_string(d.cc_minor) + ")";
+    stream_ = std::make_unique<Stream>();
+  }
+
+  ~CudaBackend() override {
+    if (stream_) CUDA_CHECK_PRINT(cudaStreamSynchronize(stream_->get()));
+    pending_.clear();
+  }
+
+  BackendKind kind() const override { return BackendKind::Cuda; }
+  std::string device_name() const override { return name_; }
+
+  void set_raw(const ImageU8& raw) override {
+    LB_REQUIRE(!raw.empty(), "raw image is empty");
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    raw_ = RawDevice{};
+    upload_raw(raw, raw_rgba_, raw_rgb_, raw_, stream_->get());
+    raw_w_ = raw.width;
+    raw_h_ = raw.height;
+    tables_valid_ = false;
+  }
+  bool has_raw() const override { return raw_w_ > 0; }
+  int raw_width() const override { return raw_w_; }
+  int raw_height() const override { return raw_h_; }
+
+  void render(const PlenopticGrid& grid, const RenderParams& params, const RenderConfig& config,
+              Surface& out) override {
+    LB_REQUIRE(has_raw(), "no raw image loaded");
+    LB_REQUIRE(out.format() == SurfaceFormat::RGBA8, "render: the output surface must be RGBA8");
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    collect(false);
+    ensure_tables(grid, params);
+    const RenderLayout& L = tables_.layout;
+    const cudaStream_t s = stream_->get();
+    const std::uint64_t in_bpp =
+        config.variant == RenderVariant::Original && !config.original.rgba_input ? 3 : 4;
+    const std::uint64_t bytes =
+        touched_ * in_bpp + static_cast<std::uint64_t>(L.out_w) * L.out_h * 4;
+    const std::string name = kernel_name(config);
+
+    out.resize(L.out_w, L.out_h);
+    const DeviceTarget t = out.map_device(s);
+    if (t.kind == DeviceTarget::Kind::None) {
+      // The surface takes host images only: render to a staging buffer and upload.
+      staging_.resize(static_cast<std::size_t>(L.out_w) * 4, static_cast<std::size_t>(L.out_h));
+      OutputDevice o;
+      o.kind = OutputDevice::Kind::Pitched;
+      o.ptr = staging_.get();
+      o.pitch = staging_.pitch();
+      launch_timed(name, bytes, config, o);
+      ImageU8 img(L.out_w, L.out_h, 4);
+      CUDA_CHECK_THROW(cudaMemcpy2DAsync(img.data.data(), static_cast<std::size_t>(L.out_w) * 4,
+                                         staging_.get(), staging_.pitch(),
+                                         static_cast<std::size_t>(L.out_w) * 4,
+                                         static_cast<std::size_t>(L.out_h), cudaMemcpyDeviceToHost, s));
+      CUDA_CHECK_THROW(cudaStreamSynchronize(s));
+      collect(false);
+      out.upload_host(img);
+      return;
+    }
+    // Unmap on every path. After a successful launch an unmap failure is reported; while
+    // unwinding from another error it must not escape a destructor (std::terminate).
+    struct Unmap {
+      Surface& out;
+      cudaStream_t s;
+      bool done = false;
+      void now() {
+        done = true;
+        out.unmap_device(s);
+      }
+      ~Unmap() {
+        if (done) return;
+        try {
+          out.unmap_device(s);
+        } catch (...) {
+        }
+      }
+    } unmap{out, s};
+    LB_REQUIRE(t.width >= L.out_w && t.height >= L.out_h,
+               "render: mapped output " + std::to_string(t.width) + "x" + std::to_string(t.height) +
+                   " is smaller than the render " + std::to_string(L.out_w) + "x" +
+                   std::to_string(L.out_h));
+    OutputDevice o;
+    if (t.kind == DeviceTarget::Kind::SurfaceObject) {
+      o.kind = OutputDevice::Kind::Surface;
+      o.surface = t.surface;
+    } else {
+      o.kind = OutputDevice::Kind::Pitched;
+      o.ptr = t.ptr;
+      o.pitch = t.pitch;
+    }
+    launch_timed(name, bytes, config, o);
+    unmap.now();
+  }
+
+  void synchronize() override {
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    CUDA_CHECK_THROW(cudaStreamSynchronize(stream_->get()));
+    collect(true);
+  }
+
+  void set_tuning(const KernelTuning& t) { tuning_ = t; }
+
+ private:
+  struct Pending {
+    std::string name;
+    std::uint64_t bytes = 0;
+    std::unique_ptr<Event> start, stop;
+  };
+
+  void ensure_tables(const PlenopticGrid& g, const RenderParams& p) {
+    const bool same = tables_valid_ && g.nx == grid_.nx && g.ny == grid_.ny &&
+                      g.pitch == grid_.pitch && g.ox == grid_.ox && g.oy == grid_.oy &&
+                      p.patch == params_.patch && p.view_x == params_.view_x &&
+                      p.view_y == params_.view_y && p.lim == params_.lim &&
+                      p.sigma == params_.sigma;
+    if (same) return;
+    RenderTablesHost t = build_render_tables(g, p, raw_w_, raw_h_);  // throws when invalid
+    const std::uint64_t touched = render_touched_pixels(t);
+    const std::size_t nc = t.col_start.size(), nr = t.row_start.size(), nw = t.wx.size();
+    const std::size_t bytes = (nc + nr + 2 * nw) * 4;
+    const cudaStream_t s = stream_->get();
+    // Kernels still queued may read the old tables: reallocation waits for them.
+    if (bytes > table_dev_.size()) {
+      CUDA_CHECK_THROW(cudaStreamSynchronize(s));
+      table_dev_.allocate(bytes);
+    }
+    tables_ = std::move(t);
+    touched_ = touched;
+    grid_ = g;
+    params_ = p;
+    tables_valid_ = false;
+    host_pack_.resize(bytes / 4);
+    std::uint32_t* h = host_pack_.data();
+    std::size_t off = 0;
+    for (int v : tables_.col_start) h[off++] = static_cast<std::uint32_t>(v);
+    for (int v : tables_.row_start) h[off++] = static_cast<std::uint32_t>(v);
+    for (std::uint32_t v : tables_.wx) h[off++] = v;
+    for (std::uint32_t v : tables_.wy) h[off++] = v;
+    // Same stream as the kernels: ordered after the ones that read the previous tables.
+    // (Pageable source: staged before the call returns, host_pack_ may change afterwards.)
+    CUDA_CHECK_THROW(cudaMemcpyAsync(table_dev_.get(), host_pack_.data(), bytes,
+                                     cudaMemcpyHostToDevice, s));
+    const auto* d = table_dev_.as<std::uint32_t>();
+    dev_tables_.col_start = reinterpret_cast<const int*>(d);
+    dev_tables_.row_start = reinterpret_cast<const int*>(d + nc);
+    dev_tables_.wx = d + nc + nr;
+    dev_tables_.wy = d + nc + nr + nw;
+    tables_valid_ = true;
+  }
+
+  void launch_timed(const std::string& name, std::uint64_t bytes, const RenderConfig& config,
+                    const OutputDevice& o) {
+    const cudaStream_t s = stream_->get();
+    if (pending_.size() >= kMaxPending) collect(true);  // bound the backlog
+    Pending p;
+    p.name = name;
+    p.bytes = bytes;
+    p.start = take_event();
+    p.stop = take_event();
+    CUDA_CHECK_THROW(cudaEventRecord(p.start->get(), s));
+    launch_render(tables_.layout, dev_tables_, raw_, config, tuning_, o, s);
+    CUDA_CHECK_THROW(cudaEventRecord(p.stop->get(), s));
+    pending_.push_back(std::move(p));
+  }
+
+  // Records the timings of finished launches, oldest first; with wait, of all of them.
+  void collect(bool wait) {
+    while (!pending_.empty()) {
+      Pending& p = pending_.front();
+      if (wait) {
+        CUDA_CHECK_THROW(cudaEventSynchronize(p.stop->get()));
+      } else {
+        const cudaError_t q = cudaEventQuery(p.stop->get());
+        if (q == cudaErrorNotReady) return;
+        CUDA_CHECK_THROW(q);
+      }
+      float ms = 0.0f;
+      CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, p.start->get(), p.stop->get()));
+      timings_.record(p.name, static_cast<double>(ms), p.bytes);
+      free_events_.push_back(std::move(p.start));
+      free_events_.push_back(std::move(p.stop));
+      pending_.pop_front();
+    }
+  }
+
+  std::unique_ptr<Event> take_event() {
+    if (free_events_.empty()) return std::make_unique<Event>();
+    auto e = std::move(free_events_.back());
+    free_events_.pop_back();
+    return e;
+  }
+
+  static constexpr std::size_t kMaxPending = 64;
+  int device_;
+  std::string name_;
+  std::unique_ptr<Stream> stream_;
+  PitchedBuffer raw_rgba_, raw_rgb_, staging_;
+  RawDevice raw_;
+  int raw_w_ = 0, raw_h_ = 0;
+  KernelTuning tuning_{};
+
+  bool tables_valid_ = false;
+  PlenopticGrid grid_{};
+  RenderParams params_{};
+  RenderTablesHost tables_;
+  std::uint64_t touched_ = 0;
+  std::vector<std::uint32_t> host_pack_;
+  DeviceBuffer table_dev_;
+  TablesDevice dev_tables_;
+
+  std::deque<Pending> pending_;
+  std::vector<std::unique_ptr<Event>> free_events_;
+};
+
+}  // namespace detail
+
+std::unique_ptr<ComputeBackend> make_cuda_backend(int device) {
+  std::string why;
+  if (!cuda_available(&why)) throw Error("CUDA backend: " + why);
+  return std::make_unique<detail::CudaBackend>(device);
+}
+
+void set_kernel_tuning(ComputeBackend& b, const KernelTuning& t) {
+  auto* c = dynamic_cast<detail::CudaBackend*>(&b);
+  LB_REQUIRE(c != nullptr, "set_kernel_tuning: not a CUDA backend");
+  c->set_tuning(t);
+}
+
+}  // namespace lb::cuda
+
+namespace lb {
+
+bool cuda_available(std::string* why) {
+  auto fail = [why](const std::string& w) {
+    if (why) *why = w;
+    return false;
+  };
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    return fail("no CUDA device (" + cuda::error_text(e) + ")");
+  }
+  if (count <= 0) return fail("no CUDA device (cudaGetDeviceCount returned 0)");
+  int current = 0;
+  e = cudaGetDevice(&current);
+  if (e == cudaSuccess) e = cudaFree(nullptr);  // creates the context
+  if (e == cudaSuccess) e = cuda::detail::probe_kernels();
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    cudaDeviceProp prop{};
+    const std::string name =
+        cudaGetDeviceProperties(&prop, current) == cudaSuccess ? std::string(prop.name) : "device";
+    (void)cudaGetLastError();
+    return fail("CUDA device " + std::to_string(current) + " (" + name + ", sm_" +
+                std::to_string(prop.major) + std::to_string(prop.minor) +
+                ") unusable: " + cuda::error_text(e));
+  }
+  if (why) why->clear();
+  return true;
+}
+
+BackendChoice select_backend(BackendRequest request) {
+  if (request == BackendRequest::Cpu) return {make_cpu_backend(), "CPU: requested"};
+  std::string why;
+  if (!cuda_available(&why)) {
+    if (request == BackendRequest::Cuda) throw Error("--backend cuda: " + why);
+    return {make_cpu_backend(), "CPU: " + why};
+  }
+  auto backend = cuda::make_cuda_backend(0);
+  const std::string reason = "CUDA: " + backend->device_name();
+  return {std::move(backend), reason};
+}
+
+}  // namespace lb

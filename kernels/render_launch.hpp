@@ -1,0 +1,82 @@
+#pragma once
+// Internal interface between the host code of lb_kernels (backend, bench; plain C++) and
+// the kernels in render.cu. CUDA runtime types only, no device code.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "lightbench/cuda_api.hpp"
+#include "lightbench/plenoptic_math.hpp"
+#include "lightbench/plenoptic_params.hpp"
+
+namespace lb::cuda::detail {
+
+// The raw image on the device, in both layouts (the Original's "4-byte input" switch picks
+// one; Sync and NoSync always read RGBA8).
+struct RawDevice {
+  const std::uint8_t* rgb = nullptr;    // packed RGB, 3 bytes per pixel
+  std::size_t rgb_pitch = 0;            // bytes per row
+  const std::uint32_t* rgba = nullptr;  // RGBA8 words (R in the low byte) of column 0
+  std::size_t rgba_pitch = 0;           // bytes per row (multiple of 4)
+  // Replicated border columns left of column 0 and right of column width-1 in the RGBA
+  // copy (the staged kernels fetch segments without clamping; see upload_raw).
+  int rgba_pad_left = 0, rgba_pad_right = 0;
+  int width = 0, height = 0;
+};
+
+// Border columns upload_raw adds to the RGBA copy: enough for any segment of
+// (2 kMaxLim + 1) kMaxPatch pixels fetched in 16-byte quads (multiples of 4 keep the
+// 16-byte alignment of column 0).
+constexpr int kRawPadLeft = kMaxLim * kMaxPatch + 4;
+constexpr int kRawPadRight = (kMaxLim + 1) * kMaxPatch + 8;
+
+// Device copies of a raw image, owned by the caller's buffers.
+class PitchedBuffer;
+// Uploads raw (RGB or RGBA) as packed RGB and as padded RGBA8; fills `out`. Synchronises
+// `stream` before and after (nothing may still read the old contents).
+void upload_raw(const ImageU8& raw, PitchedBuffer& rgba, PitchedBuffer& rgb, RawDevice& out,
+                cudaStream_t stream);
+
+// The render tables in device memory (same layout as lb::RenderTables).
+struct TablesDevice {
+  const int* col_start = nullptr;
+  const int* row_start = nullptr;
+  const std::uint32_t* wx = nullptr;
+  const std::uint32_t* wy = nullptr;
+};
+
+// Where the kernel writes: a surface object (RGBA8 array) or a pitched RGBA8 buffer.
+struct OutputDevice {
+  enum class Kind { Surface, Pitched };
+  Kind kind = Kind::Pitched;
+  unsigned long long surface = 0;  // cudaSurfaceObject_t
+  void* ptr = nullptr;
+  std::size_t pitch = 0;
+};
+
+// Validates the launch (throws lb::Error: layout/tuning out of range, output too small) and
+// enqueues one render kernel on `stream`. Checks the launch.
+void launch_render(const RenderLayout& layout, const TablesDevice& tables, const RawDevice& raw,
+                   const RenderConfig& config, const KernelTuning& tuning,
+                   const OutputDevice& out, cudaStream_t stream);
+
+// The seed's "simple copy" reference: read-then-write, 16 bytes per thread. `bytes` must be
+// a multiple of 16; both pointers 16-byte aligned.
+void launch_copy(const void* src, void* dst, std::size_t bytes, cudaStream_t stream);
+
+// Reads `bytes` of buf (make it at least twice the L2 size) to evict the L2 between timed
+// launches; `sink` (4 bytes of device memory) is almost never written.
+void launch_l2_flush(const void* buf, std::size_t bytes, unsigned* sink, cudaStream_t stream);
+
+// Diagnostic: for each of rows[0..nrows), reads word idx[i] (wide: 16-byte quad idx[i])
+// of that row for all i, in raster order. Requires a 16-byte aligned pitch when wide.
+void launch_raster_read(const std::uint32_t* rgba, std::size_t pitch_bytes, const int* rows,
+                        int nrows, const int* idx, int nidx, bool wide, int column_major,
+                        unsigned* sink, cudaStream_t stream);
+
+// Probe: can this process launch the kernels on the current device (a kernel image for its
+// architecture exists)? Returns cudaSuccess or the error.
+cudaError_t probe_kernels();
+
+}  // namespace lb::cuda::detail
