@@ -86,7 +86,10 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(const Options& opt, std
     } else {
       c.label = "unknown";
     }
-    if (opt.require_cuda_device && !c.nvidia) continue;
+    // Some drivers do not list EGL_NV_device_cuda for their devices (seen on an H200 with
+    // driver 580): only devices known to be something else are skipped here; an unidentified
+    // one is checked by its GL vendor once a context exists.
+    if (opt.require_cuda_device && !c.nvidia && c.label != "unknown") continue;
     cands.push_back(c);
   }
   // The CUDA device we want first, then other CUDA devices, then the rest.
@@ -152,6 +155,17 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(const Options& opt, std
       eglDestroySurface(dpy, surf);
       eglTerminate(dpy);
       continue;
+    }
+    if (opt.require_cuda_device && !c.nvidia) {
+      const char* vendor = reinterpret_cast<const char*>(glGetString(GL_VENDOR));
+      if (!vendor || std::string(vendor).find("NVIDIA") == std::string::npos) {
+        note(std::string("GL vendor '") + (vendor ? vendor : "?") + "' is not NVIDIA");
+        eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+        eglDestroyContext(dpy, ctx);
+        eglDestroySurface(dpy, surf);
+        eglTerminate(dpy);
+        continue;
+      }
     }
     std::unique_ptr<HeadlessContext> h(new HeadlessContext());
     h->display_ = dpy;
