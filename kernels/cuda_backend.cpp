@@ -14,6 +14,8 @@
 #include "lightbench/cuda_api.hpp"
 #include "lightbench/render_tables.hpp"
 #include "render_launch.hpp"
+#include "depth_launch.hpp"
+#include "lightbench/plenoptic_depth.hpp"
 
 namespace lb::cuda {
 
@@ -95,6 +97,7 @@ class CudaBackend final : public ComputeBackend {
     raw_w_ = raw.width;
     raw_h_ = raw.height;
     tables_valid_ = false;
+    depth_valid_ = false;
   }
   bool has_raw() const override { return raw_w_ > 0; }
   int raw_width() const override { return raw_w_; }
@@ -178,6 +181,72 @@ class CudaBackend final : public ComputeBackend {
 
   void set_tuning(const KernelTuning& t) { tuning_ = t; }
 
+  // Depth extraction on the resident raw; the map goes to an R32F surface (device writes
+  // when it maps, else a staging buffer and a host upload).
+  void depth(const PlenopticGrid& grid, const DepthParams& params, const DepthConfig& config,
+             Surface& out) override {
+    LB_REQUIRE(has_raw(), "no raw image loaded");
+    LB_REQUIRE(out.format() == SurfaceFormat::R32F, "depth: the output surface must be R32F");
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    collect(false);
+    ensure_depth_tables(grid, params);
+    const DepthLayout& L = depth_tables_.layout;
+    const cudaStream_t s = stream_->get();
+    const std::string name = std::string("depth/") + to_string(config.variant);
+    const std::size_t scratch = depth_scratch_bytes(L);
+    if (scratch > depth_scratch_.size()) {
+      CUDA_CHECK_THROW(cudaStreamSynchronize(s));  // queued passes may still use it
+      depth_scratch_.allocate(scratch);
+    }
+    auto launch = [&](const OutputDevice& o) {
+      launch_timed_fn(name, depth_bytes_, [&] {
+        launch_depth(L, depth_dev_tables_, raw_, config.variant, depth_tuning_,
+                     depth_scratch_.as<std::uint32_t>(), o, s);
+      });
+    };
+    out.resize(L.out_w, L.out_h);
+    const DeviceTarget t = out.map_device(s);
+    if (t.kind == DeviceTarget::Kind::None) {
+      depth_staging_.resize(static_cast<std::size_t>(L.out_w) * 4, static_cast<std::size_t>(L.out_h));
+      OutputDevice o;
+      o.kind = OutputDevice::Kind::Pitched;
+      o.ptr = depth_staging_.get();
+      o.pitch = depth_staging_.pitch();
+      launch(o);
+      ImageF img(L.out_w, L.out_h, 1);
+      CUDA_CHECK_THROW(cudaMemcpy2DAsync(img.data.data(), static_cast<std::size_t>(L.out_w) * 4,
+                                         depth_staging_.get(), depth_staging_.pitch(),
+                                         static_cast<std::size_t>(L.out_w) * 4,
+                                         static_cast<std::size_t>(L.out_h), cudaMemcpyDeviceToHost, s));
+      CUDA_CHECK_THROW(cudaStreamSynchronize(s));
+      collect(false);
+      out.upload_host(img);
+      return;
+    }
+    OutputDevice o;
+    if (t.kind == DeviceTarget::Kind::SurfaceObject) {
+      o.kind = OutputDevice::Kind::Surface;
+      o.surface = t.surface;
+    } else {
+      o.kind = OutputDevice::Kind::Pitched;
+      o.ptr = t.ptr;
+      o.pitch = t.pitch;
+    }
+    try {
+      LB_REQUIRE(t.width >= L.out_w && t.height >= L.out_h, "depth: mapped output is too small");
+      launch(o);
+    } catch (...) {
+      try {
+        out.unmap_device(s);
+      } catch (...) {
+      }
+      throw;
+    }
+    out.unmap_device(s);
+  }
+
+  void set_depth_tuning(const DepthTuning& t) { depth_tuning_ = t; }
+
  private:
   struct Pending {
     std::string name;
@@ -224,6 +293,49 @@ class CudaBackend final : public ComputeBackend {
     dev_tables_.wx = d + nc + nr;
     dev_tables_.wy = d + nc + nr + nw;
     tables_valid_ = true;
+  }
+
+  void ensure_depth_tables(const PlenopticGrid& g, const DepthParams& p) {
+    const bool same = depth_valid_ && g.nx == depth_grid_.nx && g.ny == depth_grid_.ny &&
+                      g.pitch == depth_grid_.pitch && g.ox == depth_grid_.ox &&
+                      g.oy == depth_grid_.oy && p.patch == depth_params_.patch &&
+                      p.pmin == depth_params_.pmin && p.pmax == depth_params_.pmax &&
+                      p.lim == depth_params_.lim && p.window == depth_params_.window &&
+                      p.aperture == depth_params_.aperture;
+    if (same) return;
+    DepthTablesHost t = build_depth_tables(g, p, raw_w_, raw_h_);  // throws when invalid
+    const std::size_t nc = t.col_start.size(), nr = t.row_start.size();
+    const std::size_t bytes = (nc + nr) * 4;
+    const cudaStream_t s = stream_->get();
+    CUDA_CHECK_THROW(cudaStreamSynchronize(s));  // queued passes may read the old tables
+    depth_valid_ = false;
+    depth_table_dev_.reserve(bytes);
+    depth_bytes_ = depth_bytes(t);
+    depth_tables_ = std::move(t);
+    depth_grid_ = g;
+    depth_params_ = p;
+    std::vector<int> pack(depth_tables_.col_start);
+    pack.insert(pack.end(), depth_tables_.row_start.begin(), depth_tables_.row_start.end());
+    CUDA_CHECK_THROW(cudaMemcpyAsync(depth_table_dev_.get(), pack.data(), bytes, cudaMemcpyHostToDevice, s));
+    CUDA_CHECK_THROW(cudaStreamSynchronize(s));  // pack is a local
+    depth_dev_tables_.col_start = depth_table_dev_.as<int>();
+    depth_dev_tables_.row_start = depth_table_dev_.as<int>() + nc;
+    depth_valid_ = true;
+  }
+
+  template <class F>
+  void launch_timed_fn(const std::string& name, std::uint64_t bytes, F&& enqueue) {
+    const cudaStream_t s = stream_->get();
+    if (pending_.size() >= kMaxPending) collect(true);
+    Pending p;
+    p.name = name;
+    p.bytes = bytes;
+    p.start = take_event();
+    p.stop = take_event();
+    CUDA_CHECK_THROW(cudaEventRecord(p.start->get(), s));
+    enqueue();
+    CUDA_CHECK_THROW(cudaEventRecord(p.stop->get(), s));
+    pending_.push_back(std::move(p));
   }
 
   void launch_timed(const std::string& name, std::uint64_t bytes, const RenderConfig& config,
@@ -286,6 +398,17 @@ class CudaBackend final : public ComputeBackend {
   DeviceBuffer table_dev_;
   TablesDevice dev_tables_;
 
+  // Depth extraction state.
+  DepthTuning depth_tuning_{};
+  bool depth_valid_ = false;
+  PlenopticGrid depth_grid_{};
+  DepthParams depth_params_{};
+  DepthTablesHost depth_tables_;
+  std::uint64_t depth_bytes_ = 0;
+  DeviceBuffer depth_table_dev_, depth_scratch_;
+  DepthTablesDevice depth_dev_tables_;
+  PitchedBuffer depth_staging_;
+
   std::deque<Pending> pending_;
   std::vector<std::unique_ptr<Event>> free_events_;
 };
@@ -296,6 +419,12 @@ std::unique_ptr<ComputeBackend> make_cuda_backend(int device) {
   std::string why;
   if (!cuda_available(&why)) throw Error("CUDA backend: " + why);
   return std::make_unique<detail::CudaBackend>(device);
+}
+
+void set_depth_tuning(ComputeBackend& b, const DepthTuning& t) {
+  auto* c = dynamic_cast<detail::CudaBackend*>(&b);
+  LB_REQUIRE(c != nullptr, "set_depth_tuning: not a CUDA backend");
+  c->set_depth_tuning(t);
 }
 
 void set_kernel_tuning(ComputeBackend& b, const KernelTuning& t) {

@@ -30,7 +30,12 @@ Action add_bench(CLI::App& app) {
   render->add_flag("--tuning", o->tuning, "also sweep block shapes and chunk lengths");
   render->add_flag("--no-flush", o->no_flush, "do not flush L2 between timed launches");
   render->add_option("--json", o->json, "write a JSON report");
-  return [o] {
+  const Action depth = add_bench_depth(app);  // `bench depth` (cmd_depth.cpp)
+  CLI::App* lfdepth_sub = nullptr;
+  const Action lfdepth = add_bench_lfdepth(app, &lfdepth_sub);  // `bench lfdepth` (cmd_lfdepth.cpp)
+  return [o, render, depth, lfdepth, lfdepth_sub] {
+    if (lfdepth_sub->parsed()) return lfdepth();
+    if (!render->parsed()) return depth();
     if (o->backend != "cuda" && o->backend != "auto")
       throw Error("bench render times CUDA kernels: use --backend cuda");
     if (o->reps < 50 || o->reps > 100000) throw Error("--reps must be in 50..100000");

@@ -11,5 +11,11 @@ using Action = std::function<void()>;
 Action add_generate(CLI::App& app);
 Action add_render(CLI::App& app);
 Action add_bench(CLI::App& app);
+Action add_depth(CLI::App& app);
+// `bench depth`, a subcommand of `bench` (registered by add_bench).
+Action add_bench_depth(CLI::App& bench);
+Action add_lfdepth(CLI::App& app);
+// `bench lfdepth`, a subcommand of `bench` (registered by add_bench); *sub is set to it.
+Action add_bench_lfdepth(CLI::App& bench, CLI::App** sub);
 
 }  // namespace lb::cli

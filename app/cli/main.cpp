@@ -18,6 +18,9 @@ int main(int argc, char** argv) {
   add("generate", "write a synthetic focused-plenoptic raw, its ground truth and scene file",
       lb::cli::add_generate);
   add("render", "render a view from a focused-plenoptic raw", lb::cli::add_render);
+  add("depth", "depth map of a focused-plenoptic raw by SAD over patch sizes", lb::cli::add_depth);
+  add("lfdepth", "depth of a 4D light field (views folder) by constrained angular entropy",
+      lb::cli::add_lfdepth);
   add("bench", "time kernel variants (CUDA events, median) against a copy kernel",
       lb::cli::add_bench);
   try {

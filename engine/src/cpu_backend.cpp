@@ -3,6 +3,7 @@
 
 #include "lightbench/backend.hpp"
 #include "lightbench/parallel.hpp"
+#include "lightbench/plenoptic_depth.hpp"
 #include "lightbench/render_cpu.hpp"
 
 namespace lb {
@@ -14,6 +15,10 @@ BackendRequest parse_backend_request(const std::string& s) {
   if (s == "cpu") return BackendRequest::Cpu;
   if (s == "cuda") return BackendRequest::Cuda;
   throw Error("unknown backend '" + s + "' (use auto, cpu or cuda)");
+}
+
+void ComputeBackend::depth(const PlenopticGrid&, const DepthParams&, const DepthConfig&, Surface&) {
+  throw Error("depth: not supported by the " + std::string(to_string(kind())) + " backend");
 }
 
 namespace {
@@ -43,6 +48,21 @@ class CpuBackend final : public ComputeBackend {
     {
       ScopedCpuTimer timer(timings_, "render/cpu", bytes);
       img = render_cpu(raw_, t, threads_);
+    }
+    out.resize(img.width, img.height);
+    out.upload_host(img);
+  }
+
+  void depth(const PlenopticGrid& grid, const DepthParams& params, const DepthConfig&,
+             Surface& out) override {
+    LB_REQUIRE(has_raw(), "no raw image loaded");
+    LB_REQUIRE(out.format() == SurfaceFormat::R32F, "depth: the output surface must be R32F");
+    const DepthTablesHost t = build_depth_tables(grid, params, raw_.width, raw_.height);
+    const std::uint64_t bytes = depth_bytes(t);
+    ImageF img;
+    {
+      ScopedCpuTimer timer(timings_, "depth/cpu", bytes);
+      img = depth_cpu(raw_, t, threads_);
     }
     out.resize(img.width, img.height);
     out.upload_host(img);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "lightbench/image.hpp"
+#include "lightbench/plenoptic_depth.hpp"
 #include "lightbench/plenoptic_params.hpp"
 #include "lightbench/surface.hpp"
 #include "lightbench/timing.hpp"
@@ -34,6 +35,13 @@ class ComputeBackend {
   // variant (it is the reference); the CUDA backend runs the requested kernel.
   virtual void render(const PlenopticGrid& grid, const RenderParams& params,
                       const RenderConfig& config, Surface& out) = 0;
+
+  // Depth extraction (SAD over patch sizes, plenoptic_depth.hpp) into out (resized to
+  // NX*M x NY*M, R32F, value = chosen patch size). The CPU backend is the reference; the CUDA
+  // backend runs config.variant. Timed as "depth/cpu", "depth/original", "depth/sync",
+  // "depth/nosync". The default throws (a backend without depth support).
+  virtual void depth(const PlenopticGrid& grid, const DepthParams& params,
+                     const DepthConfig& config, Surface& out);
 
   // Blocks until queued work is done (CUDA) and event timings are collected.
   virtual void synchronize() {}

@@ -147,4 +147,66 @@ std::string format_bench_report(const BenchReport& r);
 // The report as JSON text.
 std::string bench_report_json(const BenchReport& r);
 
+// ---------------------------------------------------------------------------------------
+// Plenoptic depth (`lightbench-cli bench depth`; kernels in depth.cu)
+// ---------------------------------------------------------------------------------------
+// Launch shapes of the depth kernels; 0 fields mean the default.
+struct DepthTuning {
+  int original_block = 0;  // Original: threads per block (default 128, the seed's G8 value)
+  int chunk = 0;           // Sync/NoSync: micro-image columns walked by a block (default 48)
+  int rows = 0;            // Sync/NoSync: output rows per block, (2lim+1)*M threads each (1)
+};
+DepthTuning resolve(const DepthTuning& t);
+// Launch shapes used by a CUDA backend's later depth passes (throws if b is not CUDA).
+void set_depth_tuning(ComputeBackend& b, const DepthTuning& t);
+
+struct DepthBenchVariant {
+  std::string label;       // e.g. "original", "nosync rows=2"
+  RenderVariant variant = RenderVariant::Original;
+  DepthTuning tuning;
+};
+// Original, Sync, NoSync at the default shapes, then a few other shapes.
+std::vector<DepthBenchVariant> default_depth_bench_variants();
+
+struct DepthBenchOptions {
+  int warmup = 20;        // untimed launches per variant
+  int reps = 100;         // timed launches per variant (at least 50)
+  bool flush_l2 = true;   // evict the L2 before every timed launch
+  bool check_cpu = true;  // compare the Original's map with lb::depth_cpu
+  int device = 0;
+};
+
+struct DepthBenchEntry {
+  std::string label;
+  std::string kernel;      // "depth/original", "depth/sync", "depth/nosync"
+  int reps = 0;
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+  std::uint64_t bytes = 0; // distinct raw pixels read * 4 + the float map written
+  double median_gbps = 0;
+  double speedup = 0;      // Original's median / this median
+  bool exact = false;      // depth map identical to the Original's
+  std::uint64_t mismatches = 0;
+};
+
+struct DepthBenchReport {
+  DeviceInfo device;
+  std::string workload;
+  bool cpu_checked = false, cpu_exact = false;
+  std::uint64_t cpu_mismatches = 0;
+  bool scored = false;     // ground truth given
+  double exact_pct = 0, mae = 0;
+  DepthBenchOptions options;
+  std::vector<DepthBenchEntry> entries;
+  bool all_exact() const;
+};
+
+// Times every variant with CUDA events after warm-up (median of reps), raw resident on the
+// device; checks every map against the Original's (and the Original against lb::depth_cpu)
+// outside the timing. truth (may be null): ground truth at params.patch, for the score.
+DepthBenchReport bench_depth(const ImageU8& raw, const PlenopticGrid& grid, const DepthParams& params,
+                             const std::vector<DepthBenchVariant>& variants,
+                             const DepthBenchOptions& options, const ImageF* truth = nullptr);
+std::string format_depth_bench_report(const DepthBenchReport& r);
+std::string depth_bench_report_json(const DepthBenchReport& r);
+
 }  // namespace lb::cuda

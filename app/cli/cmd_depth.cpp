@@ -1,0 +1,225 @@
+// lightbench-cli depth: depth map of a focused-plenoptic raw by SAD over candidate patch
+// sizes (CPU reference or a CUDA variant), optionally an all-in-focus render, and the score
+// against the generator's ground truth when the scene has one.
+#include <cstdio>
+
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "lightbench/generator.hpp"
+#include "lightbench/image_io.hpp"
+#include "lightbench/plenoptic_depth.hpp"
+#include "lightbench/cuda_api.hpp"
+#include "plenoptic_options.hpp"
+
+namespace lb::cli {
+
+namespace {
+bool is_8bit_image(const std::string& ext) {
+  return ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".bmp" || ext == ".ppm";
+}
+}  // namespace
+
+Action add_depth(CLI::App& app) {
+  struct Opts {
+    PlenopticOptions in;
+    std::string backend = "auto", variant = "nosync", out, aif, json;
+    int pmin = -1, pmax = -1, window = 1, repeat = 1;
+    float aperture = DepthParams{}.aperture;
+  };
+  auto o = std::make_shared<Opts>();
+  o->in.add_input(app);
+  o->in.add_render(app);  // --patch M (output grid), --lim; --view/--sigma: the all-in-focus render
+  app.add_option("--pmin", o->pmin, "smallest candidate patch size (default 7)");
+  app.add_option("--pmax", o->pmax, "largest candidate patch size (default 14)");
+  app.add_option("--window", o->window, "k x k box aggregation of the costs (odd, 1: none)")
+      ->capture_default_str();
+  app.add_option("--aperture", o->aperture, "samples count within aperture * D/2 of their micro-image centre")
+      ->capture_default_str();
+  app.add_option("--backend", o->backend, "auto | cpu | cuda (auto: CUDA when usable)")
+      ->capture_default_str();
+  app.add_option("--variant", o->variant, "original | sync | nosync (CUDA kernels)")
+      ->capture_default_str();
+  app.add_option("--repeat", o->repeat, "run this many times (timings: median)")->capture_default_str();
+  app.add_option("--out", o->out, "depth map: .pfm (chosen patch size per pixel) or .png/.jpg/.bmp/.ppm "
+                                  "(colour-mapped pmin..pmax)")->required();
+  app.add_option("--all-in-focus", o->aif, "also write the all-in-focus render (.png .jpg .bmp .ppm)");
+  app.add_option("--json", o->json, "write a JSON report (with exact_pct and mae when the scene has ground truth)");
+  return [o] {
+    if (o->repeat < 1 || o->repeat > 100000) throw Error("--repeat must be in 1..100000");
+    const std::string ext = file_extension(o->out);
+    if (ext != ".pfm" && !is_8bit_image(ext))
+      throw Error("--out '" + o->out + "': use .pfm, .png, .jpg, .bmp or .ppm");
+    if (!o->aif.empty() && !is_8bit_image(file_extension(o->aif)))
+      throw Error("--all-in-focus '" + o->aif + "': use .png, .jpg, .bmp or .ppm");
+    DepthConfig config;
+    config.variant = parse_render_variant(o->variant);
+    BackendChoice choice = select_backend(parse_backend_request(o->backend));
+
+    // A preset is generated here with its ground truth at the requested output patch size.
+    PlenopticScene scene;
+    if (!o->in.preset.empty() && o->in.raw.empty() && o->in.scene.empty()) {
+      GeneratorParams gp = generator_preset(o->in.preset, o->in.seed);
+      gp.preview_patch = o->in.patch != -1 ? o->in.patch : default_depth_params(gp.grid).patch;
+      if (gp.preview_patch < 1 || gp.preview_patch > kMaxPatch)
+        throw Error("output patch size M=" + std::to_string(gp.preview_patch) + " out of range");
+      scene = to_scene(generate_scene(gp), "preset " + o->in.preset);
+      validate(scene.grid, scene.raw.width, scene.raw.height);
+    } else {
+      scene = o->in.load();
+    }
+    DepthParams params = default_depth_params(scene.grid);
+    if (o->in.patch != -1) params.patch = o->in.patch;
+    if (o->in.lim != -1) params.lim = o->in.lim;
+    if (o->pmin != -1) params.pmin = o->pmin;
+    if (o->pmax != -1) params.pmax = o->pmax;
+    params.window = o->window;
+    params.aperture = o->aperture;
+    validate(params, scene.grid);
+
+    choice.backend->set_raw(scene.raw);
+    HostSurface surface(SurfaceFormat::R32F);
+    for (int k = 0; k < o->repeat; ++k) {
+      if (o->repeat > 1) progress("depth " + std::to_string(k + 1) + "/" + std::to_string(o->repeat));
+      choice.backend->depth(scene.grid, params, config, surface);
+    }
+    choice.backend->synchronize();
+    progress_done();
+    const ImageF& depth = surface.scalar();
+    if (ext == ".pfm") save_pfm(o->out, depth);
+    else save_image(o->out, to_rgb(colorize_depth(depth, params.pmin, params.pmax)));
+    ImageU8 aif;
+    RenderParams rp;
+    if (!o->aif.empty()) {
+      rp = o->in.render_params(scene.grid);  // view, lim, sigma (its patch is ignored)
+      rp.lim = params.lim;
+      aif = render_all_in_focus(to_rgba(scene.raw), scene.grid, rp, depth, params.patch);
+      save_image(o->aif, to_rgb(aif));
+    }
+    const bool scored = !scene.truth.empty() && scene.truth_patch == params.patch;
+    DepthScore score;
+    if (scored) score = score_depth(depth, scene.truth);
+    std::printf("depth %dx%d (M=%d, P=%d..%d, lim %d, window %d) on %s [%s] -> %s", depth.width,
+                depth.height, params.patch, params.pmin, params.pmax, params.lim, params.window,
+                choice.backend->device_name().c_str(),
+                choice.backend->kind() == BackendKind::Cuda ? to_string(config.variant) : "reference",
+                o->out.c_str());
+    if (scored) std::printf(" (ground truth: %.2f %% exact, MAE %.4f)", score.exact_pct, score.mae);
+    std::printf("\n");
+    if (!o->json.empty()) {
+      Report r("depth");
+      r.root()["parameters"] = {{"source", scene.source},
+                                {"grid", to_json(scene.grid)},
+                                {"depth", {{"patch", params.patch}, {"pmin", params.pmin},
+                                           {"pmax", params.pmax}, {"lim", params.lim},
+                                           {"window", params.window}, {"aperture", params.aperture}}},
+                                {"variant", to_string(config.variant)},
+                                {"repeat", o->repeat}};
+      r.set_backend(*choice.backend, choice.reason);
+      r.add_output("depth", o->out, depth.width, depth.height);
+      if (!o->aif.empty()) {
+        r.add_output("all_in_focus", o->aif, aif.width, aif.height);
+        r.root()["parameters"]["all_in_focus"] = to_json(rp);
+      }
+      r.add_timings(choice.backend->timings());
+      if (scored) {
+        r.root()["exact_pct"] = score.exact_pct;
+        r.root()["mae"] = score.mae;
+        r.root()["scored_pixels"] = score.pixels;
+      } else {
+        r.root()["ground_truth"] = scene.truth.empty()
+                                       ? "none"
+                                       : "truth at M=" + std::to_string(scene.truth_patch) +
+                                             " does not match the output patch size";
+      }
+      r.write(o->json);
+    }
+  };
+}
+
+}  // namespace lb::cli
+
+namespace lb::cli {
+
+// `bench depth`, registered under `bench` by add_bench (cmd_bench.cpp).
+Action add_bench_depth(CLI::App& bench) {
+  struct Opts {
+    PlenopticOptions in;
+    std::string json;
+    int pmin = -1, pmax = -1, window = 1, warmup = 20, reps = 100;
+    float aperture = DepthParams{}.aperture;
+    bool no_flush = false, no_cpu = false;
+  };
+  auto o = std::make_shared<Opts>();
+  CLI::App* app = bench.add_subcommand("depth", "benchmark the plenoptic depth variants (seed: P 7..14)");
+  o->in.add_input(*app);
+  app->add_option("--patch", o->in.patch, "output patch size M (default 11)");
+  app->add_option("--lim", o->in.lim, "range limit (default 2)");
+  app->add_option("--pmin", o->pmin, "smallest candidate patch size (default 7)");
+  app->add_option("--pmax", o->pmax, "largest candidate patch size (default 14)");
+  app->add_option("--window", o->window, "aggregation window (odd)")->capture_default_str();
+  app->add_option("--aperture", o->aperture, "sample aperture, fraction of D/2")->capture_default_str();
+  app->add_option("--warmup", o->warmup, "untimed launches per variant")->capture_default_str();
+  app->add_option("--reps", o->reps, "timed launches per variant (>= 50)")->capture_default_str();
+  app->add_flag("--no-flush", o->no_flush, "do not flush L2 between timed launches");
+  app->add_flag("--no-cpu-check", o->no_cpu, "skip the comparison with the CPU reference");
+  app->add_option("--json", o->json, "write a JSON report");
+  return [o, app] {
+    if (!app->parsed()) return;
+    if (o->reps < 50 || o->reps > 100000) throw Error("--reps must be in 50..100000");
+    if (o->warmup < 1 || o->warmup > 100000) throw Error("--warmup must be in 1..100000");
+    std::string why;
+    if (!cuda_available(&why)) throw Error("bench depth needs a CUDA device: " + why);
+    PlenopticOptions in = o->in;
+    if (in.raw.empty() && in.scene.empty() && in.preset.empty()) in.preset = "seed";
+    progress("bench: preparing the scene ...");
+    PlenopticScene scene;
+    if (!in.preset.empty() && in.raw.empty() && in.scene.empty()) {
+      GeneratorParams gp = generator_preset(in.preset, in.seed);
+      gp.preview_patch = in.patch != -1 ? in.patch : default_depth_params(gp.grid).patch;
+      if (gp.preview_patch < 1 || gp.preview_patch > kMaxPatch)
+        throw Error("output patch size M=" + std::to_string(gp.preview_patch) + " out of range");
+      scene = to_scene(generate_scene(gp), "preset " + in.preset);
+    } else {
+      scene = in.load();
+    }
+    DepthParams params = default_depth_params(scene.grid);
+    if (in.patch != -1) params.patch = in.patch;
+    if (in.lim != -1) params.lim = in.lim;
+    if (o->pmin != -1) params.pmin = o->pmin;
+    if (o->pmax != -1) params.pmax = o->pmax;
+    params.window = o->window;
+    params.aperture = o->aperture;
+    validate(params, scene.grid);
+    cuda::DepthBenchOptions opt;
+    opt.warmup = o->warmup;
+    opt.reps = o->reps;
+    opt.flush_l2 = !o->no_flush;
+    opt.check_cpu = !o->no_cpu;
+    const auto variants = cuda::default_depth_bench_variants();
+    progress("bench: timing " + std::to_string(variants.size()) + " depth variants ...");
+    const bool truth = !scene.truth.empty() && scene.truth_patch == params.patch;
+    const cuda::DepthBenchReport rep =
+        cuda::bench_depth(scene.raw, scene.grid, params, variants, opt, truth ? &scene.truth : nullptr);
+    progress_done();
+    std::printf("%s", cuda::format_depth_bench_report(rep).c_str());
+    if (!o->json.empty()) {
+      Report r("bench depth");
+      r.root()["parameters"] = {{"source", scene.source}, {"grid", to_json(scene.grid)},
+                                {"depth", {{"patch", params.patch}, {"pmin", params.pmin},
+                                           {"pmax", params.pmax}, {"lim", params.lim},
+                                           {"window", params.window}, {"aperture", params.aperture}}},
+                                {"warmup", o->warmup}, {"reps", o->reps}, {"flush_l2", opt.flush_l2}};
+      r.root()["backend"] = "cuda";
+      r.root()["device"] = rep.device.describe();
+      r.root()["bench"] = nlohmann::json::parse(cuda::depth_bench_report_json(rep));
+      if (rep.scored) {
+        r.root()["exact_pct"] = rep.exact_pct;
+        r.root()["mae"] = rep.mae;
+      }
+      r.write(o->json);
+    }
+    if (!rep.all_exact()) throw Error("a depth variant's map differs from the reference (see table)");
+  };
+}
+
+}  // namespace lb::cli

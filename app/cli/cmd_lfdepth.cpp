@@ -1,0 +1,235 @@
+// lightbench-cli lfdepth: depth of a 4D light field (folder of views) by CAE / binned CAE /
+// exact CAE on the CPU reference or a CUDA kernel variant; scored against the HCI ground
+// truth when there is one.
+#include <cstdio>
+#include <sstream>
+
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "lightbench/cae.hpp"
+#include "lightbench/cae_cuda.hpp"
+#include "lightbench/hci_metrics.hpp"
+#include "lightbench/image_io.hpp"
+#include "lightbench/lightfield.hpp"
+
+namespace lb::cli {
+
+namespace {
+CaeRoi parse_crop(const std::string& text) {
+  CaeRoi r;
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%d,%d,%d,%d%c", &r.x, &r.y, &r.w, &r.h, &tail) != 4 || r.w < 1 || r.h < 1)
+    throw Error("--crop expects X,Y,W,H (W, H >= 1), got '" + text + "'");
+  return r;
+}
+LightFieldLoadOptions parse_grid(const std::string& text) {
+  LightFieldLoadOptions o;
+  if (text.empty()) return o;
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%dx%d%c", &o.grid_u, &o.grid_v, &tail) != 2 || o.grid_u < 1 || o.grid_v < 1)
+    throw Error("--grid expects UxV, e.g. 9x9, got '" + text + "'");
+  return o;
+}
+}  // namespace
+
+Action add_lfdepth(CLI::App& app) {
+  struct Opts {
+    std::string lf, drange = "-3.3,2.8", method = "cae", variant, backend = "auto", out, gt, crop,
+                json, grid;
+    int views = 5, labels = 75, repeat = 1, border = 15;
+    float sigma = 10.0f;
+    bool normalized_log = false;
+  };
+  auto o = std::make_shared<Opts>();
+  app.add_option("--lf", o->lf, "light-field folder (HCI input_CamNNN.png, view_U_V.png or NNN.png)")
+      ->required();
+  app.add_option("--grid", o->grid, "numbered views only: angular grid UxV (default: square)");
+  app.add_option("--views", o->views, "angular window n (odd): n x n views around the centre")
+      ->capture_default_str();
+  app.add_option("--labels", o->labels, "number of disparity labels")->capture_default_str();
+  app.add_option("--drange", o->drange, "disparity range MIN,MAX (px)")->capture_default_str();
+  app.add_option("--method", o->method, "cae | binned | exact")->capture_default_str();
+  app.add_option("--variant", o->variant,
+                 "CUDA kernel: baseline | vec | tex | coalesced | binned | exact (default: per method)");
+  app.add_option("--sigma", o->sigma, "Gaussian constraint (intensity levels)")->capture_default_str();
+  app.add_flag("--normalized-log", o->normalized_log,
+               "entropy with log(g/|g|) instead of the spec's log(g)");
+  app.add_option("--backend", o->backend, "auto | cpu | cuda")->capture_default_str();
+  app.add_option("--out", o->out, "disparity map (.pfm)")->required();
+  app.add_option("--gt", o->gt, "ground-truth disparity (.pfm; default: the folder's, if any)");
+  app.add_option("--crop", o->crop, "compute only the region X,Y,W,H of the centre view");
+  app.add_option("--border", o->border, "scoring: border crop of the full image (HCI: 15)")
+      ->capture_default_str();
+  app.add_option("--repeat", o->repeat, "run this many times (timings: median)")->capture_default_str();
+  app.add_option("--json", o->json, "write a JSON report");
+  return [o] {
+    if (file_extension(o->out) != ".pfm") throw Error("--out '" + o->out + "': use .pfm");
+    if (o->repeat < 1 || o->repeat > 10000) throw Error("--repeat must be in 1..10000");
+    CaeParams p;
+    p.views = o->views;
+    p.labels = o->labels;
+    const auto dr = parse_pair("--drange", o->drange);
+    p.dmin = static_cast<float>(dr.first);
+    p.dmax = static_cast<float>(dr.second);
+    p.sigma = o->sigma;
+    p.method = parse_cae_method(o->method);
+    p.normalized_log = o->normalized_log;
+    validate(p);
+    CaeRunOptions ro;
+    if (!o->crop.empty()) ro.roi = parse_crop(o->crop);
+
+    const BackendRequest req = parse_backend_request(o->backend);
+    std::unique_ptr<LightFieldDepthEstimator> est;
+    std::string reason;
+    std::string why;
+    if (req == BackendRequest::Cuda || (req == BackendRequest::Auto && cuda_available(&why))) {
+      est = cuda::make_lf_depth_cuda();
+      reason = "CUDA: " + est->device_name();
+    } else {
+      est = make_lf_depth_cpu();
+      reason = req == BackendRequest::Cpu ? "CPU: requested" : "CPU: " + why;
+    }
+    if (!o->variant.empty() && est->kind() == BackendKind::Cpu && o->variant != "reference")
+      throw Error("--variant '" + o->variant + "' names a CUDA kernel; the CPU backend runs the reference (" +
+                  reason + ")");
+
+    progress("lfdepth: loading " + o->lf + " ...");
+    LightFieldLoadOptions lo = parse_grid(o->grid);
+    LightField4D lf = load_lightfield(o->lf, lo);
+    ImageF gt = lf.gt;
+    std::string gt_source = lf.has_gt() ? o->lf + " (folder)" : "";
+    if (!o->gt.empty()) {
+      gt = load_pfm(o->gt);
+      gt_source = o->gt;
+      LB_REQUIRE(gt.channels == 1 && gt.width == lf.width && gt.height == lf.height,
+                 "--gt '" + o->gt + "': expected a " + std::to_string(lf.width) + "x" +
+                     std::to_string(lf.height) + " single-channel PFM");
+    }
+    validate(p, lf);
+    est->set_lightfield(lf);
+    const std::string variant = o->variant.empty() ? est->default_variant(p.method) : o->variant;
+    LfDepthResult r;
+    for (int k = 0; k < o->repeat; ++k) {
+      progress("lfdepth: " + std::string(to_string(p.method)) + " " + std::to_string(k + 1) + "/" +
+               std::to_string(o->repeat));
+      r = est->run(p, variant, ro);
+    }
+    progress_done();
+    save_pfm(o->out, r.disparity);
+    std::printf("lfdepth %dx%d at (%d,%d), %dx%d views, %d labels [%g, %g], %s on %s [%s]: %.3f ms -> %s\n",
+                r.roi.w, r.roi.h, r.roi.x, r.roi.y, p.views, p.views, p.labels, p.dmin, p.dmax,
+                to_string(p.method), est->device_name().c_str(), r.variant.c_str(), r.ms, o->out.c_str());
+    HciScore score;
+    const bool scored = !gt.empty();
+    if (scored) {
+      score = hci_score_region(r.disparity, gt, r.roi.x, r.roi.y, o->border);
+      std::printf("score vs %s (border %d, %zu px): BadPix0.07 %.2f %%  BadPix0.03 %.2f %%  BadPix0.01 %.2f %%  MSEx100 %.3f\n",
+                  gt_source.c_str(), o->border, score.pixels, score.badpix_007, score.badpix_003,
+                  score.badpix_001, score.mse_x100);
+    }
+    if (!o->json.empty()) {
+      Report rep("lfdepth");
+      rep.root()["parameters"] = {{"lf", o->lf},
+                                  {"layout", lf.layout},
+                                  {"grid", {lf.nu, lf.nv}},
+                                  {"size", {lf.width, lf.height}},
+                                  {"views", p.views},
+                                  {"labels", p.labels},
+                                  {"dmin", p.dmin},
+                                  {"dmax", p.dmax},
+                                  {"sigma", p.sigma},
+                                  {"normalized_log", p.normalized_log},
+                                  {"crop", {r.roi.x, r.roi.y, r.roi.w, r.roi.h}},
+                                  {"repeat", o->repeat}};
+      rep.root()["backend"] = to_string(est->kind());
+      rep.root()["device"] = est->device_name();
+      rep.root()["backend_reason"] = reason;
+      rep.root()["method"] = to_string(p.method);
+      rep.root()["variant"] = r.variant;
+      rep.root()["last_ms"] = r.ms;
+      rep.add_output("disparity", o->out, r.disparity.width, r.disparity.height);
+      rep.add_timings(est->timings());
+      if (scored) {
+        rep.root()["ground_truth"] = gt_source;
+        rep.root()["border"] = o->border;
+        rep.root()["evaluated_pixels"] = score.pixels;
+        rep.root()["badpix_007"] = score.badpix_007;
+        rep.root()["badpix_003"] = score.badpix_003;
+        rep.root()["badpix_001"] = score.badpix_001;
+        rep.root()["mse_x100"] = score.mse_x100;
+      }
+      rep.write(o->json);
+    }
+  };
+}
+
+Action add_bench_lfdepth(CLI::App& bench, CLI::App** sub_out) {
+  struct Opts {
+    std::string lf, windows = "5,9", drange = "-3.3,2.8", json, grid;
+    int labels = 75, warmup = 3, reps = 50;
+    float sigma = 10.0f;
+    double max_seconds = 20.0;
+  };
+  auto o = std::make_shared<Opts>();
+  CLI::App* sub = bench.add_subcommand("lfdepth", "benchmark the CAE light-field depth kernel variants");
+  *sub_out = sub;
+  sub->add_option("--lf", o->lf, "light-field folder (HCI antinous for the PERFORMANCE.md numbers)")->required();
+  sub->add_option("--grid", o->grid, "numbered views only: angular grid UxV");
+  sub->add_option("--windows", o->windows, "angular windows, comma separated")->capture_default_str();
+  sub->add_option("--labels", o->labels, "disparity labels")->capture_default_str();
+  sub->add_option("--drange", o->drange, "disparity range MIN,MAX")->capture_default_str();
+  sub->add_option("--sigma", o->sigma, "Gaussian constraint")->capture_default_str();
+  sub->add_option("--warmup", o->warmup, "untimed passes per variant")->capture_default_str();
+  sub->add_option("--reps", o->reps, "timed passes per variant (>= 50)")->capture_default_str();
+  sub->add_option("--max-seconds", o->max_seconds, "timed budget per variant (fewer reps past it)")
+      ->capture_default_str();
+  sub->add_option("--json", o->json, "write a JSON report");
+  return [o] {
+    if (o->reps < 50 || o->reps > 100000) throw Error("--reps must be in 50..100000");
+    if (o->warmup < 1 || o->warmup > 1000) throw Error("--warmup must be in 1..1000");
+    std::string why;
+    if (!cuda_available(&why)) throw Error("bench lfdepth needs a CUDA device: " + why);
+    cuda::LfBenchOptions opt;
+    opt.windows.clear();
+    std::stringstream ws(o->windows);
+    for (std::string item; std::getline(ws, item, ',');) {
+      try {
+        opt.windows.push_back(std::stoi(item));
+      } catch (const std::exception&) {
+        throw Error("--windows expects odd numbers like 5,9, got '" + o->windows + "'");
+      }
+    }
+    const auto dr = parse_pair("--drange", o->drange);
+    opt.dmin = static_cast<float>(dr.first);
+    opt.dmax = static_cast<float>(dr.second);
+    opt.labels = o->labels;
+    opt.sigma = o->sigma;
+    opt.warmup = o->warmup;
+    opt.reps = o->reps;
+    opt.max_seconds = o->max_seconds;
+    CaeParams check;
+    check.labels = opt.labels;
+    check.dmin = opt.dmin;
+    check.dmax = opt.dmax;
+    check.sigma = opt.sigma;
+    validate(check);
+    progress("bench lfdepth: loading " + o->lf + " ...");
+    const LightField4D lf = load_lightfield(o->lf, parse_grid(o->grid));
+    progress("bench lfdepth: timing ...");
+    const cuda::LfBenchReport rep = cuda::bench_lfdepth(lf, opt);
+    progress_done();
+    std::printf("%s", cuda::format_lf_bench_report(rep).c_str());
+    if (!o->json.empty()) {
+      Report r("bench lfdepth");
+      r.root()["parameters"] = {{"lf", o->lf}, {"windows", opt.windows}, {"labels", opt.labels},
+                                {"dmin", opt.dmin}, {"dmax", opt.dmax}, {"sigma", opt.sigma},
+                                {"warmup", opt.warmup}, {"reps", opt.reps}, {"max_seconds", opt.max_seconds}};
+      r.root()["backend"] = "cuda";
+      r.root()["device"] = rep.device.describe();
+      r.root()["bench"] = nlohmann::json::parse(cuda::lf_bench_report_json(rep));
+      r.write(o->json);
+    }
+  };
+}
+
+}  // namespace lb::cli

@@ -1,0 +1,293 @@
+// 4D light fields: loading (HCI and plain-grid folders), windows, views, refocus, synthetic
+// planes. See lightfield.hpp for the layouts and conventions.
+#include "lightbench/lightfield.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <regex>
+
+#include "lightbench/cae_math.hpp"
+#include "lightbench/image_io.hpp"
+#include "lightbench/parallel.hpp"
+
+namespace lb {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_image_ext(const std::string& ext) {
+  return ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".bmp" || ext == ".ppm";
+}
+
+int isqrt_exact(int n) {
+  const int r = static_cast<int>(std::lround(std::sqrt(static_cast<double>(n))));
+  return r * r == n ? r : -1;
+}
+
+// Bilinear sample of channel c at (x, y), clamping the position to the image.
+inline double sample_bilinear(const ImageU8& img, double x, double y, int c) {
+  x = std::clamp(x, 0.0, static_cast<double>(img.width - 1));
+  y = std::clamp(y, 0.0, static_cast<double>(img.height - 1));
+  const int x0 = static_cast<int>(x), y0 = static_cast<int>(y);
+  const int x1 = std::min(x0 + 1, img.width - 1), y1 = std::min(y0 + 1, img.height - 1);
+  const double fx = x - x0, fy = y - y0;
+  const double a = img.at(x0, y0, c), b = img.at(x1, y0, c);
+  const double cc = img.at(x0, y1, c), d = img.at(x1, y1, c);
+  const double top = a + fx * (b - a), bot = cc + fx * (d - cc);
+  return top + fy * (bot - top);
+}
+
+}  // namespace
+
+void validate(const LightField4D& lf) {
+  LB_REQUIRE(lf.nu >= 1 && lf.nv >= 1, "light field: no views");
+  LB_REQUIRE(lf.views.size() == static_cast<std::size_t>(lf.nu) * lf.nv,
+             "light field: " + std::to_string(lf.views.size()) + " views for a " +
+                 std::to_string(lf.nu) + "x" + std::to_string(lf.nv) + " grid");
+  LB_REQUIRE(lf.width >= 1 && lf.height >= 1, "light field: empty views");
+  for (std::size_t i = 0; i < lf.views.size(); ++i) {
+    const ImageU8& v = lf.views[i];
+    LB_REQUIRE(v.width == lf.width && v.height == lf.height,
+               "light field: view " + std::to_string(i) + " is " + std::to_string(v.width) + "x" +
+                   std::to_string(v.height) + ", expected " + std::to_string(lf.width) + "x" +
+                   std::to_string(lf.height));
+    LB_REQUIRE(v.channels == 3, "light field: view " + std::to_string(i) + " is not RGB8");
+  }
+  if (lf.has_gt())
+    LB_REQUIRE(lf.gt.width == lf.width && lf.gt.height == lf.height && lf.gt.channels == 1,
+               "light field: ground truth is " + std::to_string(lf.gt.width) + "x" +
+                   std::to_string(lf.gt.height) + "x" + std::to_string(lf.gt.channels) +
+                   ", expected " + std::to_string(lf.width) + "x" + std::to_string(lf.height) +
+                   " single-channel");
+}
+
+LightField4D load_lightfield(const std::string& dir, const LightFieldLoadOptions& opt) {
+  std::error_code ec;
+  LB_REQUIRE(fs::is_directory(dir, ec), "light field '" + dir + "': not a directory");
+  const std::regex hci(R"(input_Cam(\d+)\.(png|jpg|jpeg|bmp|ppm))", std::regex::icase);
+  const std::regex uv(R"(view_(\d+)_(\d+)\.(png|jpg|jpeg|bmp|ppm))", std::regex::icase);
+  const std::regex numbered(R"((\d+)\.(png|jpg|jpeg|bmp|ppm))", std::regex::icase);
+  std::map<int, std::string> by_index_hci, by_index_num;
+  std::map<std::pair<int, int>, std::string> by_uv;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (!e.is_regular_file()) continue;
+    const std::string name = e.path().filename().string();
+    if (!is_image_ext(file_extension(name))) continue;
+    std::smatch m;
+    if (std::regex_match(name, m, hci)) {
+      by_index_hci[std::stoi(m[1].str())] = e.path().string();
+    } else if (std::regex_match(name, m, uv)) {
+      by_uv[{std::stoi(m[1].str()), std::stoi(m[2].str())}] = e.path().string();
+    } else if (std::regex_match(name, m, numbered)) {
+      by_index_num[std::stoi(m[1].str())] = e.path().string();
+    }
+  }
+  LB_REQUIRE(!ec, "light field '" + dir + "': " + ec.message());
+
+  LightField4D lf;
+  lf.source = dir;
+  std::vector<std::string> files;
+  auto from_index = [&](const std::map<int, std::string>& m, const char* what) {
+    const int n = static_cast<int>(m.size());
+    for (int i = 0; i < n; ++i)
+      LB_REQUIRE(m.count(i), "light field '" + dir + "': " + what + " view " + std::to_string(i) +
+                                 " is missing (found " + std::to_string(n) + " views)");
+    if (opt.grid_u > 0 || opt.grid_v > 0) {
+      LB_REQUIRE(opt.grid_u > 0 && opt.grid_v > 0 && opt.grid_u * opt.grid_v == n,
+                 "light field '" + dir + "': grid " + std::to_string(opt.grid_u) + "x" +
+                     std::to_string(opt.grid_v) + " does not match " + std::to_string(n) + " views");
+      lf.nu = opt.grid_u;
+      lf.nv = opt.grid_v;
+    } else {
+      const int r = isqrt_exact(n);
+      LB_REQUIRE(r > 0, "light field '" + dir + "': " + std::to_string(n) +
+                            " views is not a square count; give the grid (--grid UxV)");
+      lf.nu = lf.nv = r;
+    }
+    for (const auto& [i, f] : m) files.push_back(f);
+  };
+  if (!by_index_hci.empty()) {
+    lf.layout = "hci";
+    from_index(by_index_hci, "input_Cam");
+  } else if (!by_uv.empty()) {
+    lf.layout = "grid-uv";
+    int mu = 0, mv = 0;
+    for (const auto& [k, f] : by_uv) {
+      mu = std::max(mu, k.first + 1);
+      mv = std::max(mv, k.second + 1);
+    }
+    for (int v = 0; v < mv; ++v)
+      for (int u = 0; u < mu; ++u) {
+        auto it = by_uv.find({u, v});
+        LB_REQUIRE(it != by_uv.end(), "light field '" + dir + "': view_" + std::to_string(u) + "_" +
+                                          std::to_string(v) + " is missing (grid " +
+                                          std::to_string(mu) + "x" + std::to_string(mv) + ")");
+        files.push_back(it->second);
+      }
+    lf.nu = mu;
+    lf.nv = mv;
+  } else if (!by_index_num.empty()) {
+    lf.layout = "grid-numbered";
+    from_index(by_index_num, "numbered");
+  } else {
+    throw Error("light field '" + dir +
+                "': no views (expected input_CamNNN.png, view_U_V.png or NNN.png)");
+  }
+
+  lf.views.resize(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    lf.views[i] = load_image(files[i], 3);
+    if (i == 0) {
+      lf.width = lf.views[0].width;
+      lf.height = lf.views[0].height;
+    }
+    LB_REQUIRE(lf.views[i].width == lf.width && lf.views[i].height == lf.height,
+               "light field '" + dir + "': " + fs::path(files[i]).filename().string() + " is " +
+                   std::to_string(lf.views[i].width) + "x" + std::to_string(lf.views[i].height) +
+                   ", the first view is " + std::to_string(lf.width) + "x" +
+                   std::to_string(lf.height));
+  }
+  if (opt.load_gt) {
+    for (const char* name : {"gt_disp_lowres.pfm", "gt_disp.pfm", "disparity.pfm"}) {
+      const fs::path p = fs::path(dir) / name;
+      if (fs::is_regular_file(p, ec)) {
+        lf.gt = load_pfm(p.string());
+        if (lf.gt.channels != 1)
+          throw Error("light field '" + dir + "': " + name + " is not a single-channel PFM");
+        break;
+      }
+    }
+  }
+  validate(lf);
+  return lf;
+}
+
+void save_lightfield(const std::string& dir, const LightField4D& lf) {
+  validate(lf);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  LB_REQUIRE(fs::is_directory(dir, ec), "light field '" + dir + "': cannot create the directory");
+  for (int v = 0; v < lf.nv; ++v)
+    for (int u = 0; u < lf.nu; ++u)
+      save_image((fs::path(dir) / ("view_" + std::to_string(u) + "_" + std::to_string(v) + ".png"))
+                     .string(),
+                 lf.view(u, v));
+  if (lf.has_gt()) save_pfm((fs::path(dir) / "gt_disp_lowres.pfm").string(), lf.gt);
+}
+
+AngularWindow angular_window(const LightField4D& lf, int n) {
+  LB_REQUIRE(n >= 1 && n % 2 == 1, "views: the angular window must be odd (1, 3, 5, 7, 9 ...), got " +
+                                       std::to_string(n));
+  const int h = n / 2;
+  LB_REQUIRE(lf.uc() - h >= 0 && lf.uc() + h < lf.nu && lf.vc() - h >= 0 && lf.vc() + h < lf.nv,
+             "views: a " + std::to_string(n) + "x" + std::to_string(n) + " window does not fit the " +
+                 std::to_string(lf.nu) + "x" + std::to_string(lf.nv) + " light field");
+  return {n, lf.uc() - h, lf.vc() - h};
+}
+
+std::vector<int> angular_window_sizes(const LightField4D& lf) {
+  std::vector<int> out;
+  const int h = std::min({lf.uc(), lf.nu - 1 - lf.uc(), lf.vc(), lf.nv - 1 - lf.vc()});
+  for (int k = 0; k <= h; ++k) out.push_back(2 * k + 1);
+  return out;
+}
+
+LightField4D crop_views(const LightField4D& lf, int n) {
+  const AngularWindow w = angular_window(lf, n);
+  LightField4D out;
+  out.nu = out.nv = n;
+  out.width = lf.width;
+  out.height = lf.height;
+  out.gt = lf.gt;
+  out.source = lf.source;
+  out.layout = lf.layout;
+  for (int v = 0; v < n; ++v)
+    for (int u = 0; u < n; ++u) out.views.push_back(lf.view(w.u0 + u, w.v0 + v));
+  return out;
+}
+
+ImageU8 extract_view(const LightField4D& lf, int u, int v) {
+  LB_REQUIRE(u >= 0 && u < lf.nu && v >= 0 && v < lf.nv,
+             "view (" + std::to_string(u) + "," + std::to_string(v) + ") is outside the " +
+                 std::to_string(lf.nu) + "x" + std::to_string(lf.nv) + " light field");
+  return lf.view(u, v);
+}
+
+ImageU8 refocus_cpu(const LightField4D& lf, float disparity, int aperture_radius, int threads) {
+  validate(lf);
+  LB_REQUIRE(aperture_radius >= 0, "refocus: the aperture radius must be >= 0");
+  LB_REQUIRE(std::isfinite(disparity), "refocus: the disparity must be finite");
+  const int u0 = std::max(0, lf.uc() - aperture_radius), u1 = std::min(lf.nu - 1, lf.uc() + aperture_radius);
+  const int v0 = std::max(0, lf.vc() - aperture_radius), v1 = std::min(lf.nv - 1, lf.vc() + aperture_radius);
+  const double n = static_cast<double>((u1 - u0 + 1) * (v1 - v0 + 1));
+  ImageU8 out(lf.width, lf.height, 3);
+  parallel_for(
+      lf.height,
+      [&](int y) {
+        for (int x = 0; x < lf.width; ++x) {
+          double acc[3] = {0, 0, 0};
+          for (int v = v0; v <= v1; ++v)
+            for (int u = u0; u <= u1; ++u) {
+              const double sx = x + cae::kShearSign * static_cast<double>(u - lf.uc()) * disparity;
+              const double sy = y + cae::kShearSign * static_cast<double>(v - lf.vc()) * disparity;
+              for (int c = 0; c < 3; ++c) acc[c] += sample_bilinear(lf.view(u, v), sx, sy, c);
+            }
+          for (int c = 0; c < 3; ++c)
+            out.at(x, y, c) = static_cast<std::uint8_t>(std::clamp(std::floor(acc[c] / n + 0.5), 0.0, 255.0));
+        }
+      },
+      threads);
+  return out;
+}
+
+LightField4D synthetic_plane_lightfield(int width, int height, int nu, int nv, float disparity,
+                                        unsigned seed, int smooth) {
+  LB_REQUIRE(width >= 1 && height >= 1 && nu >= 1 && nv >= 1, "synthetic light field: bad size");
+  const int margin = static_cast<int>(std::ceil(std::fabs(disparity) * std::max(nu, nv))) + 2;
+  const int tw = width + 2 * margin, th = height + 2 * margin;
+  ImageU8 tex(tw, th, 3);
+  std::mt19937 rng(seed);
+  for (auto& b : tex.data) b = static_cast<std::uint8_t>(rng() & 0xff);
+  for (int pass = 0; pass < smooth; ++pass) {  // 3x3 box blur
+    ImageU8 t2 = tex;
+    for (int y = 0; y < th; ++y)
+      for (int x = 0; x < tw; ++x)
+        for (int c = 0; c < 3; ++c) {
+          int s = 0;
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx)
+              s += tex.at(std::clamp(x + dx, 0, tw - 1), std::clamp(y + dy, 0, th - 1), c);
+          t2.at(x, y, c) = static_cast<std::uint8_t>((s + 4) / 9);
+        }
+    tex = std::move(t2);
+  }
+  LightField4D lf;
+  lf.nu = nu;
+  lf.nv = nv;
+  lf.width = width;
+  lf.height = height;
+  lf.layout = "memory";
+  lf.source = "synthetic plane d=" + std::to_string(disparity);
+  lf.views.resize(static_cast<std::size_t>(nu) * nv);
+  for (int v = 0; v < nv; ++v)
+    for (int u = 0; u < nu; ++u) {
+      ImageU8 img(width, height, 3);
+      for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+          // The centre point x shows in view (u, v) at x + kShearSign * d * (u - uc).
+          const double sx = x + margin - cae::kShearSign * static_cast<double>(disparity) * (u - lf.uc());
+          const double sy = y + margin - cae::kShearSign * static_cast<double>(disparity) * (v - lf.vc());
+          for (int c = 0; c < 3; ++c)
+            img.at(x, y, c) = static_cast<std::uint8_t>(std::clamp(std::floor(sample_bilinear(tex, sx, sy, c) + 0.5), 0.0, 255.0));
+        }
+      lf.view(u, v) = std::move(img);
+    }
+  lf.gt = ImageF(width, height, 1, disparity);
+  return lf;
+}
+
+}  // namespace lb

@@ -1,0 +1,56 @@
+#pragma once
+// Internal to lb_kernels: the CAE kernels' device data and launchers (kernels/cae.cu), used
+// by the CUDA estimator (cae.cu) and the benchmark (bench_cae.cpp).
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cuda_util.hpp"
+#include "lightbench/cae.hpp"
+#include "lightbench/lightfield.hpp"
+
+namespace lb::cuda::detail {
+
+enum class CaeKernel { Baseline, Vec, Tex, Coalesced, Binned, Exact };
+CaeKernel parse_cae_kernel(const std::string& name);  // throws lb::Error
+const char* cae_kernel_name(CaeKernel k);
+CaeMethod cae_kernel_method(CaeKernel k);
+
+// The light field resident on the device: packed RGB8, RGBA8 and a layered uchar4 array
+// with a bilinear texture object (one layer per view).
+class CaeDeviceLightField {
+ public:
+  CaeDeviceLightField() = default;
+  ~CaeDeviceLightField();
+  CaeDeviceLightField(const CaeDeviceLightField&) = delete;
+  CaeDeviceLightField& operator=(const CaeDeviceLightField&) = delete;
+  void upload(const LightField4D& lf, cudaStream_t s);
+  bool empty() const { return nu == 0; }
+  int nu = 0, nv = 0, width = 0, height = 0;
+  DeviceBuffer rgb, rgba;
+  cudaArray_t array = nullptr;
+  unsigned long long tex = 0;  // cudaTextureObject_t
+  std::uint64_t bytes_per_view_rgba() const { return static_cast<std::uint64_t>(width) * height * 4; }
+
+ private:
+  void release();
+};
+
+// Weight tables in float: w by |i - c| (256) then the binned weights (512).
+std::vector<float> cae_weight_tables(float sigma);
+
+// Cost volume [label][roi.h][roi.w] for the resolved roi; tables = cae_weight_tables on the
+// device. Launch errors throw.
+void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const CaeRoi& roi,
+                     CaeKernel k, const float* tables, float* cost, cudaStream_t s);
+// Winner takes all: first minimum over labels -> disparity, label, confidence (mean - min).
+void launch_cae_wta(const CaeParams& p, const CaeRoi& roi, const float* cost, float* disparity,
+                    int* label, float* confidence, cudaStream_t s);
+// Bytes a cost pass must move at least: the window's views (RGBA8) once, the cost volume
+// written; WTA: the cost volume read, three maps written.
+std::uint64_t cae_cost_bytes(const CaeParams& p, const CaeRoi& roi, int width, int height, CaeKernel k);
+std::uint64_t cae_wta_bytes(const CaeParams& p, const CaeRoi& roi);
+
+}  // namespace lb::cuda::detail

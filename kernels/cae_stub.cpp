@@ -1,0 +1,29 @@
+// lb_kernels without CUDA: the CAE entry points of lightbench/cae_cuda.hpp exist and throw.
+#include "lightbench/cae_cuda.hpp"
+
+namespace lb::cuda {
+
+namespace {
+constexpr const char* kNoCuda = "this build has no CUDA support";
+}
+
+std::vector<std::string> cae_variants() { return {"baseline", "vec", "tex", "coalesced", "binned", "exact"}; }
+
+CaeMethod cae_variant_method(const std::string& v) {
+  if (v == "binned") return CaeMethod::Binned;
+  if (v == "exact") return CaeMethod::Exact;
+  if (v == "baseline" || v == "vec" || v == "tex" || v == "coalesced") return CaeMethod::Cae;
+  throw Error("--variant '" + v + "': use baseline, vec, tex, coalesced, binned or exact");
+}
+
+std::unique_ptr<LightFieldDepthEstimator> make_lf_depth_cuda(int) {
+  throw Error(std::string("CUDA light-field depth: ") + kNoCuda);
+}
+
+LfBenchReport bench_lfdepth(const LightField4D&, const LfBenchOptions&) {
+  throw Error(std::string("bench lfdepth: ") + kNoCuda);
+}
+std::string format_lf_bench_report(const LfBenchReport&) { return {}; }
+std::string lf_bench_report_json(const LfBenchReport&) { return "{}"; }
+
+}  // namespace lb::cuda

@@ -1,0 +1,16 @@
+// Depth entry points of a build without CUDA: they throw, naming why.
+#include "lightbench/cuda_api.hpp"
+
+namespace lb::cuda {
+
+void set_depth_tuning(ComputeBackend&, const DepthTuning&) {
+  throw Error("set_depth_tuning: this build has no CUDA support");
+}
+
+DepthBenchReport bench_depth(const ImageU8&, const PlenopticGrid&, const DepthParams&,
+                             const std::vector<DepthBenchVariant>&, const DepthBenchOptions&,
+                             const ImageF*) {
+  throw Error("bench depth: this build has no CUDA support");
+}
+
+}  // namespace lb::cuda

@@ -1,0 +1,88 @@
+#pragma once
+// CUDA CAE depth for 4D light fields (no CUDA types; stubs throw in builds without CUDA).
+//
+// Kernel variants (the seed's optimisation steps, each selectable; all write a float cost
+// volume [label][y][x] and share one winner-takes-all kernel; costs in float):
+//   baseline   one thread per (pixel, label), label fastest in the thread index; each colour
+//              channel sampled separately from packed RGB8 global memory; 256-bin histogram
+//              per channel in local memory, zeroed and scanned per (pixel, label).    [cae]
+//   vec        + RGBA8 (uchar4) loads and float4 bilinear: 3 channels in one pass.     [cae]
+//   tex        + shearing through a layered cudaTextureObject with hardware bilinear
+//              filtering (8-bit fixed-point weights: samples can differ by one level
+//              from the exact bilinear; tolerance below).                               [cae]
+//   coalesced  2D pixel blocks (x fastest, label per grid z): each view's loads are
+//              row-contiguous across a warp (coalesced / cache lines fully used); manual
+//              float4 bilinear from read-only loads, views visited column-wise.        [cae]
+//   binned     coalesced + 64-bin histogram, weights at the bin centre, |g| as float4
+//              dot products.                                                        [binned]
+//   exact      coalesced + occupied bins only: a 256-bit occupancy mask per channel and
+//              8-bit counts kept zero between labels (reset by walking the mask), so no
+//              256-bin zeroing or scan; visits the bins in ascending order with the same
+//              float arithmetic as coalesced -> bit-identical costs and labels.      [exact]
+// Tolerances vs the CPU reference (double): the GPU computes the shear position, the
+// bilinear sample and the entropy in float, so a sample near a half level may round to the
+// neighbouring bin, and exactly tied labels are broken differently. Tested bounds
+// (tests/gpu/test_cae_gpu.cpp, random full-contrast noise): <= 2 % of pixels whose GPU
+// label costs more than 1e-5 above the CPU minimum, <= 5 % of cost entries off by > 1e-4;
+// tex (hardware bilinear, 8-bit weights): <= 25 % beyond 0.05 (antinous: 1.9-4.2 %). baseline, vec, coalesced and exact are bit-identical
+// to each other (same float operations, same bin order).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lightbench/cae.hpp"
+#include "lightbench/cuda_api.hpp"
+#include "lightbench/hci_metrics.hpp"
+#include "lightbench/lightfield.hpp"
+
+namespace lb::cuda {
+
+// "baseline", "vec", "tex", "coalesced", "binned", "exact".
+std::vector<std::string> cae_variants();
+// The method a variant computes (binned -> Binned, exact -> Exact, others -> Cae). Throws
+// lb::Error for an unknown name.
+CaeMethod cae_variant_method(const std::string& variant);
+
+// CUDA estimator: set_lightfield() uploads the views once (RGB8, RGBA8 and a layered
+// texture); run() times each launch with CUDA events into timings() under
+// "lfdepth/<variant>" and "lfdepth/wta". Throws lb::Error naming why when CUDA is unusable.
+std::unique_ptr<LightFieldDepthEstimator> make_lf_depth_cuda(int device = 0);
+
+// `lightbench-cli bench lfdepth`
+struct LfBenchOptions {
+  std::vector<int> windows{5, 9};
+  int labels = 75;
+  float dmin = -3.3f, dmax = 2.8f, sigma = 10.0f;
+  int warmup = 3;
+  int reps = 50;                    // per variant; fewer when a variant exceeds max_seconds
+  double max_seconds = 20.0;        // timed budget per variant and window
+  int device = 0;
+};
+
+struct LfBenchEntry {
+  std::string variant, method;
+  int views = 0;
+  int reps = 0;
+  double median_ms = 0, min_ms = 0, max_ms = 0;  // depth kernel + WTA, CUDA events
+  std::uint64_t bytes = 0;        // views read once + cost volume written and read
+  std::string compared_to;        // reference of the exactness check
+  bool bit_exact = false;         // costs and labels bit-identical to compared_to
+  std::uint64_t label_mismatches = 0;
+  double max_cost_diff = 0;       // max |cost - reference cost|
+  bool scored = false;
+  HciScore score;                 // vs ground truth when the light field has one
+};
+
+struct LfBenchReport {
+  DeviceInfo device;
+  std::string workload;
+  LfBenchOptions options;
+  std::vector<LfBenchEntry> entries;
+};
+
+LfBenchReport bench_lfdepth(const LightField4D& lf, const LfBenchOptions& o);
+std::string format_lf_bench_report(const LfBenchReport& r);
+std::string lf_bench_report_json(const LfBenchReport& r);
+
+}  // namespace lb::cuda

@@ -1,0 +1,141 @@
+// 4D light fields: folder layouts (HCI, view_U_V, numbered), their one-line errors, angular
+// windows, view extraction and shift-and-add refocus.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+
+#include "lightbench/image_io.hpp"
+#include "lightbench/lightfield.hpp"
+#include "test_util.hpp"
+
+using namespace lb;
+
+namespace {
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("light field: view_U_V round trip with ground truth") {
+  lbt::TempDir dir("lf-uv");
+  const LightField4D lf = synthetic_plane_lightfield(13, 9, 3, 5, 1.0f, 7);
+  save_lightfield(dir.path.string(), lf);
+  const LightField4D back = load_lightfield(dir.path.string());
+  CHECK(back.layout == "grid-uv");
+  CHECK(back.nu == 3);
+  CHECK(back.nv == 5);
+  CHECK(back.uc() == 1);
+  CHECK(back.vc() == 2);
+  REQUIRE(back.views.size() == lf.views.size());
+  for (std::size_t i = 0; i < lf.views.size(); ++i) CHECK(back.views[i].data == lf.views[i].data);
+  REQUIRE(back.has_gt());
+  CHECK(back.gt.data == lf.gt.data);
+}
+
+TEST_CASE("light field: HCI and numbered layouts") {
+  const LightField4D lf = synthetic_plane_lightfield(8, 6, 3, 3, 0.0f, 3);
+  {
+    lbt::TempDir dir("lf-hci");
+    for (int i = 0; i < 9; ++i) {
+      char name[32];
+      std::snprintf(name, sizeof name, "input_Cam%03d.png", i);
+      save_image(dir.file(name), lf.views[static_cast<std::size_t>(i)]);
+    }
+    const LightField4D back = load_lightfield(dir.path.string());
+    CHECK(back.layout == "hci");
+    CHECK(back.nu == 3);
+    CHECK_FALSE(back.has_gt());
+    CHECK(back.view(2, 1).data == lf.view(2, 1).data);
+  }
+  {
+    lbt::TempDir dir("lf-num");
+    for (int i = 0; i < 6; ++i) save_image(dir.file(std::to_string(i) + ".png"), lf.views[static_cast<std::size_t>(i)]);
+    CHECK(contains(error_of([&] { load_lightfield(dir.path.string()); }), "not a square count"));
+    LightFieldLoadOptions o;
+    o.grid_u = 3;
+    o.grid_v = 2;
+    const LightField4D back = load_lightfield(dir.path.string(), o);
+    CHECK(back.layout == "grid-numbered");
+    CHECK(back.nu == 3);
+    CHECK(back.nv == 2);
+    CHECK(back.view(0, 1).data == lf.views[3].data);
+    o.grid_u = 4;
+    CHECK(contains(error_of([&] { load_lightfield(dir.path.string(), o); }), "does not match 6 views"));
+  }
+}
+
+TEST_CASE("light field: loading errors are one line and name the problem") {
+  const LightField4D lf = synthetic_plane_lightfield(8, 6, 3, 3, 0.0f, 3);
+  CHECK(contains(error_of([] { load_lightfield("/nonexistent/lightbench-lf"); }), "not a directory"));
+  {
+    lbt::TempDir dir("lf-empty");
+    CHECK(contains(error_of([&] { load_lightfield(dir.path.string()); }), "no views"));
+  }
+  {
+    lbt::TempDir dir("lf-missing");
+    for (int i : {0, 1, 2, 4}) save_image(dir.file(std::to_string(i) + ".png"), lf.views[0]);
+    const std::string e = error_of([&] { load_lightfield(dir.path.string()); });
+    CHECK(contains(e, "view 3 is missing"));
+    CHECK(e.find('\n') == std::string::npos);
+  }
+  {
+    lbt::TempDir dir("lf-size");
+    save_lightfield(dir.path.string(), lf);
+    save_image(dir.file("view_2_2.png"), ImageU8(7, 6, 3));
+    CHECK(contains(error_of([&] { load_lightfield(dir.path.string()); }), "view_2_2.png is 7x6"));
+  }
+  {
+    lbt::TempDir dir("lf-uvgap");
+    save_image(dir.file("view_0_0.png"), lf.views[0]);
+    save_image(dir.file("view_1_1.png"), lf.views[0]);
+    CHECK(contains(error_of([&] { load_lightfield(dir.path.string()); }), "view_1_0 is missing"));
+  }
+  {
+    lbt::TempDir dir("lf-gt");
+    save_lightfield(dir.path.string(), lf);
+    save_pfm(dir.file("gt_disp_lowres.pfm"), ImageF(5, 5, 1));
+    CHECK(contains(error_of([&] { load_lightfield(dir.path.string()); }), "ground truth is 5x5"));
+  }
+}
+
+TEST_CASE("light field: angular windows and views") {
+  const LightField4D lf = synthetic_plane_lightfield(6, 5, 9, 9, 0.0f, 1);
+  CHECK(angular_window_sizes(lf) == std::vector<int>{1, 3, 5, 7, 9});
+  const AngularWindow w = angular_window(lf, 5);
+  CHECK(w.u0 == 2);
+  CHECK(w.v0 == 2);
+  CHECK_THROWS_AS(angular_window(lf, 4), Error);
+  CHECK_THROWS_AS(angular_window(lf, 11), Error);
+  const LightField4D c = crop_views(lf, 3);
+  CHECK(c.nu == 3);
+  CHECK(c.centre().data == lf.centre().data);
+  CHECK(c.view(0, 0).data == lf.view(3, 3).data);
+  CHECK(extract_view(lf, 8, 0).data == lf.view(8, 0).data);
+  CHECK_THROWS_AS(extract_view(lf, 9, 0), Error);
+}
+
+TEST_CASE("refocus: the plane's disparity is sharp, the centre view comes back") {
+  const float d = 2.0f;
+  const LightField4D lf = synthetic_plane_lightfield(40, 30, 5, 5, d, 11);
+  const ImageU8 sharp = refocus_cpu(lf, d, 2, 2);
+  const ImageU8 blurred = refocus_cpu(lf, 0.0f, 2, 2);
+  const ImageU8 centre_only = refocus_cpu(lf, 0.0f, 0, 2);
+  CHECK(centre_only.data == lf.centre().data);
+  long diff_sharp = 0, diff_blur = 0;
+  for (int y = 5; y < 25; ++y)
+    for (int x = 5; x < 35; ++x)
+      for (int c = 0; c < 3; ++c) {
+        diff_sharp += std::abs(sharp.at(x, y, c) - lf.centre().at(x, y, c));
+        diff_blur += std::abs(blurred.at(x, y, c) - lf.centre().at(x, y, c));
+      }
+  CHECK(diff_sharp == 0);  // integer disparity: every view shows the same texel
+  CHECK(diff_blur > 1000);
+}
