@@ -1,0 +1,65 @@
+// End-to-end test of `lightbench-cli lfdepth` as a user runs it: a synthetic fronto-parallel
+// light field with its ground truth on disk, the JSON report's HCI scores, and one-line
+// errors for bad input.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+#include "lightbench/image_io.hpp"
+#include "lightbench/lightfield.hpp"
+#include "test_util.hpp"
+
+using namespace lb;
+
+TEST_CASE("lfdepth on a synthetic plane: the report scores it against the folder's truth") {
+  lbt::TempDir dir("lfcli");
+  // 5x5 views of a textured plane at disparity 1.0 (label 15 of 21 over [-2, 2]).
+  LightField4D lf = synthetic_plane_lightfield(61, 47, 5, 5, 1.0f, 11u);
+  lf.gt = ImageF(lf.width, lf.height, 1, 1.0f);
+  save_lightfield(dir.file("lf"), lf);
+  const std::string out = dir.file("disp.pfm"), json = dir.file("lf.json");
+  const auto r = lbt::run_cli("lfdepth --lf " + dir.file("lf") +
+                              " --views 5 --labels 21 --drange -2,2 --method exact --backend cpu"
+                              " --out " + out + " --json " + json);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const ImageF disp = load_pfm(out);
+  CHECK(disp.width == 61);
+  CHECK(disp.height == 47);
+  CHECK(disp.at(30, 23) == doctest::Approx(1.0f));
+  std::ifstream f(json);
+  const auto j = nlohmann::json::parse(f);
+  for (const char* key : {"badpix_007", "badpix_003", "badpix_001", "mse_x100"}) {
+    CAPTURE(key);
+    REQUIRE(j.contains(key));
+  }
+  CHECK(j["badpix_007"].get<double>() < 5.0);
+  CHECK(j["mse_x100"].get<double>() < 1.0);
+  CHECK(j["backend"] == "cpu");
+}
+
+TEST_CASE("lfdepth bad input: one line, non-zero exit, no output written") {
+  lbt::TempDir dir("lfbad");
+  LightField4D lf = synthetic_plane_lightfield(21, 17, 3, 3, 0.5f, 3u);
+  save_lightfield(dir.file("lf"), lf);
+  const std::string out = " --out " + dir.file("d.pfm");
+  const std::string cases[] = {
+      "lfdepth --lf " + dir.file("missing") + out,
+      "lfdepth --lf " + dir.file("lf") + " --views 4" + out,
+      "lfdepth --lf " + dir.file("lf") + " --views 5" + out,
+      "lfdepth --lf " + dir.file("lf") + " --labels 0" + out,
+      "lfdepth --lf " + dir.file("lf") + " --drange 2" + out,
+      "lfdepth --lf " + dir.file("lf") + " --method fastest" + out,
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c);
+    const auto r = lbt::run_cli(c + " --backend cpu");
+    INFO(r.output);
+    CHECK(r.status != 0);
+    CHECK(lbt::count_lines(r.output) == 1);
+  }
+  CHECK_FALSE(std::filesystem::exists(dir.file("d.pfm")));
+}
