@@ -4,7 +4,10 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include <doctest/doctest.h>
 
@@ -25,6 +28,11 @@ inline CliRun run_cli(const std::string& args) {
   const int st = pclose(p);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
+}
+
+inline nlohmann::json read_json(const std::string& path) {
+  std::ifstream f(path);
+  return nlohmann::json::parse(f);
 }
 
 inline int count_lines(const std::string& s) {

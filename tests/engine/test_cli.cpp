@@ -15,41 +15,16 @@
 #include "lightbench/image_io.hpp"
 #include "lightbench/render_cpu.hpp"
 #include "lightbench/scene_file.hpp"
+#include "cli_runner.hpp"
 #include "test_util.hpp"
 
 using namespace lb;
 
-namespace {
-
-struct Run {
-  int status = -1;
-  std::string output;  // stdout + stderr
-};
-
-Run run_cli(const std::string& args) {
-  const std::string cmd = std::string(LB_CLI_PATH) + " " + args + " 2>&1";
-  Run r;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) r.output += buf.data();
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream f(path);
-  return nlohmann::json::parse(f);
-}
-
-int lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
-
-}  // namespace
+// The runner is shared by the CLI suites (cli_runner.hpp).
+using Run = lbt::CliRun;
+using lbt::read_json;
+using lbt::run_cli;
+inline int lines(const std::string& s) { return lbt::count_lines(s); }
 
 TEST_CASE("generate then render on the CPU backend reproduces the CPU reference") {
   lbt::TempDir dir("cli");
