@@ -1,19 +1,26 @@
 #pragma once
 // What the viewer needs from an algorithm, so new ones plug in without touching the panes
-// or the panel: its variants, named outputs, live parameters (generated from lb::ParamInfo),
-// a key identifying the image a run would give (the viewer renders only when it changes),
-// and run() into any lb::Surface.
+// or the panel: the data it works on (each algorithm owns or shares a document: the
+// plenoptic scene, a 4D light field, ...), its variants, named outputs (results and the
+// inputs worth showing, such as the raw image or the ground truth), live parameters
+// (generated from lb::ParamInfo), a key identifying the image a run would give (the viewer
+// renders only when it changes), and run() into any lb::Surface.
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "lightbench/backend.hpp"
+#include "backend_pool.hpp"
+#include "lightbench/gl/gl_texture_surface.hpp"
 #include "lightbench/plenoptic_params.hpp"
 #include "lightbench/surface.hpp"
+#include "lightbench/timing.hpp"
 
 namespace lb::viewer {
+
+class SceneStore;
 
 // What a pane asks for on top of the panel's settings.
 struct PaneRun {
@@ -23,39 +30,84 @@ struct PaneRun {
 };
 
 struct AlgorithmOutput {
-  std::string name;     // "view"
+  std::string name;     // "view", "depth", "raw", "truth"
   std::string label;    // "rendered view"
   SurfaceFormat format;
+  bool input = false;   // shows the data, not a computed result (no backend, no variant)
 };
+
+// How the display shader should show an output (scalar range, overlays).
+struct DisplayHints {
+  bool has_range = false;  // scalar outputs: map [range_min, range_max] through the colour map
+  float range_min = 0.0f, range_max = 1.0f;
+  bool micro_grid = false;  // draw the plenoptic micro-image grid over the image
+  PlenopticGrid grid;
+};
+
+// A timing registry the panel's table lists, with the backend it belongs to.
+struct TimingSource {
+  std::string prefix;      // "CUDA" / "CPU"
+  std::string device;      // for the tooltip
+  TimingRegistry* registry;
+};
+
+// The kind of data an algorithm works on; the panel shows the matching data section.
+enum class DataKind { PlenopticScene, LightField, StereoPair, ImagePair };
 
 class Algorithm {
  public:
   virtual ~Algorithm() = default;
   virtual std::string name() const = 0;
+  virtual DataKind data_kind() const = 0;
+  // Changes whenever the algorithm's data changes (part of every pane's key).
+  virtual std::uint64_t data_id() const = 0;
+  // Whether the data is there to run on (*why: what is missing).
+  virtual bool ready(std::string* why) const = 0;
+
   virtual std::vector<std::string> variants() const = 0;
   virtual int current_variant() const = 0;
   virtual void set_variant(int index) = 0;
+  // Outputs available now (e.g. "truth" only when the data has ground truth).
   virtual std::vector<AlgorithmOutput> outputs() const = 0;
+  // The two panes' default outputs when this algorithm is chosen.
+  virtual std::pair<std::string, std::string> default_panes() const = 0;
 
-  // The panel's live parameters, bound to the algorithm's state (ranges depend on the grid).
-  virtual std::vector<ParamInfo> live_params(const PlenopticGrid& grid) = 0;
-  // Side-panel section: variant, its switches, generated sliders. True when anything changed.
-  virtual bool draw_controls(const PlenopticGrid& grid) = 0;
-  // Brings the parameters into range after the grid changed.
-  virtual void fit_to_grid(const PlenopticGrid& grid) = 0;
-  virtual void reset_params(const PlenopticGrid& grid) = 0;
+  // The panel's live parameters, bound to the algorithm's state (ranges fit the data).
+  virtual std::vector<ParamInfo> live_params() = 0;
+  // Side-panel section: data (when the algorithm owns it), variant, switches, generated
+  // sliders. True when anything that changes an output changed.
+  virtual bool draw_controls() = 0;
+  // Side-panel section under the controls: scores against ground truth and other figures
+  // of the latest run.
+  virtual void draw_results() {}
+  // Brings the parameters into range after the data changed.
+  virtual void data_changed() = 0;
+  virtual void reset_params() = 0;
 
-  // Equal keys mean identical images.
-  virtual std::string run_key(const PlenopticGrid& grid, const PaneRun& run,
-                              const std::string& output) = 0;
-  // Renders `output` into `out` (resizing it). Throws lb::Error on bad parameters.
-  virtual void run(ComputeBackend& backend, const PlenopticGrid& grid, const PaneRun& run,
+  // Equal keys mean identical images (the data id is added by the viewer).
+  virtual std::string run_key(const PaneRun& run, const std::string& output) = 0;
+  // Input outputs whose texture the data already holds (no run needed); nullptr otherwise.
+  virtual const gl::GlTextureSurface* input_texture(const std::string& output) const {
+    (void)output;
+    return nullptr;
+  }
+  // Computes `output` into `out` (resizing it) on the backend of `slot`. Throws lb::Error
+  // on bad parameters or an unavailable backend.
+  virtual void run(BackendPool& pool, BackendSlot slot, const PaneRun& run,
                    const std::string& output, Surface& out) = 0;
+  virtual DisplayHints display(const std::string& output) const {
+    (void)output;
+    return {};
+  }
   // The effective parameters of a run, for reports (screenshot sidecar).
-  virtual nlohmann::json run_json(const PlenopticGrid& grid, const PaneRun& run) = 0;
+  virtual nlohmann::json run_json(const PaneRun& run) = 0;
+  // The figures draw_results() shows, for reports (screenshot sidecar); {} when none.
+  virtual nlohmann::json results_json() const { return nlohmann::json::object(); }
+  // Timing registries of engines the algorithm owns (the plenoptic backends are the pool's).
+  virtual void timing_sources(std::vector<TimingSource>& out) { (void)out; }
 };
 
-// The algorithms the viewer offers (one line per algorithm).
-std::vector<std::unique_ptr<Algorithm>> make_algorithms(const PlenopticGrid& grid);
+// The algorithms the viewer offers, sharing the plenoptic scene store.
+std::vector<std::unique_ptr<Algorithm>> make_algorithms(SceneStore& scene);
 
 }  // namespace lb::viewer

@@ -65,6 +65,17 @@ ComputeBackend* BackendPool::get(BackendSlot slot, std::string* why) {
   return nullptr;
 }
 
+std::optional<BackendKind> BackendPool::kind_of(BackendSlot slot, std::string* why) {
+  switch (slot) {
+    case BackendSlot::Selected: return selected_->kind();
+    case BackendSlot::Cpu: return BackendKind::Cpu;
+    case BackendSlot::Cuda:
+      if (selected_->kind() == BackendKind::Cuda || cuda_possible(why)) return BackendKind::Cuda;
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 BackendPool::Entry* BackendPool::entry(ComputeBackend& b) {
   for (auto& e : entries_)
     if (e.backend == &b) return &e;

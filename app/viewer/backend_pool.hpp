@@ -4,6 +4,7 @@
 // (e.g. GPU vs CPU side by side). The scene's raw image is uploaded once per backend.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ class BackendPool {
 
   // nullptr when that backend cannot be had (*why says why).
   ComputeBackend* get(BackendSlot slot, std::string* why);
+  // The kind of backend a slot stands for (algorithms with their own engines, e.g. the
+  // light-field depth estimators, create them per kind); nullopt when CUDA cannot be had.
+  std::optional<BackendKind> kind_of(BackendSlot slot, std::string* why);
   bool cuda_possible(std::string* why);
 
   // Uploads the raw once per scene id.

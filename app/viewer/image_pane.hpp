@@ -19,11 +19,17 @@ class ImagePane {
 
   int index() const { return index_; }
   PaneSource source;
-  gl::GlTextureSurface output{SurfaceFormat::RGBA8};  // algorithm output of this pane
-  std::string rendered_key;  // key of the image in `output`
+  // Computed outputs land in one of two textures, by format (colour or scalar).
+  gl::GlTextureSurface rgba_out{SurfaceFormat::RGBA8};
+  gl::GlTextureSurface scalar_out{SurfaceFormat::R32F};
+  gl::GlTextureSurface& output_for(SurfaceFormat f) {
+    return f == SurfaceFormat::R32F ? scalar_out : rgba_out;
+  }
+  gl::GlTextureSurface* computed = nullptr;  // the texture the last run wrote (or null)
+  std::string rendered_key;  // key of the image in `computed`
   std::string error;         // last render error of this pane (shown in its status line)
 
-  // Set by the app each frame: the texture shown (output, raw or truth; may be null).
+  // Set by the app each frame: the texture shown (computed, or an input's; may be null).
   const gl::GlTextureSurface* shown = nullptr;
 
   // ImGui: header row with the source editor. True when the source changed.

@@ -24,7 +24,8 @@ std::pair<double, double> parse_number_pair(const std::string& option, const std
 
 int parse_options(int argc, char** argv, ViewerOptions& o) {
   CLI::App app{"lightbench viewer: interactive GPU image-processing algorithms "
-               "(focused-plenoptic rendering). With no arguments it opens the bundled scene."};
+               "(focused-plenoptic rendering and depth, 4D light-field refocus and CAE depth). With no arguments "
+               "it opens the bundled scenes."};
   app.add_option("--raw", o.raw, "open a raw focused-plenoptic image (PNG, JPG, BMP, PPM)");
   app.add_option("--scene", o.scene, "open a scene.json written by `lightbench-cli generate`");
   app.add_option("--preset", o.preset, "generate a synthetic scene: tiny | small | seed");
@@ -33,7 +34,11 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   app.add_option("--offset", o.offset, "grid offset ox,oy in pixels")->capture_default_str();
   app.add_option("--grid", o.grid, "micro-images NX,NY (default: as many as fit)");
   app.add_option("--backend", o.backend, "auto | cpu | cuda")->capture_default_str();
-  app.add_option("--variant", o.variant, "original | sync | nosync")->capture_default_str();
+  app.add_option("--algorithm", o.algorithm, "plenoptic | lightfield (default: plenoptic, or lightfield with --lf)");
+  app.add_option("--lf", o.lf, "open a 4D light-field folder (HCI input_CamNNN.png, view_U_V.png, NNN.png)");
+  app.add_option("--variant", o.variant,
+                 "kernel variant of the algorithm: original | sync | nosync (plenoptic), baseline | vec | "
+                 "tex | coalesced | binned | exact (light field)");
   app.add_option("--patch", o.patch, "output patch size M");
   app.add_option("--view", o.view, "perspective shift sx,sy in raw pixels");
   app.add_option("--lim", o.lim, "range limit of neighbour micro-images");
@@ -42,7 +47,8 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   app.add_option("--size", size, "window size WxH (default 1600x900)");
   app.add_option("--pane1", o.pane1,
                  "left pane source, e.g. output=view,backend=cpu,variant=sync,patch=9 "
-                 "(output: view | raw | truth)");
+                 "(plenoptic outputs: view | depth | aif | error | raw | truth; light field: depth | error | "
+                 "view | refocus | centre | truth)");
   app.add_option("--pane2", o.pane2, "right pane source (same syntax)");
   app.add_flag("--diff", o.diff, "start in difference mode (right pane shows |left - right|)");
   app.add_flag("--unlinked", o.unlinked, "do not link zoom/pan of the two panes");

@@ -16,7 +16,9 @@ struct ViewerOptions {
 
   // Compute.
   std::string backend = "auto";       // auto | cpu | cuda
-  std::string variant = "nosync";     // original | sync | nosync
+  std::string algorithm;              // plenoptic | lightfield ("": plenoptic, or lightfield with --lf)
+  std::string lf;                     // 4D light-field folder
+  std::string variant;                // a variant of the algorithm ("": its default)
   std::optional<int> patch, lim;
   std::optional<float> sigma;
   std::optional<std::string> view;    // "sx,sy"

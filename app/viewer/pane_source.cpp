@@ -24,12 +24,17 @@ std::string trim(const std::string& s) {
 
 }  // namespace
 
-PaneSource parse_pane_source(const std::string& spec, Algorithm& algorithm,
-                             const PlenopticGrid& grid) {
+bool is_input_output(Algorithm& algorithm, const std::string& output) {
+  for (const auto& o : algorithm.outputs())
+    if (o.name == output) return o.input;
+  return false;
+}
+
+PaneSource parse_pane_source(const std::string& spec, Algorithm& algorithm) {
   PaneSource s;
   std::istringstream in(spec);
   std::string item;
-  const auto params = algorithm.live_params(grid);
+  const auto params = algorithm.live_params();
   while (std::getline(in, item, ',')) {
     item = trim(item);
     if (item.empty()) continue;
@@ -38,15 +43,15 @@ PaneSource parse_pane_source(const std::string& spec, Algorithm& algorithm,
     const std::string key = lower(trim(item.substr(0, eq))), value = trim(item.substr(eq + 1));
     if (key == "output") {
       const std::string v = lower(value);
-      if (v == "raw") s.kind = PaneSource::Kind::Raw;
-      else if (v == "truth") s.kind = PaneSource::Kind::Truth;
-      else {
-        bool found = false;
-        for (const auto& o : algorithm.outputs()) found |= o.name == v;
-        LB_REQUIRE(found, "pane source: unknown output '" + value + "'");
-        s.kind = PaneSource::Kind::Algorithm;
-        s.output = v;
+      std::string names;
+      bool found = false;
+      for (const auto& o : algorithm.outputs()) {
+        found |= o.name == v;
+        names += (names.empty() ? "" : ", ") + o.name;
       }
+      LB_REQUIRE(found, "pane source: unknown output '" + value + "' (" + algorithm.name() +
+                            " has " + names + ")");
+      s.output = v;
     } else if (key == "backend") {
       const std::string v = lower(value);
       if (v == "selected" || v == "auto") s.backend = BackendSlot::Selected;
@@ -79,8 +84,7 @@ PaneSource parse_pane_source(const std::string& spec, Algorithm& algorithm,
 }
 
 std::string describe(const PaneSource& s, Algorithm& algorithm) {
-  if (s.kind == PaneSource::Kind::Raw) return "raw";
-  if (s.kind == PaneSource::Kind::Truth) return "truth";
+  if (is_input_output(algorithm, s.output)) return s.output;
   std::string d = s.output + " | " + to_string(s.backend);
   const auto names = algorithm.variants();
   if (s.run.variant >= 0 && s.run.variant < static_cast<int>(names.size()))
@@ -98,32 +102,24 @@ bool edit_pane_source(PaneSource& s, const PaneSourceUi& ui) {
   Algorithm& algo = *ui.algorithm;
   const auto outputs = algo.outputs();
 
-  // Output.
-  std::string current = s.kind == PaneSource::Kind::Raw     ? "raw image"
-                        : s.kind == PaneSource::Kind::Truth ? "ground truth"
-                                                            : s.output;
+  // Output: results first, then the inputs.
   ImGui::SetNextItemWidth(110);
-  if (ImGui::BeginCombo("##output", current.c_str())) {
-    for (const auto& o : outputs)
-      if (ImGui::Selectable(o.name.c_str(), s.kind == PaneSource::Kind::Algorithm && s.output == o.name)) {
-        s.kind = PaneSource::Kind::Algorithm;
-        s.output = o.name;
-        changed = true;
+  if (ImGui::BeginCombo("##output", s.output.c_str())) {
+    for (int pass = 0; pass < 2; ++pass) {
+      if (pass == 1) ImGui::Separator();
+      for (const auto& o : outputs) {
+        if (o.input != (pass == 1)) continue;
+        if (ImGui::Selectable(o.name.c_str(), s.output == o.name)) {
+          s.output = o.name;
+          changed = true;
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", o.label.c_str());
       }
-    if (ImGui::Selectable("raw image", s.kind == PaneSource::Kind::Raw)) {
-      s.kind = PaneSource::Kind::Raw;
-      changed = true;
     }
-    if (!ui.has_truth) ImGui::BeginDisabled();
-    if (ImGui::Selectable("ground truth", s.kind == PaneSource::Kind::Truth)) {
-      s.kind = PaneSource::Kind::Truth;
-      changed = true;
-    }
-    if (!ui.has_truth) ImGui::EndDisabled();
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("what this pane shows");
-  if (s.kind != PaneSource::Kind::Algorithm) return changed;
+  if (is_input_output(algo, s.output)) return changed;
 
   // Backend.
   ImGui::SameLine();
@@ -169,7 +165,7 @@ bool edit_pane_source(PaneSource& s, const PaneSourceUi& ui) {
   // Parameter override.
   ImGui::SameLine();
   ImGui::SetNextItemWidth(105);
-  auto params = algo.live_params(*ui.grid);
+  auto params = algo.live_params();
   const ParamInfo* info = find_param(params, s.run.override_param);
   if (ImGui::BeginCombo("##override", info ? info->name.c_str() : "no override")) {
     if (ImGui::Selectable("no override", !info)) {

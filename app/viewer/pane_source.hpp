@@ -1,11 +1,11 @@
 #pragma once
-// What one image pane shows: an algorithm output (from a chosen backend, variant and an
-// optional parameter override, e.g. Sync vs NoSync, GPU vs CPU, two patch sizes), the raw
-// image, or the generator's ground-truth patch-size map.
+// What one image pane shows: an output of the current algorithm (from a chosen backend,
+// variant and an optional parameter override, e.g. Sync vs NoSync, GPU vs CPU, two patch
+// sizes), or one of its inputs (the raw image, the ground truth, a light-field view, ...).
 //
 // Text form (--pane1 / --pane2): comma-separated key=value pairs, e.g.
 //   output=view,backend=cuda,variant=sync,patch=9     output=raw     output=truth
-// keys: output (an algorithm output name | raw | truth), backend (selected | cpu | cuda),
+// keys: output (an output name of the algorithm), backend (selected | cpu | cuda),
 // variant (a variant name | panel), and at most one live parameter name (override).
 #include <string>
 
@@ -15,23 +15,21 @@
 namespace lb::viewer {
 
 struct PaneSource {
-  enum class Kind { Algorithm, Raw, Truth };
-  Kind kind = Kind::Algorithm;
-  std::string output = "view";  // algorithm output name (Kind::Algorithm)
+  std::string output = "view";  // algorithm output name
   BackendSlot backend = BackendSlot::Selected;
   PaneRun run;
 };
 
 // Throws lb::Error naming the bad key or value.
-PaneSource parse_pane_source(const std::string& spec, Algorithm& algorithm,
-                             const PlenopticGrid& grid);
+PaneSource parse_pane_source(const std::string& spec, Algorithm& algorithm);
 // Short label, e.g. "view | cuda | sync | patch=9".
 std::string describe(const PaneSource& s, Algorithm& algorithm);
 
+// Whether `output` is one of the algorithm's inputs (no backend, variant or override).
+bool is_input_output(Algorithm& algorithm, const std::string& output);
+
 struct PaneSourceUi {
   Algorithm* algorithm;
-  const PlenopticGrid* grid;
-  bool has_truth;
   bool cuda_possible;
   std::string cuda_why;
 };

@@ -1,35 +1,70 @@
 #pragma once
-// Focused-plenoptic rendering (../shared/specs/plenoptic.md) as a viewer algorithm:
-// variants Original / Sync / NoSync (the Original with the seed's four switches), live
-// parameters from lb::describe(RenderParams&, grid), output "view" (RGBA8).
+// The focused-plenoptic raw as a viewer algorithm (../shared/specs/plenoptic.md):
+//   view    the rendered view at the panel's patch size (RGBA8)
+//   depth   SAD depth over patch sizes pmin..pmax (R32F, value = chosen patch size)
+//   aif     all-in-focus render: each pixel at its own depth's patch size (RGBA8)
+//   error   |depth - truth| when the scene's ground truth is at the same output patch M
+//   raw, truth   the inputs (truth: the generator's patch-size map)
+// Variants Original / Sync / NoSync apply to the render and the depth kernels alike (the
+// Original with the seed's four switches); the CPU backend is the reference. Depth is also
+// kept on the host (the CPU backend's own result, or a CUDA rerun into host memory) to
+// score it against ground truth and to build the error map.
+#include <cstdint>
+#include <string>
+
 #include "algorithm.hpp"
+#include "lightbench/plenoptic_depth.hpp"
 
 namespace lb::viewer {
 
 class PlenopticAlgorithm final : public Algorithm {
  public:
-  explicit PlenopticAlgorithm(const PlenopticGrid& grid);
-  std::string name() const override { return "plenoptic render"; }
+  explicit PlenopticAlgorithm(SceneStore& scene);
+  std::string name() const override { return "plenoptic: render & depth"; }
+  DataKind data_kind() const override { return DataKind::PlenopticScene; }
+  std::uint64_t data_id() const override;
+  bool ready(std::string* why) const override;
   std::vector<std::string> variants() const override;
   int current_variant() const override;
   void set_variant(int index) override;
   std::vector<AlgorithmOutput> outputs() const override;
-  std::vector<ParamInfo> live_params(const PlenopticGrid& grid) override;
-  bool draw_controls(const PlenopticGrid& grid) override;
-  void fit_to_grid(const PlenopticGrid& grid) override;
-  void reset_params(const PlenopticGrid& grid) override;
-  std::string run_key(const PlenopticGrid& grid, const PaneRun& run,
-                      const std::string& output) override;
-  void run(ComputeBackend& backend, const PlenopticGrid& grid, const PaneRun& run,
-           const std::string& output, Surface& out) override;
-  nlohmann::json run_json(const PlenopticGrid& grid, const PaneRun& run) override;
+  std::pair<std::string, std::string> default_panes() const override;
+  std::vector<ParamInfo> live_params() override;
+  bool draw_controls() override;
+  void draw_results() override;
+  void data_changed() override;
+  void reset_params() override;
+  std::string run_key(const PaneRun& run, const std::string& output) override;
+  const gl::GlTextureSurface* input_texture(const std::string& output) const override;
+  void run(BackendPool& pool, BackendSlot slot, const PaneRun& run, const std::string& output,
+           Surface& out) override;
+  DisplayHints display(const std::string& output) const override;
+  nlohmann::json run_json(const PaneRun& run) override;
+  nlohmann::json results_json() const override;
 
  private:
-  // The panel's parameters with a pane's variant / parameter override applied.
-  void effective(const PlenopticGrid& grid, const PaneRun& run, RenderParams* p,
-                 RenderConfig* c) const;
+  struct Effective {
+    RenderParams render;
+    RenderConfig config;
+    DepthParams depth;
+  };
+  // The panel's parameters with a pane's variant / parameter override applied; the depth
+  // map shares the render's output patch M and lim.
+  Effective effective(const PaneRun& run) const;
+  std::string depth_key(const Effective& e, const ComputeBackend& b) const;
+  // The depth map of these parameters on the host (cached by key).
+  const ImageF& host_depth(ComputeBackend& backend, const Effective& e);
+  bool truth_matches(const DepthParams& d) const;
+
+  SceneStore& scene_;
   RenderParams params_;
   RenderConfig config_;
+  DepthParams depth_;
+  std::string host_key_;
+  ImageF host_depth_;
+  bool scored_ = false;
+  DepthScore score_;
+  std::string score_backend_;
 };
 
 }  // namespace lb::viewer

@@ -41,9 +41,9 @@ void section_backend(SidePanelContext& c, PanelActions& act) {
   }
   wrapped_dim("display: " + c.gl_description);
   for (const ImagePane& p : c.panes)
-    if (p.source.kind == PaneSource::Kind::Algorithm && p.output.has_content())
+    if (p.computed && p.shown == p.computed)
       wrapped_dim(std::string("pane ") + (p.index() == 0 ? "A" : "B") +
-                  " transport: " + p.output.transport());
+                  " transport: " + p.computed->transport());
   std::string why;
   if (c.pool.cuda_possible(&why)) {
     if (ImGui::Checkbox("CUDA-GL interop (off: host upload)", &c.state.use_interop))
@@ -138,7 +138,10 @@ void section_algorithm(SidePanelContext& c, PanelActions& act) {
       }
     ImGui::EndCombo();
   }
-  act.params_changed |= algos[c.algorithm_index]->draw_controls(c.scene.grid());
+  Algorithm& a = *algos[c.algorithm_index];
+  act.params_changed |= a.draw_controls();
+  ImGui::Separator();
+  a.draw_results();
 }
 
 void section_display(SidePanelContext& c, PanelActions& act) {
@@ -205,13 +208,16 @@ PanelActions draw_side_panel(SidePanelContext& c, float height) {
     }
     ImGui::Separator();
     if (ImGui::CollapsingHeader("Backend", ImGuiTreeNodeFlags_DefaultOpen)) section_backend(c, act);
-    if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) section_scene(c, act);
-    if (ImGui::CollapsingHeader("Grid")) section_grid(c, act);
+    // The plenoptic scene's sections only with an algorithm that works on it; the others
+    // show their data in their own controls.
+    const bool plenoptic = c.algorithms[c.algorithm_index]->data_kind() == DataKind::PlenopticScene;
+    if (plenoptic && ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) section_scene(c, act);
+    if (plenoptic && ImGui::CollapsingHeader("Grid")) section_grid(c, act);
     if (ImGui::CollapsingHeader("Algorithm", ImGuiTreeNodeFlags_DefaultOpen))
       section_algorithm(c, act);
     if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) section_display(c, act);
     if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen))
-      draw_timings(c.pool, c.state.timing_plot);
+      draw_timings(c.pool, *c.algorithms[c.algorithm_index], c.state.timing_plot);
   }
   ImGui::End();
   return act;

@@ -8,16 +8,20 @@
 
 namespace lb::viewer {
 
-void draw_timings(BackendPool& pool, std::string& plotted) {
+void draw_timings(BackendPool& pool, Algorithm& algorithm, std::string& plotted) {
   struct Row {
-    ComputeBackend* backend;
-    std::string kernel, id;
+    TimingRegistry* registry;
+    std::string device, kernel, id;
     TimingStats stats;
   };
-  std::vector<Row> rows;
+  std::vector<TimingSource> sources;
   for (ComputeBackend* b : pool.all())
-    for (const auto& k : b->timings().kernels())
-      rows.push_back({b, k, std::string(to_string(b->kind())) + "/" + k, b->timings().stats(k)});
+    sources.push_back({to_string(b->kind()), b->device_name(), &b->timings()});
+  algorithm.timing_sources(sources);
+  std::vector<Row> rows;
+  for (const TimingSource& s : sources)
+    for (const auto& k : s.registry->kernels())
+      rows.push_back({s.registry, s.device, k, s.prefix + "/" + k, s.registry->stats(k)});
   if (rows.empty()) {
     ImGui::TextDisabled("no kernel launches yet");
     return;
@@ -42,7 +46,7 @@ void draw_timings(BackendPool& pool, std::string& plotted) {
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s on %s\n%zu samples, max %.3f ms\nGB/s: bytes the kernel must move "
                           "/ median time",
-                          r.kernel.c_str(), r.backend->device_name().c_str(), r.stats.count,
+                          r.kernel.c_str(), r.device.c_str(), r.stats.count,
                           r.stats.max_ms);
       ImGui::TableNextColumn();
       ImGui::Text("%.3f", r.stats.last_ms);
@@ -57,7 +61,7 @@ void draw_timings(BackendPool& pool, std::string& plotted) {
   }
   for (const Row& r : rows) {
     if (r.id != plotted) continue;
-    const auto hist = r.backend->timings().history(r.kernel);
+    const auto hist = r.registry->history(r.kernel);
     std::vector<float> ms;
     ms.reserve(hist.size());
     for (const auto& s : hist) ms.push_back(static_cast<float>(s.ms));

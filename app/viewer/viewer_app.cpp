@@ -9,9 +9,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iterator>
 
 #include "lightbench/error.hpp"
+#include "lightfield_algorithm.hpp"
 #include "screenshot.hpp"
 #include "side_panel.hpp"
 
@@ -36,7 +38,7 @@ ViewerApp::ViewerApp(AppWindow& window, const ViewerOptions& options)
   state_.pane_test = opt_.pane_test;
   if (!pool_.startup_error().empty()) report(pool_.startup_error());
   load_initial_scene();
-  algorithms_ = make_algorithms(scene_.grid());
+  algorithms_ = make_algorithms(scene_);
   apply_options();
   after_scene_change();
 }
@@ -55,7 +57,19 @@ void ViewerApp::handle_drops() {
 }
 
 void ViewerApp::handle_actions(const PanelActions& act) {
-  if (!act.open_path.empty()) {
+  if (!act.open_path.empty() && std::filesystem::is_directory(act.open_path)) {
+    // A folder is a 4D light field: open it in the light-field algorithm and show that.
+    try {
+      for (int i = 0; i < static_cast<int>(algorithms_.size()); ++i)
+        if (auto* lf = dynamic_cast<LightFieldAlgorithm*>(algorithms_[i].get())) {
+          lf->open(act.open_path);
+          algorithm_index_ = i;
+        }
+      state_.error.clear();
+    } catch (const std::exception& e) {
+      report(e.what());  // the previous light field stays
+    }
+  } else if (!act.open_path.empty()) {
     try {
       scene_.open(act.open_path);
       state_.path_field = act.open_path;
@@ -74,7 +88,9 @@ void ViewerApp::handle_actions(const PanelActions& act) {
       report(e.what());
     }
   }
-  if (act.grid_changed) algorithm().fit_to_grid(scene_.grid());
+  if (act.grid_changed)
+    for (auto& a : algorithms_)
+      if (a->data_kind() == DataKind::PlenopticScene) a->data_changed();
   for (auto& v : views_) {
     if (act.fit) v.pending = PaneView::Pending::Fit;
     if (act.one_to_one) v.pending = PaneView::Pending::OneToOne;
@@ -97,6 +113,22 @@ void ViewerApp::handle_keys() {
   if (pressed(GLFW_KEY_L)) state_.linked = !state_.linked;
 }
 
+void ViewerApp::show_algorithm_defaults() {
+  shown_algorithm_ = algorithm_index_;
+  const auto [a, b] = algorithm().default_panes();
+  panes_[0].source = PaneSource{};
+  panes_[1].source = PaneSource{};
+  panes_[0].source.output = a;
+  panes_[1].source.output = b;
+  for (auto& p : panes_) {
+    p.rendered_key.clear();
+    p.computed = nullptr;
+    p.error.clear();
+  }
+  if (!opt_.zoom)
+    for (auto& v : views_) v.pending = PaneView::Pending::Fit;
+}
+
 void ViewerApp::layout_image_area(float x, float width, float height, float fb_scale) {
   ImGui::SetNextWindowPos(ImVec2(x, 0), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(width, height), ImGuiCond_Always);
@@ -110,7 +142,7 @@ void ViewerApp::layout_image_area(float x, float width, float height, float fb_s
   if (ImGui::Begin("##images", nullptr, flags)) {
     std::string cuda_why;
     const bool cuda_ok = pool_.cuda_possible(&cuda_why);
-    PaneSourceUi ui{&algorithm(), &scene_.grid(), scene_.has_truth(), cuda_ok, cuda_why};
+    PaneSourceUi ui{&algorithm(), cuda_ok, cuda_why};
     const float gap = 6.0f;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float col_w = std::max(1.0f, std::floor((avail.x - gap) / 2.0f));
@@ -159,6 +191,7 @@ void ViewerApp::build_ui(int fb_w, int fb_h) {
   layout_image_area(state_.panel_width, std::max(1.0f, w - state_.panel_width), h, scale);
   handle_keys();
   handle_actions(act);
+  if (algorithm_index_ != shown_algorithm_) show_algorithm_defaults();
   if (act.interop_toggled)
     for (auto& p : panes_) p.rendered_key.clear();
 }

@@ -36,6 +36,8 @@ class ViewerApp {
   void handle_drops();
   void handle_actions(const PanelActions& act);
   void handle_keys();
+  // The current algorithm's default outputs in both panes (after switching algorithms).
+  void show_algorithm_defaults();
 
   void build_ui(int fb_w, int fb_h);
   void layout_image_area(float x, float width, float height, float fb_scale);
@@ -56,6 +58,7 @@ class ViewerApp {
   SceneStore scene_;
   std::vector<std::unique_ptr<Algorithm>> algorithms_;
   int algorithm_index_ = 0;
+  int shown_algorithm_ = -1;  // the algorithm the panes were last set up for
   std::array<ImagePane, 2> panes_{ImagePane(0), ImagePane(1)};
   std::array<PaneView, 2> views_;
   int leader_ = 0;  // the pane whose view the other follows when linked

@@ -65,49 +65,59 @@ std::string ViewerApp::pane_status(ImagePane& pane) {
 }
 
 void ViewerApp::update_outputs() {
+  Algorithm& algo = algorithm();
+  std::vector<AlgorithmOutput> outs = algo.outputs();
   for (ImagePane& pane : panes_) {
-    switch (pane.source.kind) {
-      case PaneSource::Kind::Raw:
-        pane.shown = &scene_.raw_texture();
-        pane.error.clear();
-        continue;
-      case PaneSource::Kind::Truth:
-        pane.shown = scene_.truth_texture();
-        pane.error = pane.shown ? "" : "this scene has no ground truth";
-        continue;
-      case PaneSource::Kind::Algorithm: break;
+    const AlgorithmOutput* out = nullptr;
+    for (const auto& o : outs)
+      if (o.name == pane.source.output) out = &o;
+    if (!out) {
+      pane.shown = nullptr;
+      pane.error = "no output '" + pane.source.output + "' in " + algo.name();
+      continue;
     }
     std::string why;
-    ComputeBackend* backend = pool_.get(pane.source.backend, &why);
-    if (!backend) {
+    if (!algo.ready(&why)) {
+      pane.shown = nullptr;
+      pane.error = why;
+      continue;
+    }
+    if (const gl::GlTextureSurface* tex = algo.input_texture(out->name)) {
+      pane.shown = tex;
+      pane.error.clear();
+      continue;
+    }
+    // Inputs computed on the host ignore the pane's backend.
+    const BackendSlot slot = out->input ? BackendSlot::Cpu : pane.source.backend;
+    if (!out->input && !pool_.kind_of(slot, &why)) {
       pane.error = "CUDA backend unavailable: " + why;
       pane.shown = nullptr;
       pane.rendered_key.clear();
       continue;
     }
     char ids[96];
-    std::snprintf(ids, sizeof ids, "%llu|%p|%d|%d|", static_cast<unsigned long long>(scene_.id()),
-                  static_cast<void*>(backend), algorithm_index_, state_.use_interop ? 1 : 0);
-    const std::string key =
-        ids + algorithm().run_key(scene_.grid(), pane.source.run, pane.source.output);
+    std::snprintf(ids, sizeof ids, "%llu|%d|%d|%d|", static_cast<unsigned long long>(algo.data_id()),
+                  static_cast<int>(slot), algorithm_index_, state_.use_interop ? 1 : 0);
+    const std::string key = ids + algo.run_key(pane.source.run, pane.source.output);
+    gl::GlTextureSurface& target = pane.output_for(out->format);
     if (key != pane.rendered_key) {
       pane.rendered_key = key;  // also on failure: do not retry the same inputs every frame
       try {
-        pool_.ensure_raw(*backend, scene_.scene().raw, scene_.id());
-        pane.output.set_interop_enabled(state_.use_interop);
-        algorithm().run(*backend, scene_.grid(), pane.source.run, pane.source.output, pane.output);
+        target.set_interop_enabled(state_.use_interop);
+        algo.run(pool_, slot, pane.source.run, pane.source.output, target);
+        pane.computed = &target;
         if (!pane.error.empty() && state_.error == pane.error) state_.error.clear();
         pane.error.clear();
       } catch (const std::exception& e) {
         try {
-          pane.output.unmap_device(nullptr);
+          target.unmap_device(nullptr);
         } catch (const std::exception&) {
         }
         pane.error = e.what();  // the previous image stays
         report(e.what());
       }
     }
-    pane.shown = pane.output.has_content() ? &pane.output : nullptr;
+    pane.shown = pane.computed && pane.computed->has_content() ? pane.computed : nullptr;
   }
 }
 
@@ -127,12 +137,13 @@ void ViewerApp::draw_panes(int fb_w, int fb_h) {
     }
     const PaneView& view = views_[i];
     gl::DisplayStyle style = state_.style;
-    if (pane.source.kind == PaneSource::Kind::Truth) {
-      style.range_min = scene_.truth_min();
-      style.range_max = scene_.truth_max();
+    const DisplayHints hints = algorithm().display(pane.source.output);
+    if (hints.has_range) {
+      style.range_min = hints.range_min;
+      style.range_max = hints.range_max;
     }
-    if (pane.source.kind == PaneSource::Kind::Raw && state_.micro_grid_on_raw) {
-      const PlenopticGrid& g = scene_.grid();
+    if (hints.micro_grid && state_.micro_grid_on_raw) {
+      const PlenopticGrid& g = hints.grid;
       style.micro_grid = true;
       style.grid_pitch = g.pitch;
       style.grid_ox = g.ox;
@@ -157,6 +168,7 @@ void ViewerApp::draw_panes(int fb_w, int fb_h) {
 nlohmann::json ViewerApp::layout_json(int fb_w, int fb_h) {
   using nlohmann::json;
   const PlenopticGrid& g = scene_.grid();
+  Algorithm& algo = algorithm();
   json j;
   j["framebuffer"] = {{"width", fb_w}, {"height", fb_h}};
   j["backend"] = {{"kind", to_string(pool_.selected().kind())},
@@ -165,14 +177,16 @@ nlohmann::json ViewerApp::layout_json(int fb_w, int fb_h) {
   j["scene"] = {{"source", scene_.scene().source},
                 {"raw", {scene_.scene().raw.width, scene_.scene().raw.height}},
                 {"grid", {{"nx", g.nx}, {"ny", g.ny}, {"pitch", g.pitch}, {"ox", g.ox}, {"oy", g.oy}}}};
-  j["algorithm"] = algorithm().name();
+  j["algorithm"] = algo.name();
+  j["results"] = algo.results_json();
   j["difference"] = state_.diff;
   for (int i = 0; i < 2; ++i) {
     ImagePane& p = panes_[i];
     const PaneView& v = views_[i];
     const gl::PixelRect& r = p.rect();
     json pj = {{"index", i},
-               {"source", describe(p.source, algorithm())},
+               {"source", describe(p.source, algo)},
+               {"output", p.source.output},
                {"rect", {r.x, r.y, r.w, r.h}},
                {"error", p.error}};
     if (p.shown && p.shown->has_content()) {
@@ -182,8 +196,8 @@ nlohmann::json ViewerApp::layout_json(int fb_w, int fb_h) {
                      {"zoom", v.t.zoom}};
       pj["transport"] = p.shown->transport();
     }
-    if (p.source.kind == PaneSource::Kind::Algorithm) {
-      pj["params"] = algorithm().run_json(g, p.source.run);
+    if (!is_input_output(algo, p.source.output)) {
+      pj["params"] = algo.run_json(p.source.run);
       pj["backend"] = to_string(p.source.backend);
     }
     j["panes"].push_back(pj);

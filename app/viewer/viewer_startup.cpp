@@ -7,6 +7,7 @@
 #include "lightbench/error.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightfield_algorithm.hpp"
 #include "param_widgets.hpp"
 #include "viewer_app.hpp"
 
@@ -49,22 +50,50 @@ void ViewerApp::load_initial_scene() {
 }
 
 void ViewerApp::apply_options() {
-  Algorithm& algo = algorithm();
-  const auto names = algo.variants();
-  bool found = false;
   auto lower = [](std::string s) {
     for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     return s;
   };
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (lower(names[i]) == lower(opt_.variant)) {
-      algo.set_variant(static_cast<int>(i));
-      found = true;
-    }
+  // Algorithm: --algorithm, or the light field when --lf names one.
+  std::string want = lower(opt_.algorithm);
+  if (want.empty() && !opt_.lf.empty()) want = "lightfield";
+  if (!want.empty()) {
+    const DataKind kind = want == "lightfield" || want == "lf" ? DataKind::LightField
+                          : want == "plenoptic"                 ? DataKind::PlenopticScene
+                                                                : DataKind::ImagePair;
+    bool found = false;
+    for (int i = 0; i < static_cast<int>(algorithms_.size()); ++i)
+      if (algorithms_[i]->data_kind() == kind && !found) {
+        algorithm_index_ = i;
+        found = true;
+      }
+    if (!found) report("unknown --algorithm '" + opt_.algorithm + "' (plenoptic | lightfield)");
   }
-  if (!found) report("unknown --variant '" + opt_.variant + "'");
+  if (!opt_.lf.empty()) {
+    for (auto& a : algorithms_)
+      if (auto* lf = dynamic_cast<LightFieldAlgorithm*>(a.get())) {
+        try {
+          lf->open(opt_.lf);
+        } catch (const std::exception& e) {
+          report(std::string("cannot open the light field: ") + e.what() +
+                 " (showing the synthetic one)");
+        }
+      }
+  }
+  Algorithm& algo = algorithm();
+  if (!opt_.variant.empty()) {
+    const auto names = algo.variants();
+    bool found = false;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (lower(names[i]) == lower(opt_.variant)) {
+        algo.set_variant(static_cast<int>(i));
+        found = true;
+      }
+    }
+    if (!found) report("unknown --variant '" + opt_.variant + "' for " + algo.name());
+  }
 
-  auto params = algo.live_params(scene_.grid());
+  auto params = algo.live_params();
   auto set = [&](const char* name, double v, const char* flag) {
     const ParamInfo* p = find_param(params, name);
     if (!p) return;
@@ -88,16 +117,15 @@ void ViewerApp::apply_options() {
     }
   }
 
-  // Default panes: A the rendered view, B the ground truth (or the raw image).
-  panes_[0].source = PaneSource{};
-  panes_[1].source = PaneSource{};
-  panes_[1].source.kind = scene_.has_truth() ? PaneSource::Kind::Truth : PaneSource::Kind::Raw;
-  if (opt_.pane_test) panes_[1].source.kind = PaneSource::Kind::Raw;
+  // Default panes: the algorithm's (plenoptic: A the rendered view, B the ground truth or
+  // the raw image).
+  show_algorithm_defaults();
+  if (opt_.pane_test && algo.data_kind() == DataKind::PlenopticScene) panes_[1].source.output = "raw";
   const std::string* specs[2] = {&opt_.pane1, &opt_.pane2};
   for (int i = 0; i < 2; ++i) {
     if (specs[i]->empty()) continue;
     try {
-      panes_[i].source = parse_pane_source(*specs[i], algo, scene_.grid());
+      panes_[i].source = parse_pane_source(*specs[i], algo);
     } catch (const std::exception& e) {
       report(std::string("--pane") + std::to_string(i + 1) + ": " + e.what());
     }
@@ -119,12 +147,13 @@ void ViewerApp::apply_options() {
 void ViewerApp::after_scene_change() {
   state_.grid_edit = scene_.grid();
   state_.grid_error.clear();
-  for (auto& a : algorithms_) a->fit_to_grid(scene_.grid());
+  for (auto& a : algorithms_)
+    if (a->data_kind() == DataKind::PlenopticScene) a->data_changed();
   if (!opt_.zoom)
     for (auto& v : views_) v.pending = PaneView::Pending::Fit;
   if (!scene_.has_truth())
     for (auto& p : panes_)
-      if (p.source.kind == PaneSource::Kind::Truth) p.source.kind = PaneSource::Kind::Raw;
+      if (p.source.output == "truth" || p.source.output == "error") p.source.output = "raw";
 }
 
 }  // namespace lb::viewer

@@ -290,4 +290,34 @@ LightField4D synthetic_plane_lightfield(int width, int height, int nu, int nv, f
   return lf;
 }
 
+LightField4D synthetic_two_plane_lightfield(int width, int height, int nu, int nv, float d_back,
+                                            float d_front, unsigned seed, int smooth) {
+  LightField4D back = synthetic_plane_lightfield(width, height, nu, nv, d_back, seed, smooth);
+  const LightField4D front = synthetic_plane_lightfield(width, height, nu, nv, d_front, seed + 7919u, smooth);
+  // The front square: the middle half of the centre view. View (u, v) pixel x shows the
+  // front plane's point at centre position x - kShearSign * d_front * (u - uc).
+  const double x0 = width / 4.0, x1 = width - width / 4.0, y0 = height / 4.0, y1 = height - height / 4.0;
+  for (int v = 0; v < nv; ++v)
+    for (int u = 0; u < nu; ++u) {
+      ImageU8& out = back.view(u, v);
+      const ImageU8& f = front.view(u, v);
+      const double sx = -cae::kShearSign * static_cast<double>(d_front) * (u - back.uc());
+      const double sy = -cae::kShearSign * static_cast<double>(d_front) * (v - back.vc());
+      for (int y = 0; y < height; ++y) {
+        const double cy = y + sy;
+        if (cy < y0 || cy >= y1) continue;
+        for (int x = 0; x < width; ++x) {
+          const double cx = x + sx;
+          if (cx < x0 || cx >= x1) continue;
+          for (int c = 0; c < 3; ++c) out.at(x, y, c) = f.at(x, y, c);
+        }
+      }
+    }
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x)
+      if (x >= x0 && x < x1 && y >= y0 && y < y1) back.gt.at(x, y) = d_front;
+  back.source = "synthetic two planes d=" + std::to_string(d_back) + " / " + std::to_string(d_front);
+  return back;
+}
+
 }  // namespace lb

@@ -139,3 +139,24 @@ TEST_CASE("refocus: the plane's disparity is sharp, the centre view comes back")
   CHECK(diff_sharp == 0);  // integer disparity: every view shows the same texel
   CHECK(diff_blur > 1000);
 }
+
+TEST_CASE("two-plane light field: the square occludes the background in every view") {
+  const int w = 64, h = 48, n = 5;
+  const float db = -1.0f, df = 2.0f;
+  const LightField4D lf = synthetic_two_plane_lightfield(w, h, n, n, db, df, 3u, 1);
+  const LightField4D back = synthetic_plane_lightfield(w, h, n, n, db, 3u, 1);
+  const LightField4D front = synthetic_plane_lightfield(w, h, n, n, df, 3u + 7919u, 1);
+  REQUIRE(lf.gt.width == w);
+  CHECK(lf.gt.at(0, 0) == db);
+  CHECK(lf.gt.at(w / 2, h / 2) == df);
+  CHECK(lf.gt.at(w / 4 - 1, h / 2) == db);
+  CHECK(lf.gt.at(w / 4, h / 2) == df);
+  // Centre of the square, shifted by the front disparity, shows the front plane in view (u, v);
+  // a corner pixel far from the square shows the background.
+  for (int v = 0; v < n; ++v)
+    for (int u = 0; u < n; ++u) {
+      const int x = static_cast<int>(w / 2 - df * (u - 2)), y = static_cast<int>(h / 2 - df * (v - 2));
+      CHECK(lf.view(u, v).at(x, y, 0) == front.view(u, v).at(x, y, 0));
+      CHECK(lf.view(u, v).at(1, 1, 1) == back.view(u, v).at(1, 1, 1));
+    }
+}

@@ -16,7 +16,11 @@
 #include <sstream>
 #include <string>
 
+#include "lightbench/cae.hpp"
 #include "lightbench/generator.hpp"
+#include "lightbench/hci_metrics.hpp"
+#include "lightbench/lightfield.hpp"
+#include "lightbench/plenoptic_depth.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/render_cpu.hpp"
 #include "lightbench/render_tables.hpp"
@@ -179,6 +183,74 @@ TEST_CASE("viewer: resizing down to 1x1 and iconifying never crashes") {
                            "--backend cpu --preset tiny --size 900x600 --resize-test --frames 40");
   INFO("viewer log:\n" << r.log);
   REQUIRE(r.rc == 0);
+  CHECK(r.layout.at("panes").at(0).contains("image"));
+}
+
+TEST_CASE("viewer: plenoptic depth and all-in-focus panes; the score equals the CPU reference's") {
+  const lb::GeneratedScene scene = lb::generate_scene(lb::generator_preset("tiny", 1));
+  const int m = scene.params.preview_patch;  // the ground truth's output patch M
+  const Run r = run_viewer("smoke_depth", "--backend cpu --preset tiny --size 1000x640 --frames 4 --patch " +
+                                              std::to_string(m) + " --pane1 output=depth --pane2 output=aif");
+  INFO("viewer log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  for (int i = 0; i < 2; ++i) {
+    const auto& pane = r.layout.at("panes").at(i);
+    CHECK(pane.at("error").get<std::string>().empty());
+    REQUIRE(pane.contains("image"));
+    CHECK(pane.at("image").at("width").get<int>() == scene.params.grid.nx * m);
+  }
+  const auto& params = r.layout.at("panes").at(0).at("params");
+  lb::DepthParams d;
+  d.patch = params.at("patch").get<int>();
+  d.lim = params.at("lim").get<int>();
+  d.pmin = params.at("pmin").get<int>();
+  d.pmax = params.at("pmax").get<int>();
+  d.window = params.at("window").get<int>();
+  d.aperture = params.at("aperture").get<float>();
+  const auto tables = lb::build_depth_tables(scene.params.grid, d, scene.raw.width, scene.raw.height);
+  const lb::ImageF depth = lb::depth_cpu(lb::to_rgba(scene.raw), tables);
+  const lb::DepthScore want = lb::score_depth(depth, scene.truth);
+  const auto& res = r.layout.at("results");
+  REQUIRE(res.contains("exact_pct"));
+  CHECK(res.at("exact_pct").get<double>() == doctest::Approx(want.exact_pct).epsilon(1e-12));
+  CHECK(res.at("mae").get<double>() == doctest::Approx(want.mae).epsilon(1e-12));
+  CHECK(want.exact_pct > 50.0);  // the tiny scene's depth is mostly right
+}
+
+TEST_CASE("viewer: light field CAE depth pane; its HCI score equals the CPU reference's") {
+  const Run r = run_viewer("smoke_lf", "--backend cpu --algorithm lightfield --size 1000x640 --frames 4 "
+                                       "--pane1 output=depth --pane2 output=error --variant binned");
+  INFO("viewer log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  const auto& params = r.layout.at("panes").at(0).at("params");
+  CHECK(params.at("variant").get<std::string>() == "binned");
+  for (int i = 0; i < 2; ++i) {
+    const auto& pane = r.layout.at("panes").at(i);
+    CHECK(pane.at("error").get<std::string>().empty());
+    REQUIRE(pane.contains("image"));
+  }
+  // The viewer's bundled light field (lightfield_algorithm.cpp: 192x160, 9x9, planes at -1.2 / 1.6).
+  const lb::LightField4D lf = lb::synthetic_two_plane_lightfield(192, 160, 9, 9, -1.2f, 1.6f, 1u, 2);
+  lb::CaeParams p;
+  p.views = params.at("views").get<int>();
+  p.labels = params.at("labels").get<int>();
+  p.dmin = params.at("dmin").get<float>();
+  p.dmax = params.at("dmax").get<float>();
+  p.sigma = params.at("sigma").get<float>();
+  p.method = lb::CaeMethod::Binned;
+  const lb::HciScore want = lb::hci_score(lb::cae_depth_cpu(lf, p).disparity, lf.gt, 15);
+  const auto& res = r.layout.at("results");
+  REQUIRE(res.contains("badpix_007"));
+  CHECK(res.at("badpix_007").get<double>() == doctest::Approx(want.badpix_007).epsilon(1e-12));
+  CHECK(res.at("mse_x100").get<double>() == doctest::Approx(want.mse_x100).epsilon(1e-12));
+  CHECK(want.badpix_007 < 10.0);  // two textured planes: nearly every pixel within 0.07 px
+}
+
+TEST_CASE("viewer: a bad light-field folder is reported and the synthetic one is shown") {
+  const Run r = run_viewer("smoke_lf_bad", "--backend cpu --lf /nonexistent/lf --size 800x500 --frames 2");
+  INFO("viewer log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  CHECK(r.layout.at("error").get<std::string>().find("/nonexistent/lf") != std::string::npos);
   CHECK(r.layout.at("panes").at(0).contains("image"));
 }
 

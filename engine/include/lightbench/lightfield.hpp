@@ -87,5 +87,10 @@ ImageU8 refocus_cpu(const LightField4D& lf, float disparity, int aperture_radius
 // raw noise). gt is filled with d. Used by the tests and the CLI's self-checks.
 LightField4D synthetic_plane_lightfield(int width, int height, int nu, int nv, float disparity,
                                         unsigned seed, int smooth = 0);
+// Two fronto-parallel planes: the background at d_back and, in front of it, a square (the
+// middle half of the centre view) at d_front that occludes it in every view. gt holds d_back
+// and d_front accordingly. The viewer's bundled light field.
+LightField4D synthetic_two_plane_lightfield(int width, int height, int nu, int nv, float d_back,
+                                            float d_front, unsigned seed, int smooth = 0);
 
 }  // namespace lb

@@ -1,0 +1,15 @@
+// The algorithms the viewer offers, in the order of the panel's combo.
+#include "algorithm.hpp"
+#include "lightfield_algorithm.hpp"
+#include "plenoptic_algorithm.hpp"
+
+namespace lb::viewer {
+
+std::vector<std::unique_ptr<Algorithm>> make_algorithms(SceneStore& scene) {
+  std::vector<std::unique_ptr<Algorithm>> v;
+  v.push_back(std::make_unique<PlenopticAlgorithm>(scene));
+  v.push_back(std::make_unique<LightFieldAlgorithm>());
+  return v;
+}
+
+}  // namespace lb::viewer

@@ -1,0 +1,90 @@
+#pragma once
+// 4D light fields (sub-aperture views) as a viewer algorithm
+// (../shared/specs/lightfield4d-cae.md):
+//   view     the sub-aperture view (u, v), picked on the panel's angular pad by dragging
+//            (parallax) or with the sliders
+//   refocus  shift-and-add refocus at a live disparity with an aperture radius (CPU)
+//   depth    CAE disparity (R32F) on the pane's backend; the variant picks the kernel and
+//            with it the method (cae / binned / exact); the CPU runs the double reference
+//   error    |depth - truth| (when the light field has ground truth)
+//   centre, truth   the centre view and the ground-truth disparity
+// The light field is its own document: the bundled synthetic two-plane scene, or a folder
+// (HCI input_CamNNN.png, view_U_V.png, NNN.png) opened from the panel or dropped on the window.
+#include <memory>
+#include <string>
+
+#include "algorithm.hpp"
+#include "lightbench/cae.hpp"
+#include "lightbench/hci_metrics.hpp"
+#include "lightbench/lightfield.hpp"
+
+namespace lb::viewer {
+
+class LightFieldAlgorithm final : public Algorithm {
+ public:
+  LightFieldAlgorithm();
+  ~LightFieldAlgorithm() override;
+  std::string name() const override { return "4D light field: refocus & CAE depth"; }
+  DataKind data_kind() const override { return DataKind::LightField; }
+  std::uint64_t data_id() const override { return id_; }
+  bool ready(std::string* why) const override;
+  std::vector<std::string> variants() const override;
+  int current_variant() const override { return variant_; }
+  void set_variant(int index) override;
+  std::vector<AlgorithmOutput> outputs() const override;
+  std::pair<std::string, std::string> default_panes() const override;
+  std::vector<ParamInfo> live_params() override;
+  bool draw_controls() override;
+  void draw_results() override;
+  void data_changed() override;
+  void reset_params() override;
+  std::string run_key(const PaneRun& run, const std::string& output) override;
+  const gl::GlTextureSurface* input_texture(const std::string& output) const override;
+  void run(BackendPool& pool, BackendSlot slot, const PaneRun& run, const std::string& output,
+           Surface& out) override;
+  DisplayHints display(const std::string& output) const override;
+  nlohmann::json run_json(const PaneRun& run) override;
+  nlohmann::json results_json() const override;
+  void timing_sources(std::vector<TimingSource>& out) override;
+
+  // Opens a light-field folder; all-or-nothing (throws lb::Error, the old one stays).
+  void open(const std::string& folder);
+  // The bundled synthetic scene (two planes, with ground truth).
+  void generate(unsigned seed);
+  const LightField4D& lightfield() const { return lf_; }
+
+ private:
+  struct Params {
+    int u = 0, v = 0;          // view shown by "view"
+    float refocus = 0.0f;      // disparity brought into focus by "refocus"
+    int aperture = 2;          // refocus aperture radius in views
+    CaeParams cae;
+  };
+  Params effective(const PaneRun& run);
+  std::vector<ParamInfo> describe_view(Params& p);
+  std::vector<ParamInfo> describe_all(Params& p);
+  void install(LightField4D lf);
+  LightFieldDepthEstimator& estimator(BackendPool& pool, BackendSlot slot);
+  // CAE depth of p on the slot's backend, cached on the host by key (for score and error).
+  const LfDepthResult& depth(BackendPool& pool, BackendSlot slot, const Params& p,
+                             const std::string& variant);
+  bool draw_angular_pad();
+
+  LightField4D lf_;
+  std::uint64_t id_ = 0;
+  Params params_;
+  int variant_ = 5;  // "exact"
+  std::unique_ptr<gl::GlTextureSurface> centre_tex_, truth_tex_;
+  float truth_min_ = 0, truth_max_ = 1;
+  std::unique_ptr<LightFieldDepthEstimator> cpu_, cuda_;
+  std::uint64_t cpu_lf_ = 0, cuda_lf_ = 0;  // data id uploaded to each estimator
+  std::string depth_key_;
+  LfDepthResult depth_;
+  bool scored_ = false;
+  HciScore score_;
+  std::string score_what_;
+  std::string path_field_, open_error_;
+  int seed_ = 1;
+};
+
+}  // namespace lb::viewer
