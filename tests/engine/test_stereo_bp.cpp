@@ -1,0 +1,184 @@
+// Belief-propagation stereo, CPU: synthetic pairs with known disparity, the fast reference
+// against the straightforward O(L^2) version, parameters, and Middlebury regressions.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "lightbench/stereo_bp.hpp"
+#include "lightbench/stereo_io.hpp"
+#include "lightbench/stereo_metrics.hpp"
+#include "test_util.hpp"
+
+using namespace lb;
+using namespace lb::stereo;
+
+namespace {
+int count_differing(const ImageF& a, const ImageF& b) {
+  int n = 0;
+  for (std::size_t i = 0; i < a.data.size(); ++i) n += a.data[i] != b.data[i];
+  return n;
+}
+}  // namespace
+
+TEST_CASE("bp cpu: a shifted random-texture plane comes out at its disparity") {
+  for (const int d : {0, 5, 11}) {
+    for (const int ch : {1, 3}) {
+      const StereoPair pair = synthetic_plane_pair(67, 45, d, 100u + static_cast<unsigned>(d), ch);
+      BpParams p;
+      p.ndisp = 16;
+      const ImageF r = bp_stereo_cpu(pair, p, 2);
+      int bad = 0;
+      // The left band x < d has no match in the right image.
+      for (int y = 0; y < r.height; ++y)
+        for (int x = d + 2; x < r.width; ++x) bad += r.at(x, y) != static_cast<float>(d);
+      INFO("d=" << d << " channels=" << ch);
+      CHECK(bad == 0);
+    }
+  }
+}
+
+TEST_CASE("bp cpu: two planes at known disparities") {
+  ImageF gt;
+  const StereoPair pair = synthetic_two_plane_pair(96, 64, 3, 10, 7u, &gt);
+  BpParams p;
+  p.ndisp = 16;
+  const ImageF r = bp_stereo_cpu(pair, p, 2);
+  int bad = 0, counted = 0;
+  const int x0 = 96 / 4, x1 = 96 - 96 / 4, y0 = 64 / 4, y1 = 64 - 64 / 4;
+  for (int y = 0; y < 64; ++y)
+    for (int x = 12; x < 96; ++x) {
+      // Skip a band around the front rectangle's edges (occlusions, discontinuities).
+      const bool near_x = (x >= x0 - 10 && x <= x0 + 3) || (x >= x1 - 3 && x <= x1 + 3);
+      const bool near_y = (y >= y0 - 2 && y <= y0 + 2) || (y >= y1 - 2 && y <= y1 + 2);
+      if (near_x || near_y) continue;
+      ++counted;
+      bad += r.at(x, y) != gt.at(x, y);
+    }
+  INFO(bad << " of " << counted);
+  CHECK(bad <= counted / 200);
+  CHECK(r.at(48, 32) == 10.0f);
+  CHECK(r.at(85, 5) == 3.0f);
+}
+
+// The fast reference (distance transform, multithreaded) against the straightforward version.
+// Tolerance: the distance transform adds 1.0f step by step where the straightforward version
+// adds |d - d'| once, so message values may differ in the last bits and a near-tie in the
+// final argmin may flip; on these inputs the maps are identical (the test allows 0.5 %).
+TEST_CASE("bp cpu: fast reference == straightforward O(L^2) version on small inputs") {
+  struct Case {
+    int w, h, L, levels, iters;
+    float sigma;
+    bool random;
+  };
+  for (const Case c : {Case{23, 17, 8, 3, 5, 0.7f, true}, Case{31, 20, 12, 2, 7, 0.0f, true},
+                       Case{40, 29, 16, 4, 5, 1.0f, false}, Case{17, 9, 5, 1, 10, 0.7f, false}}) {
+    const StereoPair pair = c.random ? StereoPair{lbt::random_image(c.w, c.h, 3, static_cast<std::uint32_t>(c.w)),
+                                                  lbt::random_image(c.w, c.h, 3, static_cast<std::uint32_t>(c.h)), "r"}
+                                     : synthetic_two_plane_pair(c.w, c.h, 1, 4, 3u);
+    BpParams p;
+    p.ndisp = c.L;
+    p.levels = c.levels;
+    p.iterations = c.iters;
+    p.sigma = c.sigma;
+    const ImageF fast = bp_stereo_cpu(pair, p, 2), naive = bp_stereo_naive(pair, p);
+    const int diff = count_differing(fast, naive);
+    std::printf("bp cpu fast vs straightforward %dx%d L=%d: %d differing pixels\n", c.w, c.h, c.L, diff);
+    INFO(c.w << "x" << c.h << " L=" << c.L << ": " << diff << " differing pixels");
+    CHECK(diff * 200 <= c.w * c.h);
+    // Thread count does not change the result.
+    CHECK(count_differing(fast, bp_stereo_cpu(pair, p, 1)) == 0);
+  }
+}
+
+TEST_CASE("bp params: validation errors name the parameter; describe binds all seven") {
+  BpParams p;
+  CHECK_NOTHROW(validate(p));
+  auto fails = [](BpParams q, const char* name) {
+    try {
+      validate(q);
+    } catch (const Error& e) {
+      return std::string(e.what()).find(name) != std::string::npos;
+    }
+    return false;
+  };
+  BpParams q = p;
+  q.levels = 0;
+  CHECK(fails(q, "levels"));
+  q = p;
+  q.ndisp = 1;
+  CHECK(fails(q, "ndisp"));
+  q = p;
+  q.ndisp = kBpMaxDisp + 1;
+  CHECK(fails(q, "ndisp"));
+  q = p;
+  q.lambda = -1;
+  CHECK(fails(q, "lambda"));
+  q = p;
+  q.tau_disc = 0;
+  CHECK(fails(q, "tau_disc"));
+  q = p;
+  q.tau_data = std::nanf("");
+  CHECK(fails(q, "tau_data"));
+  q = p;
+  q.sigma = -0.5f;
+  CHECK(fails(q, "sigma"));
+  q = p;
+  q.iterations = -1;
+  CHECK(fails(q, "iterations"));
+  const auto info = describe(p);
+  CHECK(info.size() == 7);
+  for (const auto& i : info) CHECK(i.value != nullptr);
+  const StereoPair small = synthetic_plane_pair(10, 8, 1, 1u);
+  p.ndisp = 16;
+  CHECK_THROWS_AS(validate(p, small), Error);
+}
+
+TEST_CASE("bp cpu matcher: interface, variant check, timings") {
+  auto m = make_bp_stereo_cpu(2);
+  CHECK_FALSE(m->has_pair());
+  CHECK_THROWS_AS(m->run(BpParams{}), Error);
+  m->set_pair(synthetic_plane_pair(40, 30, 3, 4u));
+  BpParams p;
+  p.ndisp = 8;
+  p.levels = 3;
+  const StereoResult r = m->run(p);
+  CHECK(r.variant == "reference");
+  CHECK(r.disparity.at(30, 15) == 3.0f);
+  CHECK(m->timings().stats("stereo/bp/cpu").count == 1);
+  CHECK_THROWS_AS(m->run(p, "registers"), Error);
+}
+
+// Middlebury regressions on the CPU path (skipped without ../shared/data). The original FH
+// algorithm reports roughly 2-4 % bad nonocc on Tsukuba; thresholds sit a little above the
+// values this implementation measures (printed), so a regression fails. Measured with the
+// defaults (K 5, T 5, lambda 0.07, tau 15 / 1.7, sigma 0.7): Tsukuba (L 16) 1.97 / 3.81 /
+// 10.59 %, Venus (L 20) 1.31 / 2.92 / 16.06 % (nonocc / all / disc).
+TEST_CASE("bp cpu: Tsukuba and Venus accuracy (regression thresholds)") {
+  struct Scene {
+    const char* name;
+    int ndisp;
+    double max_nonocc, max_all, max_disc;
+  };
+  for (const Scene s : {Scene{"tsukuba", 16, 2.5, 4.5, 12.0}, Scene{"venus", 20, 1.8, 3.5, 18.0}}) {
+    const std::string dir = std::string(LB_SHARED_DATA_DIR) + "/stereo/" + s.name;
+    if (!std::filesystem::exists(dir)) {
+      MESSAGE("SKIPPED: no Middlebury data at " << dir);
+      continue;
+    }
+    const StereoScene sc = load_stereo_scene(dir);
+    BpParams p;
+    p.ndisp = s.ndisp;
+    const auto t0 = std::chrono::steady_clock::now();
+    const ImageF d = bp_stereo_cpu(sc.pair, p, 2);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const StereoScore score = score_stereo(d, sc.gt);
+    std::printf("bp cpu %s (L=%d, 2 threads, %.0f ms): bad1 nonocc %.2f %%  all %.2f %%  disc %.2f %%\n", s.name,
+                s.ndisp, ms, score.nonocc.percent, score.all.percent, score.disc.percent);
+    CAPTURE(s.name);
+    CHECK(score.nonocc.percent <= s.max_nonocc);
+    CHECK(score.all.percent <= s.max_all);
+    CHECK(score.disc.percent <= s.max_disc);
+  }
+}
