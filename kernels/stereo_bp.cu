@@ -11,6 +11,7 @@
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
 #include "lightbench/stereo_bp_math.hpp"
+#include "lightbench/stereo_io.hpp"
 #include "stereo_bp_launch.hpp"
 
 namespace lb::cuda {

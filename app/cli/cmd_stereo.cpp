@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 
 #include "cli_common.hpp"
 #include "commands.hpp"
@@ -25,7 +26,7 @@ struct StereoOutcome {
   StereoResult result;
   std::vector<double> ms, ms_total;  // per repeat
   std::string backend, device, reason, timing_key;
-  TimingRegistry timings;
+  std::unique_ptr<TimingRegistry> timings = std::make_unique<TimingRegistry>();  // (not movable)
 };
 
 template <class Params>
@@ -43,7 +44,7 @@ StereoOutcome run_matcher(StereoMatcher<Params>& m, const StereoPair& pair, cons
     out.ms_total.push_back(out.result.ms_total);
   }
   for (const auto& k : m.timings().kernels())
-    for (const auto& s : m.timings().history(k)) out.timings.record(k, s.ms, s.bytes);
+    for (const auto& s : m.timings().history(k)) out.timings->record(k, s.ms, s.bytes);
   return out;
 }
 
@@ -183,7 +184,7 @@ Action add_stereo(CLI::App& app) {
       rep.root()["ms"] = ms;
       rep.root()["ms_total"] = ms_total;
       rep.add_output("disparity", o->out, w, h);
-      rep.add_timings(out.timings);
+      rep.add_timings(*out.timings);
       if (!gt.empty()) {
         rep.root()["ground_truth"] = gt_source;
         rep.root()["bad1_nonocc"] = score.nonocc.percent;
