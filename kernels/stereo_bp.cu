@@ -109,7 +109,7 @@ __device__ __forceinline__ void message(const float* __restrict__ D, const float
                                         int stride, float tau_disc) {
   const int L = LC > 0 ? LC : Lrt;
   float reg[R > 0 ? R : 1];
-  float loc[LC > 0 ? 1 : kBpMaxDisp];
+  float loc[LC > 0 ? 1 : kBpMaxDisp - R];  // local memory: what registers and shared do not hold
   float mn = INFINITY, prev = 0.0f;
   auto load_h = [&](int d) {
     const size_t o = static_cast<size_t>(d) * plane;
@@ -190,16 +190,14 @@ __global__ void k_message(MsgArgs a) {
   const size_t p = static_cast<size_t>(y) * a.w + x;
   const size_t dir = a.plane * a.L;
   const float* D = a.D + p;
-  const int dx[4] = {0, 0, -1, 1}, dy[4] = {-1, 1, 0, 0};
 #pragma unroll 1
   for (int k = 0; k < 4; ++k) {
-    const int qx = x + dx[k], qy = y + dy[k];
+    // Neighbour of direction k (up, down, left, right) and the three other directions in
+    // increasing order, by arithmetic (no indexed arrays: they would go to the stack).
+    const int qx = x + (k == 2 ? -1 : k == 3 ? 1 : 0), qy = y + (k == 0 ? -1 : k == 1 ? 1 : 0);
     if (qx < 0 || qy < 0 || qx >= a.w || qy >= a.h) continue;
-    int o[3], n = 0;
-#pragma unroll
-    for (int j = 0; j < 4; ++j)
-      if (j != k) o[n++] = j;
-    message<R, LC>(D, a.m + o[0] * dir + p, a.m + o[1] * dir + p, a.m + o[2] * dir + p,
+    const int o0 = k == 0 ? 1 : 0, o1 = k <= 1 ? 2 : 1, o2 = k <= 2 ? 3 : 2;
+    message<R, LC>(D, a.m + o0 * dir + p, a.m + o1 * dir + p, a.m + o2 * dir + p,
                    a.m + opposite(k) * dir + static_cast<size_t>(qy) * a.w + qx, a.plane, a.L, a.S, sh + tid,
                    stride, a.tau_disc);
   }
