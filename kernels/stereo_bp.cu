@@ -97,86 +97,6 @@ struct MsgArgs {
   float tau_disc;
 };
 
-// One message: h = D + the three other incoming, forward distance transform on the fly;
-// backward pass with truncation and the sum; minus the mean, stored into the neighbour's
-// slot. Values 0..R-1 in registers (R compile-time), R..R+S-1 in shared memory (slice of
-// this thread, stride `stride`), the rest in local memory. LC > 0: L == R == LC at compile
-// time (the registers variant).
-template <int R, int LC>
-__device__ __forceinline__ void message(const float* __restrict__ D, const float* __restrict__ ia,
-                                        const float* __restrict__ ib, const float* __restrict__ ic,
-                                        float* __restrict__ out, size_t plane, int Lrt, int S, float* sh,
-                                        int stride, float tau_disc) {
-  const int L = LC > 0 ? LC : Lrt;
-  float reg[R > 0 ? R : 1];
-  float loc[LC > 0 ? 1 : kBpMaxDisp - R];  // local memory: what registers and shared do not hold
-  float mn = INFINITY, prev = 0.0f;
-  auto load_h = [&](int d) {
-    const size_t o = static_cast<size_t>(d) * plane;
-    return h_sum(__ldg(D + o), __ldg(ia + o), __ldg(ib + o), __ldg(ic + o));
-  };
-#pragma unroll
-  for (int d = 0; d < R; ++d) {
-    float v = load_h(d);
-    mn = fmin2(v, mn);
-    if (d > 0) v = dt_step(prev, v);
-    reg[d] = v;
-    prev = v;
-  }
-  if (LC == 0) {
-    for (int d = R; d < R + S; ++d) {
-      float v = load_h(d);
-      mn = fmin2(v, mn);
-      if (d > 0) v = dt_step(prev, v);
-      sh[(d - R) * stride] = v;
-      prev = v;
-    }
-    for (int d = R + S; d < L; ++d) {
-      float v = load_h(d);
-      mn = fmin2(v, mn);
-      if (d > 0) v = dt_step(prev, v);
-      loc[d - R - S] = v;
-      prev = v;
-    }
-  }
-  const float cap = add(mn, tau_disc);
-  float carry = 0.0f, s = 0.0f;
-  if (LC == 0) {
-    for (int d = L - 1; d >= R + S; --d) {
-      float v = loc[d - R - S];
-      if (d < L - 1) v = dt_step(carry, v);
-      carry = v;
-      v = fmin2(v, cap);
-      loc[d - R - S] = v;
-      s = d == L - 1 ? v : add(s, v);
-    }
-    for (int d = R + S - 1; d >= R; --d) {
-      float v = sh[(d - R) * stride];
-      if (d < L - 1) v = dt_step(carry, v);
-      carry = v;
-      v = fmin2(v, cap);
-      sh[(d - R) * stride] = v;
-      s = d == L - 1 ? v : add(s, v);
-    }
-  }
-#pragma unroll
-  for (int d = R - 1; d >= 0; --d) {
-    float v = reg[d];
-    if (d < L - 1) v = dt_step(carry, v);
-    carry = v;
-    v = fmin2(v, cap);
-    reg[d] = v;
-    s = d == L - 1 ? v : add(s, v);
-  }
-  const float mean = divf(s, static_cast<float>(L));
-#pragma unroll
-  for (int d = 0; d < R; ++d) out[static_cast<size_t>(d) * plane] = sub(reg[d], mean);
-  if (LC == 0) {
-    for (int d = R; d < R + S; ++d) out[static_cast<size_t>(d) * plane] = sub(sh[(d - R) * stride], mean);
-    for (int d = R + S; d < L; ++d) out[static_cast<size_t>(d) * plane] = sub(loc[d - R - S], mean);
-  }
-}
-
 // One checkerboard half-iteration: the pixels with (x + y + parity) even send to their
 // existing neighbours. Thread (i, y) handles x = 2 i + ((y + parity) & 1).
 template <int R, int LC>
@@ -197,9 +117,19 @@ __global__ void k_message(MsgArgs a) {
     const int qx = x + (k == 2 ? -1 : k == 3 ? 1 : 0), qy = y + (k == 0 ? -1 : k == 1 ? 1 : 0);
     if (qx < 0 || qy < 0 || qx >= a.w || qy >= a.h) continue;
     const int o0 = k == 0 ? 1 : 0, o1 = k <= 1 ? 2 : 1, o2 = k <= 2 ? 3 : 2;
-    message<R, LC>(D, a.m + o0 * dir + p, a.m + o1 * dir + p, a.m + o2 * dir + p,
-                   a.m + opposite(k) * dir + static_cast<size_t>(qy) * a.w + qx, a.plane, a.L, a.S, sh + tid,
-                   stride, a.tau_disc);
+    const float* __restrict__ ia = a.m + o0 * dir + p;
+    const float* __restrict__ ib = a.m + o1 * dir + p;
+    const float* __restrict__ ic = a.m + o2 * dir + p;
+    float* __restrict__ out = a.m + opposite(k) * dir + static_cast<size_t>(qy) * a.w + qx;
+    const size_t plane = a.plane;
+    // The incoming messages of active pixels are not written during this kernel (only
+    // those of the other colour are): read-only loads are safe.
+    auto load = [&](int d) {
+      const size_t o = static_cast<size_t>(d) * plane;
+      return h_sum(__ldg(D + o), __ldg(ia + o), __ldg(ib + o), __ldg(ic + o));
+    };
+    auto store = [&](int d, float v) { out[static_cast<size_t>(d) * plane] = v; };
+    message<R, LC>(load, store, a.L, a.S, sh + tid, stride, a.tau_disc);
   }
 }
 

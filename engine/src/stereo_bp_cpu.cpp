@@ -14,6 +14,7 @@
 namespace lb::stereo {
 
 using namespace bpm;
+static_assert(kBpMaxDisp == bpm::kMaxDisp, "one disparity limit for the CPU and the kernels");
 
 void validate(const BpParams& p) {
   LB_REQUIRE(p.levels >= 1 && p.levels <= kBpMaxLevels,
@@ -144,23 +145,6 @@ std::vector<Level> build_levels(const StereoPair& pair, const BpParams& p, int t
   return lv;
 }
 
-// Distance transform, truncation, normalisation of f (h on entry) in place. The backward
-// pass truncates and sums as it goes (from d = L-1 down), the order the CUDA kernels use.
-inline void finish_message(float* f, int L, float min_h, float tau_disc) {
-  for (int d = 1; d < L; ++d) f[d] = dt_step(f[d - 1], f[d]);
-  const float cap = add(min_h, tau_disc);
-  float carry = f[L - 1];
-  f[L - 1] = fmin2(carry, cap);
-  float s = f[L - 1];
-  for (int d = L - 2; d >= 0; --d) {
-    carry = dt_step(carry, f[d]);
-    f[d] = fmin2(carry, cap);
-    s = add(s, f[d]);
-  }
-  const float mean = divf(s, static_cast<float>(L));
-  for (int d = 0; d < L; ++d) f[d] = sub(f[d], mean);
-}
-
 constexpr int kDx[4] = {0, 0, -1, 1}, kDy[4] = {-1, 1, 0, 0};  // neighbour of direction k
 
 void iterate_level(Level& lv, const BpParams& p, int threads) {
@@ -169,7 +153,6 @@ void iterate_level(Level& lv, const BpParams& p, int threads) {
     parallel_for(
         lv.h,
         [&](int y) {
-          std::vector<float> f(static_cast<std::size_t>(L));
           for (int x = (y + t) & 1; x < lv.w; x += 2) {
             const std::size_t i = lv.at(x, y);
             const float* D = &lv.data[i];
@@ -180,13 +163,10 @@ void iterate_level(Level& lv, const BpParams& p, int threads) {
               for (int j = 0; j < 4; ++j)
                 if (j != k) o[n++] = j;
               const float *a = &lv.in[o[0]][i], *b = &lv.in[o[1]][i], *c = &lv.in[o[2]][i];
-              float mn = std::numeric_limits<float>::infinity();
-              for (int d = 0; d < L; ++d) {
-                f[d] = h_sum(D[d], a[d], b[d], c[d]);
-                mn = fmin2(f[d], mn);
-              }
-              finish_message(f.data(), L, mn, p.tau_disc);
-              std::copy(f.begin(), f.end(), lv.in[opposite(k)].begin() + static_cast<std::ptrdiff_t>(lv.at(qx, qy)));
+              float* out = &lv.in[opposite(k)][lv.at(qx, qy)];
+              // The kernels' message code, all values in the (local) array.
+              message<0, 0>([&](int d) { return h_sum(D[d], a[d], b[d], c[d]); },
+                            [&](int d, float v) { out[d] = v; }, L, 0, nullptr, 0, p.tau_disc);
             }
           }
         },

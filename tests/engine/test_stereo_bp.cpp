@@ -5,8 +5,10 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <random>
 
 #include "lightbench/stereo_bp.hpp"
+#include "lightbench/stereo_bp_math.hpp"
 #include "lightbench/stereo_io.hpp"
 #include "lightbench/stereo_metrics.hpp"
 #include "test_util.hpp"
@@ -180,5 +182,60 @@ TEST_CASE("bp cpu: Tsukuba and Venus accuracy (regression thresholds)") {
     CHECK(score.nonocc.percent <= s.max_nonocc);
     CHECK(score.all.percent <= s.max_all);
     CHECK(score.disc.percent <= s.max_disc);
+  }
+}
+
+// The message code the CUDA variants run (bpm::message) with every storage split: registers
+// (R), shared slice (S, interleaved with a stride), local rest; and the registers variant
+// with L fixed at compile time. The order of float operations does not depend on the split,
+// so the messages must be bit-identical to the all-local run (what the CPU reference uses).
+namespace {
+template <int R, int LC>
+std::vector<float> run_message(const std::vector<float>& h, int S, float tau) {
+  const int L = static_cast<int>(h.size());
+  std::vector<float> out(h.size(), -1.0f), sh(static_cast<std::size_t>(S > 0 ? S : 1) * 3, 0.0f);
+  bpm::message<R, LC>([&](int d) { return h[static_cast<std::size_t>(d)]; },
+                      [&](int d, float v) { out[static_cast<std::size_t>(d)] = v; }, L, S, sh.data() + 1, 3, tau);
+  return out;
+}
+template <int R>
+void check_splits(const std::vector<float>& h, float tau) {
+  const int L = static_cast<int>(h.size());
+  if (R > L) return;
+  const std::vector<float> ref = run_message<0, 0>(h, 0, tau);
+  for (const int S : {0, 1, (L - R) / 2, L - R}) {
+    INFO("L=" << L << " R=" << R << " S=" << S);
+    CHECK(run_message<R, 0>(h, S, tau) == ref);
+  }
+}
+}  // namespace
+
+TEST_CASE("bp message: every registers / shared / local split gives identical bits") {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-3.0f, 9.0f);
+  for (const int L : {2, 5, 16, 20, 21, 33, 64}) {
+    std::vector<float> h(static_cast<std::size_t>(L));
+    for (auto& v : h) v = u(rng);
+    check_splits<0>(h, 1.7f);
+    check_splits<4>(h, 1.7f);
+    check_splits<12>(h, 1.7f);
+    check_splits<16>(h, 2.5f);
+    check_splits<48>(h, 1.7f);
+    const std::vector<float> ref = run_message<0, 0>(h, 0, 1.7f);
+    if (L == 16) CHECK(run_message<16, 16>(h, 0, 1.7f) == ref);
+    if (L == 20) CHECK(run_message<20, 20>(h, 0, 1.7f) == ref);
+    if (L == 21) CHECK(run_message<21, 21>(h, 0, 1.7f) == ref);
+    if (L == 64) CHECK(run_message<64, 64>(h, 0, 1.7f) == ref);
+    // Against the definition: min_d' h(d') + min(|d - d'|, tau), minus the mean.
+    std::vector<float> m(h.size());
+    double mean = 0;
+    for (int d = 0; d < L; ++d) {
+      float best = INFINITY;
+      for (int e = 0; e < L; ++e) best = std::min(best, h[static_cast<std::size_t>(e)] + std::min(float(std::abs(d - e)), 1.7f));
+      m[static_cast<std::size_t>(d)] = best;
+      mean += best;
+    }
+    mean /= L;
+    for (int d = 0; d < L; ++d) CHECK(ref[static_cast<std::size_t>(d)] == doctest::Approx(m[static_cast<std::size_t>(d)] - mean).epsilon(1e-5));
   }
 }

@@ -65,6 +65,93 @@ LB_HD float data_cost_outside(float lambda, float tau_data) { return mul(lambda,
 LB_HD float h_sum(float D, float a, float b, float c) { return add(add(add(D, a), b), c); }
 LB_HD float dt_step(float prev, float cur) { return fmin2(add(prev, 1.0f), cur); }
 
+// Largest disparity count (= lb::stereo::kBpMaxDisp).
+constexpr int kMaxDisp = 256;
+
+#if defined(__CUDA_ARCH__)
+#define LB_BP_UNROLL _Pragma("unroll")
+#else
+#define LB_BP_UNROLL
+#endif
+
+// One message, the steps above, with the L values held in three places (the CUDA variants
+// of Grauer-Gray & Cavazos; the CPU reference runs <0, 0> with S = 0): values 0 .. R-1 in a
+// register array (R compile-time), R .. R+S-1 in `sh` (element i at sh[i * stride]: one
+// thread's slice of an interleaved shared-memory array), the rest in a local array. LC > 0
+// fixes L = LC = R at compile time (the registers variant). load(d) returns h(d) (called for
+// d ascending, once each); store(d, m) receives the message (d ascending). Requires R <= L,
+// R + S <= L, L <= kMaxDisp. The order of the float operations does not depend on R and S.
+template <int R, int LC, class Load, class Store>
+LB_HD void message(const Load& load, const Store& store, int Lrt, int S, float* sh, int stride, float tau_disc) {
+  const int L = LC > 0 ? LC : Lrt;
+  float reg[R > 0 ? R : 1];
+  float loc[LC > 0 ? 1 : kMaxDisp - R];
+  float mn = INFINITY, prev = 0.0f;
+  // Pass 1: h, its minimum, the forward distance transform.
+  LB_BP_UNROLL
+  for (int d = 0; d < R; ++d) {
+    float v = load(d);
+    mn = fmin2(v, mn);
+    if (d > 0) v = dt_step(prev, v);
+    reg[d] = v;
+    prev = v;
+  }
+  if (LC == 0) {
+    for (int d = R; d < R + S; ++d) {
+      float v = load(d);
+      mn = fmin2(v, mn);
+      if (d > 0) v = dt_step(prev, v);
+      sh[(d - R) * stride] = v;
+      prev = v;
+    }
+    for (int d = R + S; d < L; ++d) {
+      float v = load(d);
+      mn = fmin2(v, mn);
+      if (d > 0) v = dt_step(prev, v);
+      loc[d - R - S] = v;
+      prev = v;
+    }
+  }
+  // Pass 2 (d descending): backward transform, truncation, the sum.
+  const float cap = add(mn, tau_disc);
+  float carry = 0.0f, s = 0.0f;
+  if (LC == 0) {
+    for (int d = L - 1; d >= R + S; --d) {
+      float v = loc[d - R - S];
+      if (d < L - 1) v = dt_step(carry, v);
+      carry = v;
+      v = fmin2(v, cap);
+      loc[d - R - S] = v;
+      s = d == L - 1 ? v : add(s, v);
+    }
+    for (int d = R + S - 1; d >= R; --d) {
+      float v = sh[(d - R) * stride];
+      if (d < L - 1) v = dt_step(carry, v);
+      carry = v;
+      v = fmin2(v, cap);
+      sh[(d - R) * stride] = v;
+      s = d == L - 1 ? v : add(s, v);
+    }
+  }
+  LB_BP_UNROLL
+  for (int d = R - 1; d >= 0; --d) {
+    float v = reg[d];
+    if (d < L - 1) v = dt_step(carry, v);
+    carry = v;
+    v = fmin2(v, cap);
+    reg[d] = v;
+    s = d == L - 1 ? v : add(s, v);
+  }
+  // Pass 3: minus the mean.
+  const float mean = divf(s, static_cast<float>(L));
+  LB_BP_UNROLL
+  for (int d = 0; d < R; ++d) store(d, sub(reg[d], mean));
+  if (LC == 0) {
+    for (int d = R; d < R + S; ++d) store(d, sub(sh[(d - R) * stride], mean));
+    for (int d = R + S; d < L; ++d) store(d, sub(loc[d - R - S], mean));
+  }
+}
+
 // Directions: the neighbour a message comes from (receiver-stored messages).
 enum Dir { kUp = 0, kDown = 1, kLeft = 2, kRight = 3 };
 // Sending to the neighbour in direction k fills that neighbour's slot opposite(k).
