@@ -11,6 +11,7 @@
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
 #include "lightbench/stereo_bp_math.hpp"
+#include "lightbench/stereo_bp_planes.hpp"
 #include "lightbench/stereo_io.hpp"
 #include "stereo_bp_launch.hpp"
 
@@ -21,6 +22,7 @@ namespace detail {
 namespace {
 
 using namespace lb::stereo::bpm;
+namespace bpp = lb::stereo::bpp;
 using lb::stereo::kBpMaxDisp;
 
 constexpr int kMaxTaps = 40;
@@ -29,11 +31,8 @@ struct Taps {
   int n;
 };
 
-// ---- preprocessing: gray (+ horizontal Gaussian), vertical Gaussian ---------------------
-__device__ __forceinline__ float gray_at(const unsigned char* img, int ch, int w, int x, int y) {
-  const unsigned char* p = img + (static_cast<size_t>(y) * w + x) * ch;
-  return ch >= 3 ? gray(p[0], p[1], p[2]) : static_cast<float>(p[0]);
-}
+// ---- kernels: one thread per pixel, the bodies in lightbench/stereo_bp_planes.hpp ----------
+using bpp::MsgArgs;
 
 // blockIdx.z: 0 left, 1 right. ntaps == 1: gray only, straight into out.
 __global__ void k_gray_h(const unsigned char* __restrict__ in, int cl, int cr, int w, int h, Taps taps,
@@ -42,119 +41,52 @@ __global__ void k_gray_h(const unsigned char* __restrict__ in, int cl, int cr, i
   if (x >= w || y >= h) return;
   const int z = blockIdx.z;
   const unsigned char* img = z == 0 ? in : in + static_cast<size_t>(w) * h * cl;
-  const int ch = z == 0 ? cl : cr;
-  float v;
-  if (taps.n == 1) {
-    v = gray_at(img, ch, w, x, y);
-  } else {
-    v = convolve_even(taps.t, taps.n, [&](int i) { return gray_at(img, ch, w, min(max(x + i, 0), w - 1), y); });
-  }
-  out[static_cast<size_t>(z) * w * h + static_cast<size_t>(y) * w + x] = v;
+  out[static_cast<size_t>(z) * w * h + static_cast<size_t>(y) * w + x] =
+      bpp::gray_h(img, z == 0 ? cl : cr, w, x, y, taps.t, taps.n);
 }
 
 __global__ void k_smooth_v(const float* __restrict__ in, int w, int h, Taps taps, float* __restrict__ out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
   const size_t zo = static_cast<size_t>(blockIdx.z) * w * h;
-  out[zo + static_cast<size_t>(y) * w + x] =
-      convolve_even(taps.t, taps.n, [&](int i) { return in[zo + static_cast<size_t>(min(max(y + i, 0), h - 1)) * w + x]; });
+  out[zo + static_cast<size_t>(y) * w + x] = bpp::smooth_v(in + zo, w, h, x, y, taps.t, taps.n);
 }
 
-// ---- data cost of level 0, [d][y][x] -------------------------------------------------------
 __global__ void k_cost0(const float* __restrict__ g, int w, int h, int L, float lambda, float tau, float* __restrict__ D) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
-  const size_t plane = static_cast<size_t>(w) * h, p = static_cast<size_t>(y) * w + x;
-  const float l = g[p];
-  const float* r = g + plane + static_cast<size_t>(y) * w;
-  const float outside = data_cost_outside(lambda, tau);
-  for (int d = 0; d < L; ++d) D[d * plane + p] = x - d >= 0 ? data_cost(l, r[x - d], lambda, tau) : outside;
+  bpp::cost0(g, w, h, L, lambda, tau, D, x, y);
 }
 
-// Level k+1 from level k: sum of the existing pixels of the 2x2 block, raster order.
 __global__ void k_pyramid(const float* __restrict__ f, int fw, int fh, float* __restrict__ c, int cw, int ch, int L) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= cw || y >= ch) return;
-  const size_t fp = static_cast<size_t>(fw) * fh, cp = static_cast<size_t>(cw) * ch;
-  const bool x1 = 2 * x + 1 < fw, y1 = 2 * y + 1 < fh;
-  const size_t i00 = static_cast<size_t>(2 * y) * fw + 2 * x;
-  for (int d = 0; d < L; ++d) {
-    const float* s = f + d * fp;
-    float v = add(0.0f, s[i00]);
-    if (x1) v = add(v, s[i00 + 1]);
-    if (y1) v = add(v, s[i00 + fw]);
-    if (x1 && y1) v = add(v, s[i00 + fw + 1]);
-    c[d * cp + static_cast<size_t>(y) * cw + x] = v;
-  }
+  bpp::pyramid(f, fw, fh, c, cw, ch, L, x, y);
 }
 
-// ---- messages -----------------------------------------------------------------------------
-struct MsgArgs {
-  int w, h, L, S, parity;
-  size_t plane;      // w * h
-  const float* D;    // [d][y][x]
-  float* m;          // 4 directions, each [d][y][x]
-  float tau_disc;
-};
-
-// One checkerboard half-iteration: the pixels with (x + y + parity) even send to their
-// existing neighbours. Thread (i, y) handles x = 2 i + ((y + parity) & 1).
+// One checkerboard half-iteration; the message array of each thread per variant (R, LC):
+// see bpm::message. Shared slices interleaved: element j of thread t at sh[j * threads + t]
+// (consecutive threads hit consecutive banks).
 template <int R, int LC>
 __global__ void k_message(MsgArgs a) {
   extern __shared__ float sh[];
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  const int x = 2 * (blockIdx.x * blockDim.x + threadIdx.x) + ((y + a.parity) & 1);
-  if (y >= a.h || x >= a.w) return;  // no __syncthreads below: early exit is safe
+  int x = 0;
+  if (!bpp::active_pixel(a, static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y, &x)) return;  // no barriers
   const int tid = threadIdx.y * blockDim.x + threadIdx.x;
-  const int stride = blockDim.x * blockDim.y;
-  const size_t p = static_cast<size_t>(y) * a.w + x;
-  const size_t dir = a.plane * a.L;
-  const float* D = a.D + p;
-#pragma unroll 1
-  for (int k = 0; k < 4; ++k) {
-    // Neighbour of direction k (up, down, left, right) and the three other directions in
-    // increasing order, by arithmetic (no indexed arrays: they would go to the stack).
-    const int qx = x + (k == 2 ? -1 : k == 3 ? 1 : 0), qy = y + (k == 0 ? -1 : k == 1 ? 1 : 0);
-    if (qx < 0 || qy < 0 || qx >= a.w || qy >= a.h) continue;
-    const int o0 = k == 0 ? 1 : 0, o1 = k <= 1 ? 2 : 1, o2 = k <= 2 ? 3 : 2;
-    const float* __restrict__ ia = a.m + o0 * dir + p;
-    const float* __restrict__ ib = a.m + o1 * dir + p;
-    const float* __restrict__ ic = a.m + o2 * dir + p;
-    float* __restrict__ out = a.m + opposite(k) * dir + static_cast<size_t>(qy) * a.w + qx;
-    const size_t plane = a.plane;
-    // The incoming messages of active pixels are not written during this kernel (only
-    // those of the other colour are): read-only loads are safe.
-    auto load = [&](int d) {
-      const size_t o = static_cast<size_t>(d) * plane;
-      return h_sum(__ldg(D + o), __ldg(ia + o), __ldg(ib + o), __ldg(ic + o));
-    };
-    auto store = [&](int d, float v) { out[static_cast<size_t>(d) * plane] = v; };
-    message<R, LC>(load, store, a.L, a.S, sh + tid, stride, a.tau_disc);
-  }
+  bpp::send_messages<R, LC>(a, x, y, sh + tid, static_cast<int>(blockDim.x * blockDim.y));
 }
 
-// Each fine pixel starts with its parent's messages (4 directions, all d).
 __global__ void k_copy_down(const float* __restrict__ mc, int cw, int ch, float* __restrict__ mf, int fw, int fh, int L) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= fw || y >= fh) return;
-  const size_t cp = static_cast<size_t>(cw) * ch, fp = static_cast<size_t>(fw) * fh;
-  const size_t ci = static_cast<size_t>(y / 2) * cw + x / 2, fi = static_cast<size_t>(y) * fw + x;
-  for (int k = 0; k < 4; ++k)
-    for (int d = 0; d < L; ++d) mf[(k * static_cast<size_t>(L) + d) * fp + fi] = mc[(k * static_cast<size_t>(L) + d) * cp + ci];
+  bpp::copy_down(mc, cw, ch, mf, fw, fh, L, x, y);
 }
 
 __global__ void k_wta(const float* __restrict__ D, const float* __restrict__ m, int w, int h, int L, float* __restrict__ out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
-  const size_t plane = static_cast<size_t>(w) * h, p = static_cast<size_t>(y) * w + x, dir = plane * L;
-  float best = INFINITY;
-  int bd = 0;
-  for (int d = 0; d < L; ++d) {
-    const size_t o = d * plane + p;
-    const float b = add(add(add(add(D[o], m[o]), m[dir + o]), m[2 * dir + o]), m[3 * dir + o]);
-    if (b < best) best = b, bd = d;
-  }
-  out[p] = static_cast<float>(bd);
+  out[static_cast<size_t>(y) * w + x] = static_cast<float>(bpp::wta(D, m, w, h, L, x, y));
 }
 
 // ---- dispatch of the message kernel --------------------------------------------------------

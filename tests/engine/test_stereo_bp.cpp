@@ -9,6 +9,8 @@
 
 #include "lightbench/stereo_bp.hpp"
 #include "lightbench/stereo_bp_math.hpp"
+#include "lightbench/stereo_bp_planes.hpp"
+#include <cstring>
 #include "lightbench/stereo_io.hpp"
 #include "lightbench/stereo_metrics.hpp"
 #include "test_util.hpp"
@@ -237,5 +239,99 @@ TEST_CASE("bp message: every registers / shared / local split gives identical bi
     }
     mean /= L;
     for (int d = 0; d < L; ++d) CHECK(ref[static_cast<std::size_t>(d)] == doctest::Approx(m[static_cast<std::size_t>(d)] - mean).epsilon(1e-5));
+  }
+}
+
+// The CUDA pipeline's per-pixel functions (stereo_bp_planes.hpp) run serially on the host in
+// the kernels' order and layout (as BpDevice::compute in kernels/stereo_bp.cu launches them):
+// the maps must equal the CPU reference bit for bit, for each storage variant.
+namespace {
+template <int R, int LC>
+ImageF planar_emulation(const StereoPair& pair, const BpParams& p, int S) {
+  const int w = pair.left.width, h = pair.left.height, L = p.ndisp;
+  const std::size_t plane = static_cast<std::size_t>(w) * h;
+  std::vector<unsigned char> in(pair.left.data.size() + pair.right.data.size());
+  std::memcpy(in.data(), pair.left.data.data(), pair.left.data.size());
+  std::memcpy(in.data() + pair.left.data.size(), pair.right.data.data(), pair.right.data.size());
+  const std::vector<float> taps = bp_gaussian_taps(p.sigma);
+  const int n = static_cast<int>(taps.size());
+  std::vector<float> gray(2 * plane), tmp(2 * plane);
+  for (int z = 0; z < 2; ++z) {
+    const unsigned char* img = z == 0 ? in.data() : in.data() + plane * static_cast<std::size_t>(pair.left.channels);
+    const int ch = z == 0 ? pair.left.channels : pair.right.channels;
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        (n == 1 ? gray : tmp)[z * plane + static_cast<std::size_t>(y) * w + x] = bpp::gray_h(img, ch, w, x, y, taps.data(), n);
+  }
+  if (n > 1)
+    for (int z = 0; z < 2; ++z)
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+          gray[z * plane + static_cast<std::size_t>(y) * w + x] = bpp::smooth_v(tmp.data() + z * plane, w, h, x, y, taps.data(), n);
+  std::vector<int> W{w}, H{h};
+  std::vector<std::size_t> off{0};
+  for (int k = 1; k < p.levels; ++k) {
+    off.push_back(off.back() + static_cast<std::size_t>(W.back()) * H.back() * L);
+    W.push_back((W.back() + 1) / 2);
+    H.push_back((H.back() + 1) / 2);
+  }
+  std::vector<float> D(off.back() + static_cast<std::size_t>(W.back()) * H.back() * L, -7.0f);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) bpp::cost0(gray.data(), w, h, L, p.lambda, p.tau_data, D.data(), x, y);
+  for (int k = 1; k < p.levels; ++k)
+    for (int y = 0; y < H[k]; ++y)
+      for (int x = 0; x < W[k]; ++x)
+        bpp::pyramid(D.data() + off[k - 1], W[k - 1], H[k - 1], D.data() + off[k], W[k], H[k], L, x, y);
+  const std::size_t set = 4 * plane * L;
+  std::vector<float> msg(2 * set, 123.0f);  // garbage: what is not written must not be read
+  const int threads = 4;                    // pretend blocks of 4 threads: interleaved slices
+  std::vector<float> sh(static_cast<std::size_t>(S > 0 ? S : 1) * threads, 0.0f);
+  for (int k = p.levels - 1; k >= 0; --k) {
+    float* m = msg.data() + (k % 2) * set;
+    const std::size_t pl = static_cast<std::size_t>(W[k]) * H[k];
+    if (k == p.levels - 1)
+      std::fill(m, m + 4 * pl * L, 0.0f);
+    else
+      for (int y = 0; y < H[k]; ++y)
+        for (int x = 0; x < W[k]; ++x)
+          bpp::copy_down(msg.data() + ((k + 1) % 2) * set, W[k + 1], H[k + 1], m, W[k], H[k], L, x, y);
+    bpp::MsgArgs a{W[k], H[k], L, S, 0, pl, D.data() + off[k], m, p.tau_disc};
+    for (int t = 0; t < p.iterations; ++t) {
+      a.parity = t & 1;
+      for (int y = 0; y < H[k]; ++y)
+        for (int i = 0; i < (W[k] + 1) / 2; ++i) {
+          int x = 0;
+          if (bpp::active_pixel(a, i, y, &x)) bpp::send_messages<R, LC>(a, x, y, sh.data() + i % threads, threads);
+        }
+    }
+  }
+  ImageF out(w, h, 1);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) out.at(x, y) = static_cast<float>(bpp::wta(D.data(), msg.data(), w, h, L, x, y));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("bp planes: the CUDA pipeline's per-pixel steps, run on the host, equal the CPU reference") {
+  struct Case {
+    int w, h, ch;
+    float sigma;
+    int levels;
+    bool random;
+  };
+  for (const Case c : {Case{37, 23, 3, 0.7f, 4, true}, Case{41, 30, 1, 0.0f, 3, false}, Case{29, 17, 3, 1.3f, 5, false}}) {
+    const StereoPair pair = c.random ? StereoPair{lbt::random_image(c.w, c.h, c.ch, 11u), lbt::random_image(c.w, c.h, c.ch, 12u), "r"}
+                                     : synthetic_two_plane_pair(c.w, c.h, 2, 9, 4u, nullptr, c.ch);
+    BpParams p;
+    p.ndisp = 16;
+    p.levels = c.levels;
+    p.sigma = c.sigma;
+    const ImageF ref = bp_stereo_cpu(pair, p, 2);
+    INFO(c.w << "x" << c.h);
+    CHECK(count_differing(planar_emulation<0, 0>(pair, p, 0), ref) == 0);    // local
+    CHECK(count_differing(planar_emulation<0, 0>(pair, p, 16), ref) == 0);   // shared
+    CHECK(count_differing(planar_emulation<16, 16>(pair, p, 0), ref) == 0);  // registers
+    CHECK(count_differing(planar_emulation<4, 0>(pair, p, 5), ref) == 0);   // hybrid 4 / 5 / 7
+    CHECK(count_differing(planar_emulation<12, 0>(pair, p, 4), ref) == 0);  // hybrid 12 / 4 / 0
   }
 }
