@@ -5,22 +5,25 @@
 // allocated once per (size, ndisp, levels). One kernel per checkerboard half-iteration.
 //
 // Variants (Grauer-Gray & Cavazos): where one thread keeps the L values of the message it
-// is computing (h, then the distance transform, truncation and normalisation in place):
-//   local      an array of kBpMaxDisp floats in local memory, any L (the naive version);
+// is computing (h, then the distance transform, truncation and normalisation in place; the
+// code is bpm::message in stereo_bp_math.hpp, shared with the CPU reference):
+//   local      an array in local memory, any L (the naive version);
 //   registers  L a template parameter (16, 20, 21, 32, 48, 60, 64, 128), the array fully
-//              unrolled into registers; other L fall back to local and the result says so
-//              (variant "registers->local");
+//              unrolled into registers (sm_90: no stack up to 64; 128 spills ~0.7 KB); other
+//              L fall back to local and the result says so (variant "registers->local ...");
 //   shared     a slice per thread in dynamic shared memory, element d of thread t at
 //              [d * blockThreads + t] (consecutive threads -> consecutive banks: no bank
-//              conflicts);
+//              conflicts); the block shrinks if L * threads * 4 bytes exceed the device;
 //   hybrid     the first R values in registers (R a template parameter: 0, 4, 8, 12, 16,
 //              24, 32, 48), the next S in shared memory, the rest in local memory. "hybrid"
 //              uses the auto-tuner's choice for (device, size, ndisp); "hybrid:R,S" forces a
-//              split (R rounded down to an instantiated value).
+//              split (R rounded down to an instance, S clamped to L - R).
 // Tolerance vs the CPU reference (tests/gpu/test_stereo_bp_gpu.cpp): every operation is the
-// same explicitly rounded float op in the same order, so the maps are expected identical;
-// the test allows <= 0.1 % differing pixels (the spec's bound) to absorb a difference in
-// the last bit of the Gaussian taps' products, should one ever flip a near-tie.
+// same explicitly rounded float op in the same order (no FMA contraction), so the maps are
+// expected identical; the test asserts the spec's bound, <= 0.1 % differing pixels. Without a
+// device, tests/engine/test_stereo_bp.cpp runs the kernels' per-pixel steps
+// (stereo_bp_planes.hpp) serially on the host for every variant and finds them bit-identical
+// to the CPU reference.
 //
 // Timing: StereoResult.ms = CUDA events around the compute (preprocess, data cost, pyramid,
 // message passing, WTA; the pair already on the device), ms_total = upload of the pair from
