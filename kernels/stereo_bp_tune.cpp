@@ -117,8 +117,34 @@ void write_file_cache(const std::string& path, const std::string& key, const BpT
   }
 }
 
-std::vector<BpTuneCandidate> candidates(int L, std::size_t max_shared) {
+// The seed's construction for one block shape and a target of `blocks` resident blocks per
+// multiprocessor: 12 values in registers first, shared memory up to that occupancy's share
+// of the multiprocessor, more registers up to 48 (the seed: 50), the rest local.
+BpTuneCandidate seed_candidate(int L, int bx, int by, int blocks, int smem_sm) {
+  BpTuneCandidate c;
+  c.block_x = bx;
+  c.block_y = by;
+  const int threads = bx * by;
+  const int r0 = std::min(L, 12);
+  const int s_budget = std::max(0, smem_sm / std::max(1, blocks) / (threads * 4) - 1);  // - 1: runtime reserve
+  const int s = std::min(L - r0, s_budget);
+  const int r = bp_hybrid_reg_floor(std::min(L - s, 48));
+  c.reg = r;
+  c.shared = std::min(L - r, s);
+  c.note = "seed scheme, " + std::to_string(blocks) + " blocks/SM target";
+  return c;
+}
+
+std::vector<BpTuneCandidate> candidates(int L, std::size_t max_shared, int smem_sm) {
   std::vector<BpTuneCandidate> out;
+  for (const int bs : {1, 2, 4, 8})
+    for (const auto& shape : {std::pair<int, int>{32, 2}, std::pair<int, int>{32, 4}}) {
+      BpTuneCandidate c = seed_candidate(L, shape.first, shape.second, bs, smem_sm);
+      const std::size_t bytes = static_cast<std::size_t>(c.shared) * c.block_x * c.block_y * 4;
+      if (bytes > max_shared) continue;
+      c.note += ", local " + std::to_string(L - c.reg - c.shared);
+      out.push_back(c);
+    }
   std::vector<int> regs;
   for (int r : {0, 12, 24, 32, 48})
     if (r <= L) regs.push_back(bp_hybrid_reg_floor(r));
@@ -142,7 +168,15 @@ std::vector<BpTuneCandidate> candidates(int L, std::size_t max_shared) {
         out.push_back(c);
       }
     }
-  return out;
+  // Drop duplicates (same shape and split), keeping the first.
+  std::vector<BpTuneCandidate> uniq;
+  for (const auto& c : out) {
+    bool seen = false;
+    for (const auto& u : uniq)
+      seen = seen || (u.block_x == c.block_x && u.block_y == c.block_y && u.reg == c.reg && u.shared == c.shared);
+    if (!seen) uniq.push_back(c);
+  }
+  return uniq;
 }
 
 }  // namespace
@@ -173,7 +207,7 @@ BpTuneResult bp_autotune(BpDevice& dev, const stereo::BpParams& p, const std::st
   CUDA_CHECK_THROW(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev_id));
   const std::size_t tune_shared = std::min<std::size_t>(dev.max_shared_bytes(), 96 * 1024);
   double best = -1;
-  for (BpTuneCandidate c : candidates(p.ndisp, tune_shared)) {
+  for (BpTuneCandidate c : candidates(p.ndisp, tune_shared, smem_sm)) {
     BpConfig cfg;
     cfg.store = BpStore::Hybrid;
     cfg.reg = c.reg;
