@@ -33,8 +33,11 @@ Action add_bench(CLI::App& app) {
   const Action depth = add_bench_depth(app);  // `bench depth` (cmd_depth.cpp)
   CLI::App* lfdepth_sub = nullptr;
   const Action lfdepth = add_bench_lfdepth(app, &lfdepth_sub);  // `bench lfdepth` (cmd_lfdepth.cpp)
-  return [o, render, depth, lfdepth, lfdepth_sub] {
+  CLI::App* stereo_sub = nullptr;
+  const Action stereo = add_bench_stereo(app, &stereo_sub);  // `bench stereo` (cmd_bench_stereo.cpp)
+  return [o, render, depth, lfdepth, lfdepth_sub, stereo, stereo_sub] {
     if (lfdepth_sub->parsed()) return lfdepth();
+    if (stereo_sub->parsed()) return stereo();
     if (!render->parsed()) return depth();
     if (o->backend != "cuda" && o->backend != "auto")
       throw Error("bench render times CUDA kernels: use --backend cuda");

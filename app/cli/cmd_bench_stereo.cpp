@@ -1,0 +1,72 @@
+// lightbench-cli bench stereo: every BP CUDA variant (and the tuned hybrid) on Tsukuba (16
+// disparities), Venus (20) and a 450x375 pair (synthetic two planes; no such real pair in
+// the data folder) with 60 and 64 disparities: median GPU time with and without the
+// transfers, pixels differing from the CPU reference, bad1 accuracy where truth exists.
+#include <cstdio>
+#include <filesystem>
+
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "lightbench/stereo_cuda.hpp"
+#include "lightbench/stereo_io.hpp"
+
+namespace lb::cli {
+
+Action add_bench_stereo(CLI::App& bench, CLI::App** sub_out) {
+  struct Opts {
+    std::string data = "../shared/data/stereo", json;
+    int warmup = 3, reps = 15;
+    bool no_synthetic = false;
+  };
+  auto o = std::make_shared<Opts>();
+  CLI::App* sub = bench.add_subcommand("stereo", "benchmark the belief-propagation stereo CUDA variants");
+  *sub_out = sub;
+  sub->add_option("--data", o->data, "folder holding the Middlebury tsukuba/ and venus/ folders")
+      ->capture_default_str();
+  sub->add_option("--warmup", o->warmup, "untimed runs per variant")->capture_default_str();
+  sub->add_option("--reps", o->reps, "timed runs per variant (median)")->capture_default_str();
+  sub->add_flag("--no-synthetic", o->no_synthetic, "skip the synthetic 450x375 pair (60 and 64 disparities)");
+  sub->add_option("--json", o->json, "write a JSON report");
+  return [o] {
+    if (o->reps < 1 || o->reps > 100000) throw Error("--reps must be in 1..100000");
+    if (o->warmup < 0 || o->warmup > 1000) throw Error("--warmup must be in 0..1000");
+    std::string why;
+    if (!cuda_available(&why)) throw Error("bench stereo needs a CUDA device: " + why);
+    std::vector<cuda::StereoBenchCase> cases;
+    for (const char* name : {"tsukuba", "venus"}) {
+      const std::filesystem::path dir = std::filesystem::path(o->data) / name;
+      if (!std::filesystem::exists(dir)) {
+        std::fprintf(stderr, "bench stereo: no %s at %s, skipped\n", name, dir.string().c_str());
+        continue;
+      }
+      stereo::StereoScene sc = stereo::load_stereo_scene(dir.string());
+      cases.push_back({name, std::move(sc.pair), std::move(sc.gt), sc.suggested_ndisp});
+    }
+    if (!o->no_synthetic)
+      for (const int nd : {60, 64}) {
+        cuda::StereoBenchCase c;
+        c.name = "synthetic 450x375";
+        c.pair = stereo::synthetic_two_plane_pair(450, 375, nd / 4, nd - 8, 450u, &c.gt.disparity, 3);
+        c.ndisp = nd;
+        cases.push_back(std::move(c));
+      }
+    if (cases.empty()) throw Error("bench stereo: no scene to run (see --data)");
+    cuda::StereoBenchOptions opt;
+    opt.warmup = o->warmup;
+    opt.reps = o->reps;
+    progress("bench stereo: timing ...");
+    const cuda::StereoBenchReport rep = cuda::bench_stereo(cases, opt);
+    progress_done();
+    std::printf("%s", cuda::format_stereo_bench_report(rep).c_str());
+    if (!o->json.empty()) {
+      Report r("bench stereo");
+      r.root()["parameters"] = {{"data", o->data}, {"warmup", opt.warmup}, {"reps", opt.reps}};
+      r.root()["backend"] = "cuda";
+      r.root()["device"] = rep.device.describe();
+      r.root()["bench"] = nlohmann::json::parse(cuda::stereo_bench_report_json(rep));
+      r.write(o->json);
+    }
+  };
+}
+
+}  // namespace lb::cli

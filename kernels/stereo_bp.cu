@@ -1,0 +1,456 @@
+// Belief-propagation stereo on CUDA: preprocessing, data cost, pyramid, the message kernel in
+// its four storage variants (local / registers / shared / hybrid), copy-down, winner takes
+// all; the device data; the CUDA matcher. See lightbench/stereo_cuda.hpp.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+
+#include "cuda_check.cuh"
+#include "cuda_util.hpp"
+#include "lightbench/stereo_bp_math.hpp"
+#include "lightbench/stereo_bp_planes.hpp"
+#include "lightbench/stereo_io.hpp"
+#include "stereo_bp_launch.hpp"
+
+namespace lb::cuda {
+
+namespace detail {
+
+namespace {
+
+using namespace lb::stereo::bpm;
+namespace bpp = lb::stereo::bpp;
+using lb::stereo::kBpMaxDisp;
+
+constexpr int kMaxTaps = 40;
+struct Taps {
+  float t[kMaxTaps];
+  int n;
+};
+
+// ---- kernels: one thread per pixel, the bodies in lightbench/stereo_bp_planes.hpp ----------
+using bpp::MsgArgs;
+
+// blockIdx.z: 0 left, 1 right. ntaps == 1: gray only, straight into out.
+__global__ void k_gray_h(const unsigned char* __restrict__ in, int cl, int cr, int w, int h, Taps taps,
+                         float* __restrict__ out) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h) return;
+  const int z = blockIdx.z;
+  const unsigned char* img = z == 0 ? in : in + static_cast<size_t>(w) * h * cl;
+  out[static_cast<size_t>(z) * w * h + static_cast<size_t>(y) * w + x] =
+      bpp::gray_h(img, z == 0 ? cl : cr, w, x, y, taps.t, taps.n);
+}
+
+__global__ void k_smooth_v(const float* __restrict__ in, int w, int h, Taps taps, float* __restrict__ out) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h) return;
+  const size_t zo = static_cast<size_t>(blockIdx.z) * w * h;
+  out[zo + static_cast<size_t>(y) * w + x] = bpp::smooth_v(in + zo, w, h, x, y, taps.t, taps.n);
+}
+
+__global__ void k_cost0(const float* __restrict__ g, int w, int h, int L, float lambda, float tau, float* __restrict__ D) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h) return;
+  bpp::cost0(g, w, h, L, lambda, tau, D, x, y);
+}
+
+__global__ void k_pyramid(const float* __restrict__ f, int fw, int fh, float* __restrict__ c, int cw, int ch, int L) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= cw || y >= ch) return;
+  bpp::pyramid(f, fw, fh, c, cw, ch, L, x, y);
+}
+
+// One checkerboard half-iteration; the message array of each thread per variant (R, LC):
+// see bpm::message. Shared slices interleaved: element j of thread t at sh[j * threads + t]
+// (consecutive threads hit consecutive banks).
+template <int R, int LC>
+__global__ void k_message(MsgArgs a) {
+  extern __shared__ float sh[];
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  int x = 0;
+  if (!bpp::active_pixel(a, static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y, &x)) return;  // no barriers
+  const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+  bpp::send_messages<R, LC>(a, x, y, sh + tid, static_cast<int>(blockDim.x * blockDim.y));
+}
+
+__global__ void k_copy_down(const float* __restrict__ mc, int cw, int ch, float* __restrict__ mf, int fw, int fh, int L) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= fw || y >= fh) return;
+  bpp::copy_down(mc, cw, ch, mf, fw, fh, L, x, y);
+}
+
+__global__ void k_wta(const float* __restrict__ D, const float* __restrict__ m, int w, int h, int L, float* __restrict__ out) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h) return;
+  out[static_cast<size_t>(y) * w + x] = static_cast<float>(bpp::wta(D, m, w, h, L, x, y));
+}
+
+// ---- dispatch of the message kernel --------------------------------------------------------
+template <int R, int LC>
+void launch_msg_t(const MsgArgs& a, dim3 grid, dim3 block, std::size_t shmem, cudaStream_t s) {
+  if (shmem > 48 * 1024)
+    CUDA_CHECK_THROW(cudaFuncSetAttribute(k_message<R, LC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(shmem)));
+  k_message<R, LC><<<grid, block, shmem, s>>>(a);
+}
+
+void launch_msg(const MsgArgs& a, const BpConfig& c, cudaStream_t s) {
+  const dim3 block(static_cast<unsigned>(c.block_x), static_cast<unsigned>(c.block_y));
+  const dim3 grid(static_cast<unsigned>(((a.w + 1) / 2 + c.block_x - 1) / c.block_x),
+                  static_cast<unsigned>((a.h + c.block_y - 1) / c.block_y));
+  const std::size_t shmem = static_cast<std::size_t>(a.S) * c.block_x * c.block_y * sizeof(float);
+  if (c.store == BpStore::Registers) {
+    switch (a.L) {
+#define LB_BP_REG(N) \
+  case N: launch_msg_t<N, N>(a, grid, block, 0, s); return;
+      LB_BP_REG(16) LB_BP_REG(20) LB_BP_REG(21) LB_BP_REG(32) LB_BP_REG(48) LB_BP_REG(60) LB_BP_REG(64)
+      LB_BP_REG(128)
+#undef LB_BP_REG
+      default: LB_THROW("registers: no instance for L = " + std::to_string(a.L));
+    }
+  }
+  switch (c.store == BpStore::Hybrid ? c.reg : 0) {
+#define LB_BP_HYB(N) \
+  case N: launch_msg_t<N, 0>(a, grid, block, shmem, s); return;
+    LB_BP_HYB(0) LB_BP_HYB(4) LB_BP_HYB(8) LB_BP_HYB(12) LB_BP_HYB(16) LB_BP_HYB(24) LB_BP_HYB(32) LB_BP_HYB(48)
+#undef LB_BP_HYB
+    default: LB_THROW("hybrid: no instance for R = " + std::to_string(c.reg));
+  }
+}
+
+dim3 grid2(int w, int h, dim3 b, int z = 1) {
+  return dim3((static_cast<unsigned>(w) + b.x - 1) / b.x, (static_cast<unsigned>(h) + b.y - 1) / b.y, static_cast<unsigned>(z));
+}
+
+}  // namespace
+
+// ---- configs ------------------------------------------------------------------------------
+const std::vector<int>& bp_register_instances() {
+  static const std::vector<int> v{16, 20, 21, 32, 48, 60, 64, 128};
+  return v;
+}
+const std::vector<int>& bp_hybrid_reg_instances() {
+  static const std::vector<int> v{0, 4, 8, 12, 16, 24, 32, 48};
+  return v;
+}
+int bp_hybrid_reg_floor(int r) {
+  int best = 0;
+  for (int v : bp_hybrid_reg_instances())
+    if (v <= r) best = v;
+  return best;
+}
+
+std::string BpConfig::describe() const {
+  const std::string shape = " " + std::to_string(block_x) + "x" + std::to_string(block_y);
+  switch (store) {
+    case BpStore::Local: return "local" + shape;
+    case BpStore::Registers: return "registers" + shape;
+    case BpStore::Shared: return "shared" + shape;
+    case BpStore::Hybrid: return "hybrid R=" + std::to_string(reg) + " S=" + std::to_string(shared) + shape;
+  }
+  return "?";
+}
+
+std::string bp_fit_config(BpConfig& c, int L, std::size_t max_shared) {
+  std::string note;
+  if (c.store == BpStore::Shared) {
+    c.reg = 0;
+    c.shared = L;
+  }
+  if (c.store == BpStore::Hybrid) {
+    const int r = bp_hybrid_reg_floor(std::min(c.reg, L));
+    if (r != c.reg) note += "R " + std::to_string(c.reg) + "->" + std::to_string(r) + " ";
+    c.reg = r;
+    c.shared = std::clamp(c.shared, 0, L - c.reg);
+  }
+  if (c.store == BpStore::Shared || c.store == BpStore::Hybrid) {
+    // Shrink the block until the slices fit.
+    while (static_cast<std::size_t>(c.shared) * c.block_x * c.block_y * 4 > max_shared && c.block_y > 1) c.block_y /= 2;
+    while (static_cast<std::size_t>(c.shared) * c.block_x * c.block_y * 4 > max_shared && c.block_x > 32) c.block_x /= 2;
+    if (static_cast<std::size_t>(c.shared) * c.block_x * c.block_y * 4 > max_shared) {
+      const int s = static_cast<int>(max_shared / (4u * c.block_x * c.block_y));
+      note += "S " + std::to_string(c.shared) + "->" + std::to_string(s) + " ";
+      c.shared = s;
+    }
+  }
+  return note;
+}
+
+bool bp_parse_variant(const std::string& name, int L, BpConfig* cfg, bool* fallback) {
+  *fallback = false;
+  BpConfig c;
+  if (name == "local") {
+    c.store = BpStore::Local;
+  } else if (name == "registers") {
+    const auto& v = bp_register_instances();
+    if (std::find(v.begin(), v.end(), L) != v.end()) {
+      c.store = BpStore::Registers;
+    } else {
+      c.store = BpStore::Local;
+      *fallback = true;
+    }
+  } else if (name == "shared") {
+    c.store = BpStore::Shared;
+    c.shared = L;
+  } else if (name == "hybrid") {
+    return false;
+  } else if (name.rfind("hybrid:", 0) == 0) {
+    int r = -1, s = -1;
+    char tail = 0;
+    if (std::sscanf(name.c_str() + 7, "%d,%d%c", &r, &s, &tail) != 2 || r < 0 || s < 0)
+      throw Error("--variant '" + name + "': use hybrid:R,S with R, S >= 0 (values in registers, shared)");
+    c.store = BpStore::Hybrid;
+    c.reg = r;
+    c.shared = s;
+  } else {
+    throw Error("--variant '" + name + "': use local, registers, shared, hybrid or hybrid:R,S");
+  }
+  *cfg = c;
+  return true;
+}
+
+// ---- device data ----------------------------------------------------------------------------
+BpDevice::BpDevice() {
+  int dev = 0, optin = 0;
+  CUDA_CHECK_THROW(cudaGetDevice(&dev));
+  CUDA_CHECK_THROW(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  max_shared_ = static_cast<std::size_t>(std::max(optin, 48 * 1024));
+}
+
+BpDevice::~BpDevice() {
+  if (h_in_) CUDA_CHECK_PRINT(cudaFreeHost(h_in_));
+  if (h_out_) CUDA_CHECK_PRINT(cudaFreeHost(h_out_));
+}
+
+void BpDevice::set_pair(const stereo::StereoPair& pair) {
+  stereo::validate(pair);
+  w_ = pair.left.width;
+  h_ = pair.left.height;
+  cl_ = pair.left.channels;
+  cr_ = pair.right.channels;
+  in_bytes_ = pair.left.data.size() + pair.right.data.size();
+  if (in_bytes_ > h_in_cap_) {
+    if (h_in_) CUDA_CHECK_THROW(cudaFreeHost(h_in_));
+    h_in_ = nullptr;
+    CUDA_CHECK_THROW(cudaMallocHost(&h_in_, in_bytes_));
+    h_in_cap_ = in_bytes_;
+  }
+  std::memcpy(h_in_, pair.left.data.data(), pair.left.data.size());
+  std::memcpy(h_in_ + pair.left.data.size(), pair.right.data.data(), pair.right.data.size());
+  const std::size_t out = static_cast<std::size_t>(w_) * h_ * sizeof(float);
+  if (out > h_out_cap_) {
+    if (h_out_) CUDA_CHECK_THROW(cudaFreeHost(h_out_));
+    h_out_ = nullptr;
+    CUDA_CHECK_THROW(cudaMallocHost(&h_out_, out));
+    h_out_cap_ = out;
+  }
+  d_in_.reserve(in_bytes_);
+}
+
+void BpDevice::upload(cudaStream_t s) {
+  LB_REQUIRE(has_pair(), "stereo bp: no stereo pair loaded");
+  CUDA_CHECK_THROW(cudaMemcpyAsync(d_in_.get(), h_in_, in_bytes_, cudaMemcpyHostToDevice, s));
+}
+
+void BpDevice::ensure(const stereo::BpParams& p) {
+  const std::size_t plane = static_cast<std::size_t>(w_) * h_;
+  std::size_t data = 0;
+  int w = w_, h = h_;
+  for (int k = 0; k < p.levels; ++k, w = (w + 1) / 2, h = (h + 1) / 2) data += static_cast<std::size_t>(w) * h;
+  d_gray_.reserve(2 * plane * 4);
+  d_tmp_.reserve(2 * plane * 4);
+  d_data_.reserve(data * p.ndisp * 4);
+  d_msg_.reserve(2 * 4 * plane * p.ndisp * 4);  // two sets (ping-pong between levels)
+  d_map_.reserve(plane * 4);
+}
+
+void BpDevice::compute(const stereo::BpParams& p, const BpConfig& c, cudaStream_t s) {
+  stereo::validate(p);
+  LB_REQUIRE(p.ndisp <= w_, "ndisp: " + std::to_string(p.ndisp) + " disparities exceed the image width " + std::to_string(w_));
+  ensure(p);
+  const int L = p.ndisp;
+  const dim3 b2(32, 8);
+  const std::vector<float> tv = stereo::bp_gaussian_taps(p.sigma);
+  Taps taps{};
+  taps.n = static_cast<int>(tv.size());
+  LB_REQUIRE(taps.n <= kMaxTaps, "sigma: too large for the GPU filter");
+  std::copy(tv.begin(), tv.end(), taps.t);
+  float* gray = d_gray_.as<float>();
+  if (taps.n == 1) {
+    k_gray_h<<<grid2(w_, h_, b2, 2), b2, 0, s>>>(d_in_.as<unsigned char>(), cl_, cr_, w_, h_, taps, gray);
+    CUDA_CHECK_LAUNCH();
+  } else {
+    k_gray_h<<<grid2(w_, h_, b2, 2), b2, 0, s>>>(d_in_.as<unsigned char>(), cl_, cr_, w_, h_, taps, d_tmp_.as<float>());
+    CUDA_CHECK_LAUNCH();
+    k_smooth_v<<<grid2(w_, h_, b2, 2), b2, 0, s>>>(d_tmp_.as<float>(), w_, h_, taps, gray);
+    CUDA_CHECK_LAUNCH();
+  }
+  // Level geometry and offsets.
+  std::vector<int> W{w_}, H{h_};
+  std::vector<std::size_t> off{0};
+  for (int k = 1; k < p.levels; ++k) {
+    off.push_back(off.back() + static_cast<std::size_t>(W.back()) * H.back() * L);
+    W.push_back((W.back() + 1) / 2);
+    H.push_back((H.back() + 1) / 2);
+  }
+  float* D = d_data_.as<float>();
+  k_cost0<<<grid2(w_, h_, b2), b2, 0, s>>>(gray, w_, h_, L, p.lambda, p.tau_data, D);
+  CUDA_CHECK_LAUNCH();
+  for (int k = 1; k < p.levels; ++k) {
+    k_pyramid<<<grid2(W[k], H[k], b2), b2, 0, s>>>(D + off[k - 1], W[k - 1], H[k - 1], D + off[k], W[k], H[k], L);
+    CUDA_CHECK_LAUNCH();
+  }
+  const std::size_t set = 4 * static_cast<std::size_t>(w_) * h_ * L;
+  float* msg = d_msg_.as<float>();
+  for (int k = p.levels - 1; k >= 0; --k) {
+    float* m = msg + (k % 2) * set;
+    const std::size_t plane = static_cast<std::size_t>(W[k]) * H[k];
+    if (k == p.levels - 1) {
+      CUDA_CHECK_THROW(cudaMemsetAsync(m, 0, 4 * plane * L * sizeof(float), s));
+    } else {
+      k_copy_down<<<grid2(W[k], H[k], b2), b2, 0, s>>>(msg + ((k + 1) % 2) * set, W[k + 1], H[k + 1], m, W[k], H[k], L);
+      CUDA_CHECK_LAUNCH();
+    }
+    MsgArgs a{W[k], H[k], L, c.store == BpStore::Shared || c.store == BpStore::Hybrid ? c.shared : 0, 0, plane,
+              D + off[k], m, p.tau_disc};
+    for (int t = 0; t < p.iterations; ++t) {
+      a.parity = t & 1;
+      launch_msg(a, c, s);
+      CUDA_CHECK_LAUNCH();
+    }
+  }
+  k_wta<<<grid2(w_, h_, b2), b2, 0, s>>>(D, msg, w_, h_, L, d_map_.as<float>());
+  CUDA_CHECK_LAUNCH();
+}
+
+void BpDevice::download(cudaStream_t s) {
+  CUDA_CHECK_THROW(cudaMemcpyAsync(h_out_, d_map_.get(), static_cast<std::size_t>(w_) * h_ * 4, cudaMemcpyDeviceToHost, s));
+}
+
+void BpDevice::copy_map(ImageF& out) const {
+  out = ImageF(w_, h_, 1);
+  std::memcpy(out.data.data(), h_out_, out.data.size() * 4);
+}
+
+double bp_time_config(BpDevice& dev, const stereo::BpParams& p, const BpConfig& c, int runs, cudaStream_t s) {
+  Event a, b;
+  std::vector<double> ms;
+  try {
+    dev.compute(p, c, s);  // warm-up
+    for (int i = 0; i < runs; ++i) {
+      CUDA_CHECK_THROW(cudaEventRecord(a.get(), s));
+      dev.compute(p, c, s);
+      CUDA_CHECK_THROW(cudaEventRecord(b.get(), s));
+      CUDA_CHECK_THROW(cudaEventSynchronize(b.get()));
+      float t = 0;
+      CUDA_CHECK_THROW(cudaEventElapsedTime(&t, a.get(), b.get()));
+      ms.push_back(t);
+    }
+  } catch (const Error&) {
+    (void)cudaGetLastError();
+    CUDA_CHECK_PRINT(cudaStreamSynchronize(s));
+    return -1.0;
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------
+// Public API
+// ---------------------------------------------------------------------------------------
+std::vector<std::string> bp_stereo_variants() { return {"local", "registers", "shared", "hybrid"}; }
+std::vector<int> bp_register_counts() { return detail::bp_register_instances(); }
+
+namespace {
+
+using namespace detail;
+
+class CudaBpStereo final : public stereo::StereoMatcher<stereo::BpParams> {
+ public:
+  explicit CudaBpStereo(int device) : device_(device) {
+    std::string why;
+    if (!cuda_available(&why)) throw Error("CUDA BP stereo: " + why);
+    CUDA_CHECK_THROW(cudaSetDevice(device));
+    info_ = device_info(device);
+    stream_ = std::make_unique<Stream>();
+    dev_ = std::make_unique<BpDevice>();
+    for (auto& e : e_) e = std::make_unique<Event>();
+  }
+  BackendKind kind() const override { return BackendKind::Cuda; }
+  std::string device_name() const override { return info_.name; }
+  void set_pair(const stereo::StereoPair& pair) override {
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    dev_->set_pair(pair);
+  }
+  bool has_pair() const override { return dev_->has_pair(); }
+  std::vector<std::string> variants() const override { return bp_stereo_variants(); }
+  std::string default_variant() const override { return "registers"; }
+  stereo::StereoResult run(const stereo::BpParams& p, const std::string& variant_in) override {
+    LB_REQUIRE(has_pair(), "stereo bp: no stereo pair loaded");
+    stereo::validate(p);
+    LB_REQUIRE(p.ndisp <= dev_->width(), "ndisp: " + std::to_string(p.ndisp) +
+                                             " disparities exceed the image width " + std::to_string(dev_->width()));
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    const std::string variant = variant_in.empty() ? default_variant() : variant_in;
+    const cudaStream_t s = stream_->get();
+    stereo::StereoResult r;
+    BpConfig c;
+    bool fallback = false;
+    if (!bp_parse_variant(variant, p.ndisp, &c, &fallback)) {
+      dev_->upload(s);
+      const BpTuneResult t = bp_autotune(*dev_, p, info_.name, s);
+      c.store = BpStore::Hybrid;
+      c.reg = t.best.reg;
+      c.shared = t.best.shared;
+      c.block_x = t.best.block_x;
+      c.block_y = t.best.block_y;
+      r.tuning = t.describe();
+    }
+    const std::string note = bp_fit_config(c, p.ndisp, dev_->max_shared_bytes());
+    r.variant = fallback ? "registers->local (no instance for L=" + std::to_string(p.ndisp) + ")"
+                         : (variant.rfind("hybrid", 0) == 0 ? "hybrid:" + std::to_string(c.reg) + "," + std::to_string(c.shared)
+                                                             : variant);
+    if (fallback) r.tuning += (r.tuning.empty() ? "" : "; ") + std::string("registers: L not instantiated, ran local");
+    if (!note.empty()) r.tuning += (r.tuning.empty() ? "" : "; ") + ("adjusted " + note);
+    CUDA_CHECK_THROW(cudaEventRecord(e_[0]->get(), s));
+    dev_->upload(s);
+    CUDA_CHECK_THROW(cudaEventRecord(e_[1]->get(), s));
+    dev_->compute(p, c, s);
+    CUDA_CHECK_THROW(cudaEventRecord(e_[2]->get(), s));
+    dev_->download(s);
+    CUDA_CHECK_THROW(cudaEventRecord(e_[3]->get(), s));
+    CUDA_CHECK_THROW(cudaEventSynchronize(e_[3]->get()));
+    float ms = 0, total = 0;
+    CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, e_[1]->get(), e_[2]->get()));
+    CUDA_CHECK_THROW(cudaEventElapsedTime(&total, e_[0]->get(), e_[3]->get()));
+    dev_->copy_map(r.disparity);
+    r.ms = ms;
+    r.ms_total = total;
+    const std::string key = fallback ? "local" : (c.store == BpStore::Hybrid ? "hybrid" : variant);
+    const std::uint64_t px = static_cast<std::uint64_t>(dev_->width()) * dev_->height();
+    timings_.record("stereo/bp/" + key, ms, px * p.ndisp * 4 * 5);
+    timings_.record("stereo/bp/" + key + "/total", total, dev_->pair_bytes() + px * 4);
+    return r;
+  }
+
+ private:
+  int device_;
+  DeviceInfo info_;
+  std::unique_ptr<Stream> stream_;
+  std::unique_ptr<BpDevice> dev_;
+  std::unique_ptr<Event> e_[4];
+};
+
+}  // namespace
+
+std::unique_ptr<stereo::StereoMatcher<stereo::BpParams>> make_bp_stereo_cuda(int device) {
+  return std::make_unique<CudaBpStereo>(device);
+}
+
+}  // namespace lb::cuda

@@ -1,0 +1,120 @@
+// End-to-end test of `lightbench-cli stereo` as a user runs it: a synthetic two-plane pair
+// with its ground truth on disk, PNG and PFM outputs, the JSON report's bad-pixel scores,
+// the local-method placeholder, and one-line errors for bad input.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "cli_runner.hpp"
+#include "lightbench/image_io.hpp"
+#include "lightbench/stereo_io.hpp"
+#include "test_util.hpp"
+
+using namespace lb;
+
+namespace {
+void write_pair(const lbt::TempDir& dir, ImageF* gt_out) {
+  ImageF gt;
+  const stereo::StereoPair p = stereo::synthetic_two_plane_pair(64, 48, 2, 6, 17u, &gt, 3);
+  save_image(dir.file("l.png"), p.left);
+  save_image(dir.file("r.png"), p.right);
+  // Middlebury-style truth: value = 16 * d.
+  ImageU8 g(64, 48, 1);
+  for (std::size_t i = 0; i < g.pixels(); ++i) g.data[i] = static_cast<std::uint8_t>(16 * gt.data[i]);
+  save_image(dir.file("gt.png"), g);
+  save_image(dir.file("all.png"), ImageU8(64, 48, 1, 255));
+  if (gt_out) *gt_out = gt;
+}
+}  // namespace
+
+TEST_CASE("stereo cli: bp on a synthetic pair, scored, PFM and PNG outputs, JSON report") {
+  lbt::TempDir dir("stcli");
+  ImageF gt;
+  write_pair(dir, &gt);
+  const std::string base = "stereo --left " + dir.file("l.png") + " --right " + dir.file("r.png") +
+                           " --ndisp 8 --method bp --backend cpu --gt " + dir.file("gt.png") +
+                           " --gt-scale 16 --mask-all " + dir.file("all.png");
+  const auto r = lbt::run_cli(base + " --out " + dir.file("d.pfm") + " --json " + dir.file("r.json") +
+                              " --error-map " + dir.file("err.png") + " --repeat 2");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const ImageF d = load_pfm(dir.file("d.pfm"));
+  CHECK(d.width == 64);
+  CHECK(d.at(32, 24) == 6.0f);
+  CHECK(d.at(60, 5) == 2.0f);
+  const auto j = lbt::read_json(dir.file("r.json"));
+  for (const char* key : {"bad1_nonocc", "bad1_all", "bad1_disc", "ms", "ms_total", "backend", "device", "variant",
+                          "parameters"}) {
+    CAPTURE(key);
+    CHECK(j.contains(key));
+  }
+  CHECK(j["backend"] == "cpu");
+  CHECK(j["variant"] == "reference");
+  CHECK(j["bad1_all"].get<double>() < 10.0);
+  CHECK(j["parameters"]["ndisp"] == 8);
+  CHECK(j["timings"].contains("stereo/bp/cpu"));
+  CHECK(std::filesystem::exists(dir.file("err.png")));
+  // PNG output scaled for viewing: disparity 6 of 0..7 -> 6 * 255 / 7.
+  const auto r2 = lbt::run_cli(base + " --out " + dir.file("d.png") + " --iterations 3 --levels 3 --sigma 0");
+  INFO(r2.output);
+  REQUIRE(r2.status == 0);
+  const ImageU8 png = load_image(dir.file("d.png"));
+  CHECK(png.at(32, 24) == 219);
+}
+
+TEST_CASE("stereo cli: the local method is a clear one-line error in this branch") {
+  lbt::TempDir dir("stcli");
+  write_pair(dir, nullptr);
+  const auto r = lbt::run_cli("stereo --left " + dir.file("l.png") + " --right " + dir.file("r.png") +
+                              " --method local --backend cpu --out " + dir.file("d.png"));
+  CHECK(r.status != 0);
+  CHECK(r.output.find("local stereo is not built in this branch") != std::string::npos);
+  CHECK(lbt::count_lines(r.output) == 1);
+}
+
+TEST_CASE("stereo cli bad input: one line, non-zero exit, no output written") {
+  lbt::TempDir dir("stbad");
+  write_pair(dir, nullptr);
+  save_image(dir.file("small.png"), ImageU8(10, 10, 3));
+  const std::string lr = "stereo --left " + dir.file("l.png") + " --right " + dir.file("r.png");
+  const std::string out = " --out " + dir.file("d.pfm");
+  const std::string cases[] = {
+      "stereo --left " + dir.file("missing.png") + " --right " + dir.file("r.png") + out,
+      "stereo --left " + dir.file("l.png") + " --right " + dir.file("small.png") + out,
+      lr + " --ndisp 1" + out,
+      lr + " --ndisp 100" + out,
+      lr + " --lambda -1" + out,
+      lr + " --levels 0" + out,
+      lr + " --method sgm" + out,
+      lr + " --gt " + dir.file("gt.png") + out,               // no --gt-scale
+      lr + " --gt " + dir.file("gt.png") + " --gt-scale -2" + out,
+      lr + " --gt " + dir.file("small.png") + " --gt-scale 16" + out,
+      lr + " --variant registers" + out,                         // CUDA variant on the CPU backend
+      lr + " --out " + dir.file("d.txt"),
+      "stereo --scene " + dir.file("nowhere") + out,
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c);
+    const auto r = lbt::run_cli(c + " --backend cpu");
+    INFO(r.output);
+    CHECK(r.status != 0);
+    CHECK(lbt::count_lines(r.output) == 1);
+  }
+  CHECK_FALSE(std::filesystem::exists(dir.file("d.pfm")));
+}
+
+TEST_CASE("stereo cli: --scene on the Middlebury data (when present)") {
+  const std::string dir = std::string(LB_SHARED_DATA_DIR) + "/stereo/tsukuba";
+  if (!std::filesystem::exists(dir)) {
+    MESSAGE("SKIPPED: no Middlebury data at " << dir);
+    return;
+  }
+  lbt::TempDir tmp("stscene");
+  const auto r = lbt::run_cli("stereo --scene " + dir + " --backend cpu --out " + tmp.file("d.png") + " --json " +
+                              tmp.file("r.json"));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto j = lbt::read_json(tmp.file("r.json"));
+  CHECK(j["parameters"]["ndisp"] == 16);
+  CHECK(j["bad1_nonocc"].get<double>() < 10.0);
+}
