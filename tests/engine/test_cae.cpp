@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <random>
 
+#include "shared_data.hpp"
 #include "lightbench/cae.hpp"
 #include "lightbench/hci_metrics.hpp"
 #include "lightbench/lightfield.hpp"
@@ -166,7 +167,7 @@ TEST_CASE("cae: parameters are validated with one-line errors; describe binds th
 }
 
 TEST_CASE("cae: antinous, 5x5 views, 48x48 crop (CPU regression)") {
-  const std::string dir = std::string(LB_SHARED_DATA_DIR) + "/lightfield4d/antinous";
+  const std::string dir = lb_shared_data_dir() + "/lightfield4d/antinous";
   if (!std::filesystem::exists(dir + "/input_Cam040.png")) {
     MESSAGE("SKIPPED: " << dir << " not present");
     return;

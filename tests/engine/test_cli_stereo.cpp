@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "shared_data.hpp"
 #include "cli_runner.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/stereo_io.hpp"
@@ -104,7 +105,7 @@ TEST_CASE("stereo cli bad input: one line, non-zero exit, no output written") {
 }
 
 TEST_CASE("stereo cli: --scene on the Middlebury data (when present)") {
-  const std::string dir = std::string(LB_SHARED_DATA_DIR) + "/stereo/tsukuba";
+  const std::string dir = lb_shared_data_dir() + "/stereo/tsukuba";
   if (!std::filesystem::exists(dir)) {
     MESSAGE("SKIPPED: no Middlebury data at " << dir);
     return;

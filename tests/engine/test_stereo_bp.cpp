@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <random>
 
+#include "shared_data.hpp"
 #include "lightbench/stereo_bp.hpp"
 #include "lightbench/stereo_bp_math.hpp"
 #include "lightbench/stereo_bp_planes.hpp"
@@ -166,7 +167,7 @@ TEST_CASE("bp cpu: Tsukuba and Venus accuracy (regression thresholds)") {
     double max_nonocc, max_all, max_disc;
   };
   for (const Scene s : {Scene{"tsukuba", 16, 2.5, 4.5, 12.0}, Scene{"venus", 20, 1.8, 3.5, 18.0}}) {
-    const std::string dir = std::string(LB_SHARED_DATA_DIR) + "/stereo/" + s.name;
+    const std::string dir = lb_shared_data_dir() + "/stereo/" + s.name;
     if (!std::filesystem::exists(dir)) {
       MESSAGE("SKIPPED: no Middlebury data at " << dir);
       continue;

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "shared_data.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/stereo_io.hpp"
 #include "test_util.hpp"
@@ -74,7 +75,7 @@ TEST_CASE("stereo io: ground truth value / scale, 0 unknown; PFM as is; output r
 }
 
 TEST_CASE("stereo io: Middlebury scene folders (when the data is present)") {
-  const std::string dir = std::string(LB_SHARED_DATA_DIR) + "/stereo/tsukuba";
+  const std::string dir = lb_shared_data_dir() + "/stereo/tsukuba";
   if (!std::filesystem::exists(dir)) {
     MESSAGE("SKIPPED: no Middlebury data at " << dir);
     return;

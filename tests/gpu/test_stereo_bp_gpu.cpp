@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <random>
 
+#include "shared_data.hpp"
 #include "gpu_test_util.hpp"
 #include "lightbench/stereo_bp.hpp"
 #include "lightbench/stereo_cuda.hpp"
@@ -104,7 +105,7 @@ TEST_CASE("stereo bp gpu: the auto-tuner reports what it tried and caches the wi
 
 TEST_CASE("stereo bp gpu: Tsukuba on the GPU equals the CPU path (when the data is present)") {
   LB_GPU_TEST_GUARD();
-  const std::string dir = std::string(LB_SHARED_DATA_DIR) + "/stereo/tsukuba";
+  const std::string dir = lb_shared_data_dir() + "/stereo/tsukuba";
   if (!std::filesystem::exists(dir)) {
     MESSAGE("SKIPPED: no Middlebury data at " << dir);
     return;
