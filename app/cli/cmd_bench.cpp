@@ -33,7 +33,10 @@ Action add_bench(CLI::App& app) {
   const Action depth = add_bench_depth(app);  // `bench depth` (cmd_depth.cpp)
   CLI::App* lfdepth_sub = nullptr;
   const Action lfdepth = add_bench_lfdepth(app, &lfdepth_sub);  // `bench lfdepth` (cmd_lfdepth.cpp)
-  return [o, render, depth, lfdepth, lfdepth_sub] {
+  CLI::App* local_sub = nullptr;
+  const Action local = add_bench_local(app, &local_sub);  // `bench local` (cmd_bench_local.cpp)
+  return [o, render, depth, lfdepth, lfdepth_sub, local, local_sub] {
+    if (local_sub->parsed()) return local();
     if (lfdepth_sub->parsed()) return lfdepth();
     if (!render->parsed()) return depth();
     if (o->backend != "cuda" && o->backend != "auto")

@@ -17,5 +17,7 @@ Action add_bench_depth(CLI::App& bench);
 Action add_lfdepth(CLI::App& app);
 // `bench lfdepth`, a subcommand of `bench` (registered by add_bench); *sub is set to it.
 Action add_bench_lfdepth(CLI::App& bench, CLI::App** sub);
+// `bench local`, a subcommand of `bench` (registered by add_bench); *sub is set to it.
+Action add_bench_local(CLI::App& bench, CLI::App** sub);
 
 }  // namespace lb::cli
