@@ -70,8 +70,10 @@ cuda::LocalBenchWorkload middlebury_workload(const std::string& dir, const std::
 Action add_bench_local(CLI::App& bench, CLI::App** sub_out) {
   struct Opts {
     std::string data = "../shared/data/stereo", variants, json;
-    int warmup = 10, reps = 100, radius = 12, truncation = 30, variable_windows = 0, lr_check = 0;
-    float gamma = 6.0f;
+    int warmup = 10, reps = 100;
+    int radius = stereo::LocalParams{}.radius, truncation = stereo::LocalParams{}.truncation;
+    int variable_windows = 0, lr_check = 0;
+    float gamma = stereo::LocalParams{}.gamma;
     double max_seconds = 10.0;
     bool no_check = false;
   };

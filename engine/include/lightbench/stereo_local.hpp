@@ -23,8 +23,8 @@ namespace lb::stereo {
 
 struct LocalParams {
   int ndisp = 16;              // disparities 0 .. ndisp-1 (Tsukuba 16, Venus 20, Teddy 60)
-  int radius = 12;             // r: window quadrants are (r+1) x (r+1)
-  float gamma = 6.0f;          // w(k) = exp(-k / gamma)
+  int radius = 16;             // r: window quadrants are (r+1) x (r+1) (spec start: 12)
+  float gamma = 8.0f;          // w(k) = exp(-k / gamma) (spec start: 6)
   int truncation = 30;         // T, intensity units (cost = min(mean |diff|, T))
   int variable_windows = 0;    // 0/1 (int so the viewer's generic slider can toggle it)
   int lr_check = 0;            // 0/1: left-right check + fill from the nearest valid pixel
