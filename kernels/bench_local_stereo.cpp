@@ -16,6 +16,7 @@
 #include "cuda_util.hpp"
 #include "lightbench/stereo_local_cuda.hpp"
 #include "lightbench/timing.hpp"
+#include "render_launch.hpp"  // launch_copy
 #include "stereo_local_launch.hpp"
 
 namespace lb::cuda {
@@ -70,6 +71,17 @@ LocalBenchReport bench_local_stereo(const std::vector<LocalBenchWorkload>& workl
   LB_REQUIRE(rep.device.available, "bench local: " + rep.device.why);
   Stream stream;
   const cudaStream_t s = stream.get();
+  {
+    // Reference bandwidth: a 16-byte copy of 256 MiB (bytes = read + write).
+    const std::size_t bytes = std::size_t{256} << 20;
+    DeviceBuffer src(bytes), dst(bytes);
+    CUDA_CHECK_THROW(cudaMemsetAsync(src.get(), 1, bytes, s));
+    LocalBenchOptions co = o;
+    co.reps = std::min(o.reps, 30);
+    co.warmup = std::max(1, std::min(o.warmup, 3));
+    const TimingStats c = compute_stats(time_runs([&] { launch_copy(src.get(), dst.get(), bytes, s); }, s, co), 2 * bytes);
+    rep.copy_gbps = c.median_gbps;
+  }
   for (const LocalBenchWorkload& wl : workloads) {
     stereo::LocalParams p = params;
     p.ndisp = wl.ndisp;
@@ -136,6 +148,8 @@ LocalBenchReport bench_local_stereo(const std::vector<LocalBenchWorkload>& workl
       e.mde_per_s = a.median_ms > 0 ? estimations / (a.median_ms * 1e-3) / 1e6 : 0.0;
       e.fps = a.median_ms > 0 ? 1000.0 / a.median_ms : 0.0;
       e.fps_total = b.median_ms > 0 ? 1000.0 / b.median_ms : 0.0;
+      e.bytes = local_pass_bytes(W, H, k, p.lr_check != 0, v);
+      e.gbps = a.median_ms > 0 ? static_cast<double>(e.bytes) / (a.median_ms * 1e-3) / 1e9 : 0.0;
       rep.entries.push_back(e);
     }
   }
@@ -151,8 +165,11 @@ std::string format_local_bench_report(const LocalBenchReport& r) {
       << " timed (fewer past " << r.options.max_seconds << " s), median; compute = pair resident, "
       << "total = + upload of the pair + download of the map\n";
   char line[512];
-  std::snprintf(line, sizeof line, "%-18s %-8s %5s %10s %10s %10s %9s %8s %9s %-7s %9s %9s\n", "workload", "variant",
-                "reps", "median_ms", "min_ms", "total_ms", "Mde/s", "fps", "fps_tot", "vs_cpu", "bad1_noc", "bad1_all");
+  std::snprintf(line, sizeof line, "copy kernel: %.0f GB/s (read + write)\n", r.copy_gbps);
+  out << line;
+  std::snprintf(line, sizeof line, "%-18s %-8s %5s %10s %10s %10s %9s %8s %9s %8s %6s %-7s %9s %9s\n", "workload",
+                "variant", "reps", "median_ms", "min_ms", "total_ms", "Mde/s", "fps", "fps_tot", "GB/s", "%copy",
+                "vs_cpu", "bad1_noc", "bad1_all");
   out << line;
   for (const auto& e : r.entries) {
     const std::string wl = e.workload + " " + std::to_string(e.width) + "x" + std::to_string(e.height) + "x" +
@@ -166,13 +183,16 @@ std::string format_local_bench_report(const LocalBenchReport& r) {
       std::snprintf(num, sizeof num, "%.2f", e.bad1_all);
       bad_all = num;
     }
-    std::snprintf(line, sizeof line, "%-18s %-8s %5d %10.4f %10.4f %10.4f %9.0f %8.1f %9.1f %-7s %9s %9s\n",
-                  wl.c_str(), e.variant.c_str(), e.reps, e.median_ms, e.min_ms, e.median_total_ms, e.mde_per_s, e.fps,
-                  e.fps_total, check.c_str(), bad_no.c_str(), bad_all.c_str());
+    std::snprintf(line, sizeof line,
+                  "%-18s %-8s %5d %10.4f %10.4f %10.4f %9.0f %8.1f %9.1f %8.1f %6.1f %-7s %9s %9s\n", wl.c_str(),
+                  e.variant.c_str(), e.reps, e.median_ms, e.min_ms, e.median_total_ms, e.mde_per_s, e.fps, e.fps_total,
+                  e.gbps, r.copy_gbps > 0 ? 100.0 * e.gbps / r.copy_gbps : 0.0, check.c_str(), bad_no.c_str(),
+                  bad_all.c_str());
     out << line;
   }
   out << "Mde/s: million disparity estimations per second (w x h x ndisp / compute median); seed anchors:\n"
          "129 fps at 450x375x60 (GeForce 8800 GT, phase 5), 605 Mde/s (GeForce 7900, Lu et al.);\n"
+         "GB/s: global bytes a pass must move (planes between the kernels; fused: images + result) / median;\n"
          "vs_cpu: map identical to the CPU reference (else the number of differing pixels);\n"
          "bad1: % of pixels with known truth where |d - truth| > 1 (non-occluded / all)\n";
   return out.str();
@@ -186,12 +206,13 @@ std::string local_bench_report_json(const LocalBenchReport& r) {
   j["warmup"] = r.options.warmup;
   j["reps"] = r.options.reps;
   j["max_seconds"] = r.options.max_seconds;
+  j["copy_gbps"] = r.copy_gbps;
   j["entries"] = nlohmann::json::array();
   for (const auto& e : r.entries) {
     nlohmann::json x = {{"workload", e.workload}, {"variant", e.variant},   {"width", e.width},
                         {"height", e.height},     {"ndisp", e.ndisp},       {"reps", e.reps},
                         {"median_ms", e.median_ms}, {"min_ms", e.min_ms},   {"median_total_ms", e.median_total_ms},
-                        {"mde_per_s", e.mde_per_s}, {"fps", e.fps},         {"fps_total", e.fps_total},
+                        {"mde_per_s", e.mde_per_s}, {"fps", e.fps},         {"fps_total", e.fps_total}, {"bytes", e.bytes}, {"gbps", e.gbps},
                         {"checked", e.checked},   {"exact", e.exact},       {"mismatches", e.mismatches}};
     if (e.scored) {
       x["bad1_nonocc"] = e.bad1_nonocc;

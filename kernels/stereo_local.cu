@@ -352,6 +352,30 @@ const char* local_kernel_name(LocalKernel k) {
   return "?";
 }
 
+std::uint64_t local_pass_bytes(int width, int height, const KernelParams& k, bool lr_check, LocalKernel v) {
+  const std::uint64_t px = static_cast<std::uint64_t>(width) * height;
+  const std::uint64_t P = static_cast<std::uint64_t>((k.ndisp + 3) / 4) * px * 16;  // one uint4 plane set
+  const std::uint64_t img = 2 * px * 4, packed = px * 8;
+  const std::uint64_t centre = k.variable_windows ? 2 * P : 0;  // L / R (A / B) re-read by the WTA
+  std::uint64_t agg = 0;
+  switch (v) {
+    case LocalKernel::Phase2:
+    case LocalKernel::Phase3:  // cost, horizontal, vertical, WTA
+      agg = (img + P) + (P + 2 * P) + (2 * P + 4 * P) + (4 * P + centre + packed);
+      break;
+    case LocalKernel::Phase4:  // cost, horizontal, 2 x (vertical, WTA copy), the second merges the first
+      agg = (img + P) + (P + 2 * P) + 2 * (P + 2 * P) + (4 * P + centre + packed) + 2 * packed;
+      break;
+    case LocalKernel::Phase5:  // cost, horizontal, 2 x vertical+WTA
+      agg = (img + P) + (P + 2 * P) + (2 * P + packed) + 2 * packed;
+      break;
+    case LocalKernel::Fused: agg = img + packed; break;
+  }
+  std::uint64_t total = agg + packed + px * 4;  // + to_float
+  if (lr_check) total = 2 * agg + 2 * (packed + px * 4) + 2 * px * 4 + px * 4;  // two passes, unpack, check
+  return total;
+}
+
 PinnedHost::~PinnedHost() {
   if (ptr_) CUDA_CHECK_PRINT(cudaFreeHost(ptr_));
 }
@@ -556,7 +580,8 @@ class CudaLocalStereo final : public stereo::StereoMatcher<stereo::LocalParams> 
     r.ms_total = total;
     r.disparity = ImageF(st_.width, st_.height, 1);
     std::memcpy(r.disparity.data.data(), st_.host_disp(), r.disparity.size_bytes());
-    timings_.record(stereo::local_timing_key(variant), ms);
+    timings_.record(stereo::local_timing_key(variant), ms,
+                    local_pass_bytes(st_.width, st_.height, k, p.lr_check != 0, v));
     return r;
   }
 

@@ -17,6 +17,12 @@ enum class LocalKernel { Phase2, Phase3, Phase4, Phase5, Fused };
 LocalKernel parse_local_kernel(const std::string& name);  // throws lb::Error naming the known ones
 const char* local_kernel_name(LocalKernel k);
 
+// Global-memory bytes a compute pass of variant v moves at least (every plane read and
+// written once; cache reuse of neighbouring rows / columns not counted twice): the images,
+// the uint4 planes [group][y][x] between the kernels, the packed WTA results and the map.
+std::uint64_t local_pass_bytes(int width, int height, const stereo::local::KernelParams& k, bool lr_check,
+                               LocalKernel v);
+
 // Page-locked host memory (for timed uploads / downloads).
 class PinnedHost {
  public:

@@ -56,6 +56,8 @@ struct LocalBenchEntry {
   double median_total_ms = 0;           // upload + compute + download
   double mde_per_s = 0;                 // million disparity estimations / s (w h ndisp / median_ms)
   double fps = 0, fps_total = 0;
+  std::uint64_t bytes = 0;              // global memory a compute pass moves at least
+  double gbps = 0;                      // bytes / median_ms
   bool checked = false, exact = false;  // vs the CPU reference
   std::uint64_t mismatches = 0;
   bool scored = false;
@@ -66,6 +68,7 @@ struct LocalBenchReport {
   DeviceInfo device;
   stereo::LocalParams params;           // ndisp per workload
   LocalBenchOptions options;
+  double copy_gbps = 0;                 // 16-byte copy kernel (read + write), same process
   std::vector<LocalBenchEntry> entries;
   bool all_exact() const;
 };
