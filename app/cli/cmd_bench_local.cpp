@@ -114,6 +114,10 @@ Action add_bench_local(CLI::App& bench, CLI::App** sub_out) {
     std::string why;
     if (!cuda_available(&why)) throw Error("bench local needs a CUDA device: " + why);
     std::vector<cuda::LocalBenchWorkload> wls;
+    // The default also works from a checkout that has shared/ inside it (the GPU machine).
+    if (o->data == "../shared/data/stereo" && !std::filesystem::exists(o->data) &&
+        std::filesystem::exists("shared/data/stereo"))
+      o->data = "shared/data/stereo";
     for (const auto& [name, ndisp, scale] : {std::tuple<const char*, int, float>{"tsukuba", 16, 16.0f},
                                              std::tuple<const char*, int, float>{"venus", 20, 8.0f}}) {
       const std::string dir = o->data + "/" + name;
