@@ -1,7 +1,8 @@
 // Local stereo CUDA variants against the CPU reference: EXACT (integer arithmetic shared
 // through lightbench/stereo_local_math.hpp), on random pairs of awkward sizes (odd widths,
 // ndisp not a multiple of 4, ndisp 1, radius beyond the image, radius 32 = > 48 KiB of
-// shared memory in the fused kernel, variable windows, left-right check, gray input).
+// shared memory in the fused kernel, the fused kernel's compile-time radii, variable
+// windows, left-right check, gray input).
 #include <doctest/doctest.h>
 
 #include <random>
@@ -64,6 +65,12 @@ TEST_CASE("stereo local gpu: every variant equals the CPU reference exactly") {
       {131, 77, 3, 37, 32, 0, 0, 256, 10.0f, 60}, // r = 32 (fused: > 48 KiB shared), batches
       {300, 200, 3, 60, 12, 0, 0, 256, 6.0f, 30}, // many tiles, 60 disparities
       {26, 12, 3, 4, 5, 1, 0, 2, 40.0f, 255},     // two levels: exact ties everywhere
+      // The fused kernel's compile-time radii (8, 12, 16, 20, 24; others run the generic one)
+      {83, 51, 3, 20, 16, 1, 1, 256, 8.0f, 30},   // the defaults' radius, all options
+      {45, 70, 1, 7, 8, 0, 0, 256, 3.0f, 30},
+      {61, 37, 3, 5, 20, 1, 0, 16, 9.0f, 50},
+      {40, 90, 3, 6, 24, 0, 1, 256, 12.0f, 30},
+      {450, 375, 3, 60, 16, 0, 0, 256, 8.0f, 30}, // the seed's workload size
   };
   for (const Case& c : cases) {
     const StereoPair pair = random_pair(c.w, c.h, c.channels, 2, c.levels, static_cast<std::uint64_t>(c.w * 7 + c.ndisp));
