@@ -315,6 +315,21 @@ __global__ void __launch_bounds__(kBX* kBY) fused_kernel(const uchar4* __restric
   }
 }
 
+// Row stride of the fixed kernels' cost plane: >= kFT + 2R and = 1 (mod 32), so the 4 rows
+// a warp reads in the horizontal pass fall in different banks; rounded up to keep
+// HH * stride a multiple of 4 (the L / R planes after it take 16-byte stores).
+constexpr int fixed_cost_stride(int r) {
+  int sw = kFT + 2 * r;
+  while (sw % 32 != 1) ++sw;
+  return sw;
+}
+std::size_t fixed_smem_bytes(int r) {
+  const std::size_t hh = kFT + 2 * r, sw = fixed_cost_stride(r);
+  std::size_t cost = hh * sw;
+  cost = (cost + 3) / 4 * 4;
+  return (cost + 2 * hh * kFT) * sizeof(unsigned);
+}
+
 // The fused kernel for a compile-time radius R (the common ones, see kFixedRadii): loops
 // fully unrolled, so the weights are constant-bank operands (no shared-memory loads), and
 // each thread owns 4 consecutive rows of its column, so the vertical pass loads each row
@@ -324,10 +339,10 @@ template <int R>
 __global__ void __launch_bounds__(kBX* kBY) fused_fixed_kernel(const uchar4* __restrict__ ref,
                                                                const uchar4* __restrict__ oth, int W, int H, int dir,
                                                                KernelParams k, int dpb, u64* __restrict__ out) {
-  constexpr int HW = kFT + 2 * R, HH = kFT + 2 * R;
+  constexpr int HW = kFT + 2 * R, HH = kFT + 2 * R, SW = fixed_cost_stride(R);
   extern __shared__ unsigned smem[];
-  unsigned* sc = smem;           // [HH][HW]
-  unsigned* sL = sc + HH * HW;   // [HH][kFT]
+  unsigned* sc = smem;           // [HH][SW], HW used
+  unsigned* sL = sc + (HH * SW + 3) / 4 * 4;  // [HH][kFT], 16-byte aligned (uint4 stores)
   unsigned* sR = sL + HH * kFT;  // [HH][kFT]
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int oy0 = ty * kRowsPerThread;  // first of this thread's output rows in the tile
@@ -345,20 +360,30 @@ __global__ void __launch_bounds__(kBX* kBY) fused_fixed_kernel(const uchar4* __r
         const int gx = sl::clampi(x0 - R + hx, 0, W - 1);
         const uchar4 a = rrow[gx];
         const uchar4 b = orow[sl::match_x(gx, d, dir, W)];
-        sc[hy * HW + hx] = sl::pixel_cost(a.x, a.y, a.z, b.x, b.y, b.z, k.trunc3);
+        sc[hy * SW + hx] = sl::pixel_cost(a.x, a.y, a.z, b.x, b.y, b.z, k.trunc3);
       }
     }
     __syncthreads();
-    for (int hy = ty; hy < HH; hy += kBY) {
-      const unsigned* c = sc + hy * HW + tx + R;
-      unsigned l = 0, rr = 0;
+    // Horizontal: a task is 4 consecutive columns 4g .. 4g+3 of one halo row (8 tasks per
+    // row, a warp = 4 rows x 8 column groups); it streams halo columns 4g .. 4g+3+2R once:
+    // L of column 4g+i sums halo columns 4g+i .. 4g+i+R (weight index i + R - j for halo
+    // column 4g + j), R sums 4g+i+R .. 4g+i+2R (weight index j - i - R).
+    for (int task = ty * kBX + tx; task < HH * 8; task += kBX * kBY) {
+      const int hy = task >> 3, g = task & 7;
+      const unsigned* c = sc + hy * SW + 4 * g;
+      unsigned l[4] = {}, rr[4] = {};
 #pragma unroll
-      for (int t = 0; t <= R; ++t) {
-        l += k.w[t] * c[-t];
-        rr += k.w[t] * c[t];
+      for (int j = 0; j < 2 * R + 4; ++j) {
+        const unsigned v = c[j];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          const int tl = i + R - j, tr = j - i - R;
+          if (tl >= 0 && tl <= R) l[i] += k.w[tl] * v;
+          if (tr >= 0 && tr <= R) rr[i] += k.w[tr] * v;
+        }
       }
-      sL[hy * kFT + tx] = l;
-      sR[hy * kFT + tx] = rr;
+      *reinterpret_cast<uint4*>(sL + hy * kFT + 4 * g) = make_uint4(l[0], l[1], l[2], l[3]);
+      *reinterpret_cast<uint4*>(sR + hy * kFT + 4 * g) = make_uint4(rr[0], rr[1], rr[2], rr[3]);
     }
     __syncthreads();
     // Output row oy0 + q is halo row oy0 + q + R; UL sums halo rows oy0 + q .. oy0 + q + R
@@ -525,12 +550,11 @@ void LocalDeviceState::aggregate(const KernelParams& k, LocalKernel v, int dir, 
     const int batches = std::min(k.ndisp, want);
     const int dpb = (k.ndisp + batches - 1) / batches;
     const int z = (k.ndisp + dpb - 1) / dpb;
-    const std::size_t smem = fused_smem_bytes(k.radius);
     if (z > 1)
       CUDA_CHECK_THROW(cudaMemsetAsync(out, 0xff, static_cast<std::size_t>(W) * H * sizeof(u64), s));
     const dim3 gridf((W + kFT - 1) / kFT, (H + kFT - 1) / kFT, z);
     // A compile-time radius when there is one for k.radius, else the generic kernel.
-    auto launch = [&](auto kernel) {
+    auto launch = [&](auto kernel, std::size_t smem) {
       if (smem > 48 * 1024)
         CUDA_CHECK_THROW(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               static_cast<int>(smem)));
@@ -538,12 +562,12 @@ void LocalDeviceState::aggregate(const KernelParams& k, LocalKernel v, int dir, 
       CUDA_CHECK_LAUNCH();
     };
     switch (k.radius) {
-      case 8: launch(fused_fixed_kernel<8>); break;
-      case 12: launch(fused_fixed_kernel<12>); break;
-      case 16: launch(fused_fixed_kernel<16>); break;
-      case 20: launch(fused_fixed_kernel<20>); break;
-      case 24: launch(fused_fixed_kernel<24>); break;
-      default: launch(fused_kernel); break;
+      case 8: launch(fused_fixed_kernel<8>, fixed_smem_bytes(8)); break;
+      case 12: launch(fused_fixed_kernel<12>, fixed_smem_bytes(12)); break;
+      case 16: launch(fused_fixed_kernel<16>, fixed_smem_bytes(16)); break;
+      case 20: launch(fused_fixed_kernel<20>, fixed_smem_bytes(20)); break;
+      case 24: launch(fused_fixed_kernel<24>, fixed_smem_bytes(24)); break;
+      default: launch(fused_kernel, fused_smem_bytes(k.radius)); break;
     }
     return;
   }
