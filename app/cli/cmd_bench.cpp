@@ -35,7 +35,10 @@ Action add_bench(CLI::App& app) {
   const Action lfdepth = add_bench_lfdepth(app, &lfdepth_sub);  // `bench lfdepth` (cmd_lfdepth.cpp)
   CLI::App* stereo_sub = nullptr;
   const Action stereo = add_bench_stereo(app, &stereo_sub);  // `bench stereo` (cmd_bench_stereo.cpp)
-  return [o, render, depth, lfdepth, lfdepth_sub, stereo, stereo_sub] {
+  CLI::App* local_sub = nullptr;
+  const Action local = add_bench_local(app, &local_sub);  // `bench local` (cmd_bench_local.cpp)
+  return [o, render, depth, lfdepth, lfdepth_sub, stereo, stereo_sub, local, local_sub] {
+    if (local_sub->parsed()) return local();
     if (lfdepth_sub->parsed()) return lfdepth();
     if (stereo_sub->parsed()) return stereo();
     if (!render->parsed()) return depth();

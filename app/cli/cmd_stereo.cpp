@@ -1,5 +1,5 @@
-// lightbench-cli stereo: disparity of a rectified pair by belief propagation (CPU reference
-// or a CUDA variant), written for viewing (PNG) or exactly (PFM), scored by the Middlebury
+// lightbench-cli stereo: disparity of a rectified pair by belief propagation or center-biased
+// local windows (CPU reference or a CUDA variant), written for viewing (PNG) or exactly (PFM), scored by the Middlebury
 // bad-pixel protocol when ground truth is given.
 #include <algorithm>
 #include <cstdio>
@@ -13,6 +13,8 @@
 #include "lightbench/stereo_bp.hpp"
 #include "lightbench/stereo_cuda.hpp"
 #include "lightbench/stereo_io.hpp"
+#include "lightbench/stereo_local.hpp"
+#include "lightbench/stereo_local_cuda.hpp"
 #include "lightbench/stereo_metrics.hpp"
 
 namespace lb::cli {
@@ -48,21 +50,29 @@ StereoOutcome run_matcher(StereoMatcher<Params>& m, const StereoPair& pair, cons
   return out;
 }
 
-// The single dispatch point from --method to a matcher. (The local method's matchers,
-// make_local_stereo_cpu/cuda in stereo_local.hpp, are wired here when that branch lands.)
+// The single dispatch point from --method and --backend to a matcher.
 StereoOutcome run_stereo_method(StereoMethod method, BackendRequest req, const StereoPair& pair,
-                                const BpParams& bp, const std::string& variant, int repeat) {
-  if (method == StereoMethod::Local) throw Error("local stereo is not built in this branch");
+                                const BpParams& bp, const LocalParams& local, const std::string& variant,
+                                int repeat) {
   std::string why;
   if (req == BackendRequest::Cuda || (req == BackendRequest::Auto && cuda_available(&why))) {
+    if (method == StereoMethod::Local) {
+      auto m = cuda::make_local_stereo_cuda();
+      return run_matcher(*m, pair, local, variant, repeat, "CUDA: " + m->device_name());
+    }
     auto m = cuda::make_bp_stereo_cuda();
     return run_matcher(*m, pair, bp, variant, repeat, "CUDA: " + m->device_name());
   }
   if (!variant.empty() && variant != "reference")
     throw Error("--variant '" + variant + "' names a CUDA kernel; the CPU backend runs the reference (" +
                 (req == BackendRequest::Cpu ? std::string("CPU requested") : "CPU: " + why) + ")");
+  const std::string reason = req == BackendRequest::Cpu ? "CPU: requested" : "CPU: " + why;
+  if (method == StereoMethod::Local) {
+    auto m = make_local_stereo_cpu();
+    return run_matcher(*m, pair, local, variant, repeat, reason);
+  }
   auto m = make_bp_stereo_cpu();
-  return run_matcher(*m, pair, bp, variant, repeat, req == BackendRequest::Cpu ? "CPU: requested" : "CPU: " + why);
+  return run_matcher(*m, pair, bp, variant, repeat, reason);
 }
 
 double median(std::vector<double> v) {
@@ -81,6 +91,7 @@ Action add_stereo(CLI::App& app) {
     double gt_scale = 0;
     int ndisp = 0, repeat = 1;
     BpParams bp;
+    LocalParams local;
   };
   auto o = std::make_shared<Opts>();
   app.add_option("--left", o->left, "left (reference) image");
@@ -89,7 +100,9 @@ Action add_stereo(CLI::App& app) {
                  "Middlebury folder (imL.png, imR.png, groundtruth.png, mask_*.png) instead of --left/--right");
   app.add_option("--ndisp", o->ndisp, "disparity values L (0 .. L-1; default: the scene's, else 16)");
   app.add_option("--method", o->method, "bp | local")->capture_default_str();
-  app.add_option("--variant", o->variant, "CUDA variant: local | registers | shared | hybrid | hybrid:R,S");
+  app.add_option("--variant", o->variant,
+                 "CUDA variant: bp: local | registers | shared | hybrid | hybrid:R,S; local: phase2 | phase3 | "
+                 "phase4 | phase5 | fused");
   app.add_option("--gt", o->gt, "ground-truth disparity (8-bit image with --gt-scale, or .pfm)");
   app.add_option("--gt-scale", o->gt_scale, "ground truth value per disparity (tsukuba 16, venus 8)");
   app.add_option("--mask-nonocc", o->mask_nonocc, "mask of non-occluded pixels (255 = counted)");
@@ -101,6 +114,12 @@ Action add_stereo(CLI::App& app) {
   app.add_option("--tau-data", o->bp.tau_data, "BP data truncation")->capture_default_str();
   app.add_option("--tau-disc", o->bp.tau_disc, "BP discontinuity truncation")->capture_default_str();
   app.add_option("--sigma", o->bp.sigma, "Gaussian smoothing of the inputs (0: none)")->capture_default_str();
+  app.add_option("--radius", o->local.radius, "local: window quadrant radius r")->capture_default_str();
+  app.add_option("--gamma", o->local.gamma, "local: center bias, w(k) = exp(-k / gamma)")->capture_default_str();
+  app.add_option("--truncation", o->local.truncation, "local: cost truncation T")->capture_default_str();
+  app.add_option("--variable-windows", o->local.variable_windows,
+                 "local: 1 = also the half and full windows")->capture_default_str();
+  app.add_option("--lr-check", o->local.lr_check, "local: 1 = left-right check and fill")->capture_default_str();
   app.add_option("--backend", o->backend, "auto | cpu | cuda")->capture_default_str();
   app.add_option("--repeat", o->repeat, "run this many times (timings: median)")->capture_default_str();
   app.add_option("--out", o->out, "disparity map: .png (scaled for viewing) or .pfm (exact)")->required();
@@ -151,9 +170,12 @@ Action add_stereo(CLI::App& app) {
     if (!o->error_map.empty() && gt.empty()) throw Error("--error-map needs ground truth (--gt or --scene)");
     BpParams bp = o->bp;
     bp.ndisp = ndisp;
+    LocalParams local = o->local;
+    local.ndisp = ndisp;
     if (method == StereoMethod::Bp) validate(bp, pair);
+    else validate(local, pair);
 
-    StereoOutcome out = run_stereo_method(method, req, pair, bp, o->variant, o->repeat);
+    StereoOutcome out = run_stereo_method(method, req, pair, bp, local, o->variant, o->repeat);
     progress_done();
     const StereoResult& r = out.result;
     save_disparity(o->out, r.disparity, static_cast<float>(ndisp - 1));
@@ -174,7 +196,11 @@ Action add_stereo(CLI::App& app) {
       rep.root()["parameters"] = {{"left", o->left},         {"right", o->right},     {"scene", o->scene},
                                   {"size", {w, h}},          {"ndisp", ndisp},        {"levels", bp.levels},
                                   {"iterations", bp.iterations}, {"lambda", bp.lambda}, {"tau_data", bp.tau_data},
-                                  {"tau_disc", bp.tau_disc}, {"sigma", bp.sigma},     {"repeat", o->repeat}};
+                                  {"tau_disc", bp.tau_disc}, {"sigma", bp.sigma},     {"repeat", o->repeat},
+                                  {"radius", local.radius},  {"gamma", local.gamma},
+                                  {"truncation", local.truncation},
+                                  {"variable_windows", local.variable_windows},
+                                  {"lr_check", local.lr_check}};
       rep.root()["method"] = to_string(method);
       rep.root()["backend"] = out.backend;
       rep.root()["device"] = out.device;

@@ -20,5 +20,7 @@ Action add_bench_lfdepth(CLI::App& bench, CLI::App** sub);
 Action add_stereo(CLI::App& app);
 // `bench stereo` (cmd_bench_stereo.cpp), a subcommand of `bench`; *sub is set to it.
 Action add_bench_stereo(CLI::App& bench, CLI::App** sub);
+// `bench local`, a subcommand of `bench` (registered by add_bench); *sub is set to it.
+Action add_bench_local(CLI::App& bench, CLI::App** sub);
 
 }  // namespace lb::cli

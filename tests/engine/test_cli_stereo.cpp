@@ -63,14 +63,21 @@ TEST_CASE("stereo cli: bp on a synthetic pair, scored, PFM and PNG outputs, JSON
   CHECK(png.at(32, 24) == 219);
 }
 
-TEST_CASE("stereo cli: the local method is a clear one-line error in this branch") {
+TEST_CASE("stereo cli: the local method finds a shifted plane and reports its parameters") {
   lbt::TempDir dir("stcli");
   write_pair(dir, nullptr);
   const auto r = lbt::run_cli("stereo --left " + dir.file("l.png") + " --right " + dir.file("r.png") +
-                              " --method local --backend cpu --out " + dir.file("d.png"));
-  CHECK(r.status != 0);
-  CHECK(r.output.find("local stereo is not built in this branch") != std::string::npos);
-  CHECK(lbt::count_lines(r.output) == 1);
+                              " --method local --backend cpu --ndisp 8 --radius 6 --out " + dir.file("d.pfm") +
+                              " --json " + dir.file("r.json"));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const ImageF d = load_pfm(dir.file("d.pfm"));
+  CHECK(d.at(32, 24) == 6.0f);  // write_pair's plane sits at disparity 6
+  std::ifstream in(dir.file("r.json"));
+  const auto j = nlohmann::json::parse(in);
+  CHECK(j["method"] == "local");
+  CHECK(j["parameters"]["radius"] == 6);
+  CHECK(j["timings"].contains("stereo/local/reference"));
 }
 
 TEST_CASE("stereo cli bad input: one line, non-zero exit, no output written") {
