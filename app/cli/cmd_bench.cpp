@@ -33,8 +33,11 @@ Action add_bench(CLI::App& app) {
   const Action depth = add_bench_depth(app);  // `bench depth` (cmd_depth.cpp)
   CLI::App* lfdepth_sub = nullptr;
   const Action lfdepth = add_bench_lfdepth(app, &lfdepth_sub);  // `bench lfdepth` (cmd_lfdepth.cpp)
-  return [o, render, depth, lfdepth, lfdepth_sub] {
+  CLI::App* mad_sub = nullptr;
+  const Action mad = add_bench_mad(app, &mad_sub);  // `bench mad` (cmd_mad.cpp)
+  return [o, render, depth, lfdepth, lfdepth_sub, mad, mad_sub] {
     if (lfdepth_sub->parsed()) return lfdepth();
+    if (mad_sub->parsed()) return mad();
     if (!render->parsed()) return depth();
     if (o->backend != "cuda" && o->backend != "auto")
       throw Error("bench render times CUDA kernels: use --backend cuda");

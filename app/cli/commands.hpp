@@ -17,5 +17,8 @@ Action add_bench_depth(CLI::App& bench);
 Action add_lfdepth(CLI::App& app);
 // `bench lfdepth`, a subcommand of `bench` (registered by add_bench); *sub is set to it.
 Action add_bench_lfdepth(CLI::App& bench, CLI::App** sub);
+Action add_mad(CLI::App& app);
+// `bench mad`, a subcommand of `bench` (registered by add_bench); *sub is set to it.
+Action add_bench_mad(CLI::App& bench, CLI::App** sub);
 
 }  // namespace lb::cli
