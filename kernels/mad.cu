@@ -265,6 +265,7 @@ class MadCuda final : public MadEvaluator {
     if (!info_.available) throw Error("CUDA MAD: " + info_.why);
     CUDA_CHECK_THROW(cudaSetDevice(device));
     stream_ = std::make_unique<Stream>();
+    ev_ = std::vector<Event>(6);
     float lut[256];
     for (int i = 0; i < 256; ++i) lut[i] = static_cast<float>(mad::luminance<double>(mad::lut_index_8bit(i)));
     CUDA_CHECK_THROW(cudaMemcpyToSymbol(c_lut, lut, sizeof lut));
@@ -358,8 +359,10 @@ class MadCuda final : public MadEvaluator {
     timings_.record("mad/detect", elapsed(ev_[1], ev_[2]));
     timings_.record("mad/gabor", elapsed(ev_[2], ev_[3]));
     // statistics: read 40 complex (fused) or float maps once, write 3 floats per block and plane
+    // (fused: complex read once; others: the magnitude pass reads 8 and writes 4 bytes per
+    // sample, the statistics read 4 more)
     const std::uint64_t stat_bytes = static_cast<std::uint64_t>(planes) *
-                                     (n * (sk == MadStatsKernel::Fused ? 8 : 4) + nb * 12);
+                                     (n * (sk == MadStatsKernel::Fused ? 8 : 16) + nb * 12);
     timings_.record("mad/stats/" + variant, elapsed(ev_[3], ev_[4]), stat_bytes);
     r.ms = elapsed(ev_[0], ev_[5]);
     timings_.record("mad/total", r.ms);
@@ -388,7 +391,7 @@ class MadCuda final : public MadEvaluator {
   int device_;
   DeviceInfo info_;
   std::unique_ptr<Stream> stream_;
-  Event ev_[6];
+  std::vector<Event> ev_;  // created after the device checks
   std::vector<float> host_;
   std::map<std::pair<int, int>, std::unique_ptr<SizeState>> states_;
 };
