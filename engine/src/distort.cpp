@@ -133,4 +133,22 @@ ImageU8 distort(const ImageU8& img, DistortKind k, double strength, std::uint64_
   throw Error("distort: unknown kind");
 }
 
+std::vector<ParamInfo> describe(DistortParams& p) {
+  using K = ParamInfo::Kind;
+  static const double max_strength[] = {10.0, 64.0, 99.0, 1.0};
+  const int k = std::clamp(p.kind, 0, 3);
+  return {
+      {"kind", "Distortion", "0 blur, 1 noise, 2 jpeg, 3 contrast", K::Int, &p.kind, 0.0, 3.0},
+      {"strength", "Strength", "blur sigma (px), noise stddev (levels), jpeg 100-quality, contrast loss",
+       K::Float, &p.strength, 0.0, max_strength[k]},
+      {"seed", "Noise seed", "seed of the white noise", K::Int, &p.seed, 0.0, 1e6},
+  };
+}
+
+ImageU8 distort(const ImageU8& img, const DistortParams& p) {
+  const auto kinds = all_distort_kinds();
+  LB_REQUIRE(p.kind >= 0 && p.kind < static_cast<int>(kinds.size()), "distortion kind must be 0..3");
+  return distort(img, kinds[static_cast<std::size_t>(p.kind)], p.strength, static_cast<std::uint64_t>(p.seed));
+}
+
 }  // namespace lb

@@ -68,3 +68,18 @@ TEST_CASE("distort: bad strengths and names are rejected") {
   CHECK_THROWS_WITH_AS(parse_distort_kind("sharpen"), doctest::Contains("blur, noise, jpeg or contrast"), Error);
   CHECK(parse_distort_kind("jpeg") == DistortKind::Jpeg);
 }
+
+TEST_CASE("distort: viewer parameters") {
+  DistortParams p;
+  auto info = describe(p);
+  REQUIRE(info.size() == 3);
+  CHECK(info[0].value == &p.kind);
+  CHECK(info[1].max == 10.0);
+  p.kind = 2;
+  CHECK(describe(p)[1].max == 99.0);
+  p.strength = 30;
+  const ImageU8 im = pattern(24, 20, 3);
+  CHECK(distort(im, p).data == distort_jpeg(im, 30).data);
+  p.kind = 7;
+  CHECK_THROWS_AS(distort(im, p), Error);
+}

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lightbench/image.hpp"
+#include "lightbench/plenoptic_params.hpp"  // ParamInfo
 
 namespace lb {
 
@@ -29,5 +30,15 @@ ImageU8 distort_contrast(const ImageU8& img, double strength);
 
 // Dispatch by kind; throws lb::Error for a strength out of the kind's range.
 ImageU8 distort(const ImageU8& img, DistortKind k, double strength, std::uint64_t seed = 1);
+
+// Live parameters for the viewer (side panel sliders): which distortion, how strong, seed.
+struct DistortParams {
+  int kind = 0;           // index into all_distort_kinds(): 0 blur, 1 noise, 2 jpeg, 3 contrast
+  float strength = 0.0f;  // the kind's strength (range in describe())
+  int seed = 1;           // noise only
+};
+// Slider ranges follow p.kind (blur 0..10 px, noise 0..64 levels, jpeg 0..99, contrast 0..1).
+std::vector<ParamInfo> describe(DistortParams& p);
+ImageU8 distort(const ImageU8& img, const DistortParams& p);  // validates p.kind
 
 }  // namespace lb
