@@ -97,7 +97,7 @@ __global__ void k_detect_blocks(const float2* __restrict__ filt, float scale, in
   float std_r = INFINITY;
   for (int q = 0; q < 4; ++q) {
     const int y0 = i0 + (q & 1) * 4, x0 = j0 + (q >> 1) * 4;
-    if (y0 > h - 16 || x0 > w - 16) continue;
+    if (!mad::std_r_candidate_used(y0, x0, q, h, w)) continue;
     float s8 = 0.f;
     for (int y = y0; y < y0 + 8; ++y)
       for (int x = x0; x < x0 + 8; ++x) s8 += filt[static_cast<size_t>(y) * w + x].x * scale;

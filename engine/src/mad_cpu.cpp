@@ -240,7 +240,7 @@ class MadCpu final : public MadEvaluator {
         double std_r = INFINITY;
         for (int q = 0; q < 4; ++q) {
           const int y0 = i + (q & 1) * 4, x0 = j + (q >> 1) * 4;
-          if (y0 > h - 16 || x0 > w - 16) continue;  // candidate starts past size-16: unused
+          if (!mad::std_r_candidate_used(y0, x0, q, h, w)) continue;
           double s8 = 0;
           for (int y = y0; y < y0 + 8; ++y)
             for (int x = x0; x < x0 + 8; ++x) s8 += fr[static_cast<std::size_t>(y) * w + x];

@@ -24,6 +24,18 @@ LB_HD int block_count(int size) { return size >= kBlock ? (size - kBlock) / kStr
 LB_HD int crop_lo() { return 16; }
 LB_HD int crop_hi(int size) { return size - 18; }
 
+// 1.3 std_R: minimum over the 8x8 blocks at (i, j), (i+4, j), (i, j+4), (i+4, j+4) (q = 0..3:
+// row offset 4 (q & 1), column offset 4 (q >> 1); (y0, x0) the candidate's start). The
+// reference mex (ical_std.c) reads the candidate's std from the 4x4 cell map at
+// (i+5, j+5) and uses it only when that probe is < size-15, i.e. an offset candidate
+// needs start + 1 <= size - 16 on its offset axis (the spec's "start <= size-16" is off by
+// one: with it I03's d_detect is 204287.66 instead of the reference 204110.41).
+LB_HD bool std_r_candidate_used(int y0, int x0, int q, int M, int N) {
+  if ((q & 1) && y0 + 1 > M - 16) return false;
+  if ((q >> 1) && x0 + 1 > N - 16) return false;
+  return true;
+}
+
 // 1.1 luminance of a gray value: 0.02874 * I^(2.2/3).
 template <class T>
 LB_HD T luminance(T v) {
