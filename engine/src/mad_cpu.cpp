@@ -343,7 +343,7 @@ class MadCpu final : public MadEvaluator {
     auto key = std::make_pair(w, h);
     auto it = caches_.find(key);
     if (it == caches_.end()) {
-      if (caches_.size() >= 4) caches_.clear();  // bounded: a few sizes at a time
+      if (caches_.size() >= 2) caches_.clear();  // bounded: ~0.5 GB per 1080p size
       it = caches_.emplace(key, std::make_unique<SizeCache>(w, h)).first;
     }
     return *it->second;
