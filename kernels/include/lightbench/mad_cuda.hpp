@@ -9,10 +9,13 @@
 // stride 4 over the 40 |log-Gabor| maps; all compute the same statistics):
 //   gather     the seed's original: one thread per block copies its 16x16 samples from
 //              global memory into a local array, then mean and central moments.
-//   shared     the seed's shared-memory version: a block of threads stages its image tile
-//              (the 16x16 windows of its output blocks overlap) in shared memory laid out
-//              [x][y] as in the paper (column-wise reads: bank conflicts).
-//   shared_nc  the same tile laid out [y][x + pad]: conflict-free row reads.
+//   shared     the seed's shared-memory version: 16x8 output blocks per thread block stage
+//              their 76x44-pixel footprint (the 16x16 windows overlap) in shared memory laid
+//              out [x][y] as in the paper: 4-way conflicts on the staging stores, 8-way on
+//              the window reads.
+//   shared_nc  the same tile laid out [y][x] (pitch 76 = 4 mod 8) and each thread walking
+//              its 16 columns rotated by its x index: every warp access hits 32 distinct
+//              banks (checked exhaustively for all (row, column) steps).
 //   fused      one pass over the overlapping-block structure: each 4x4 cell's mean and
 //              central moments M2..M4 are computed once (from |EO| read as complex, the
 //              magnitude fused in) and the 16 cells of each block are merged with the
