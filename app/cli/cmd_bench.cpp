@@ -37,10 +37,13 @@ Action add_bench(CLI::App& app) {
   const Action stereo = add_bench_stereo(app, &stereo_sub);  // `bench stereo` (cmd_bench_stereo.cpp)
   CLI::App* local_sub = nullptr;
   const Action local = add_bench_local(app, &local_sub);  // `bench local` (cmd_bench_local.cpp)
-  return [o, render, depth, lfdepth, lfdepth_sub, stereo, stereo_sub, local, local_sub] {
+  CLI::App* mad_sub = nullptr;
+  const Action mad = add_bench_mad(app, &mad_sub);  // `bench mad` (cmd_mad.cpp)
+  return [o, render, depth, lfdepth, lfdepth_sub, stereo, stereo_sub, local, local_sub, mad, mad_sub] {
     if (local_sub->parsed()) return local();
     if (lfdepth_sub->parsed()) return lfdepth();
     if (stereo_sub->parsed()) return stereo();
+    if (mad_sub->parsed()) return mad();
     if (!render->parsed()) return depth();
     if (o->backend != "cuda" && o->backend != "auto")
       throw Error("bench render times CUDA kernels: use --backend cuda");

@@ -22,5 +22,8 @@ Action add_stereo(CLI::App& app);
 Action add_bench_stereo(CLI::App& bench, CLI::App** sub);
 // `bench local`, a subcommand of `bench` (registered by add_bench); *sub is set to it.
 Action add_bench_local(CLI::App& bench, CLI::App** sub);
+Action add_mad(CLI::App& app);
+// `bench mad`, a subcommand of `bench` (registered by add_bench); *sub is set to it.
+Action add_bench_mad(CLI::App& bench, CLI::App** sub);
 
 }  // namespace lb::cli

@@ -21,7 +21,9 @@ int main(int argc, char** argv) {
   add("depth", "depth map of a focused-plenoptic raw by SAD over patch sizes", lb::cli::add_depth);
   add("lfdepth", "depth of a 4D light field (views folder) by constrained angular entropy",
       lb::cli::add_lfdepth);
-  add("stereo", "disparity of a rectified stereo pair (belief propagation)", lb::cli::add_stereo);
+  add("stereo", "disparity of a rectified stereo pair (belief propagation or local windows)", lb::cli::add_stereo);
+  add("mad", "MAD image quality (Most Apparent Distortion) of a distorted image vs its reference",
+      lb::cli::add_mad);
   add("bench", "time kernel variants (CUDA events, median) against a copy kernel",
       lb::cli::add_bench);
   try {

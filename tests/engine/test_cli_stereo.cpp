@@ -73,8 +73,7 @@ TEST_CASE("stereo cli: the local method finds a shifted plane and reports its pa
   REQUIRE(r.status == 0);
   const ImageF d = load_pfm(dir.file("d.pfm"));
   CHECK(d.at(32, 24) == 6.0f);  // write_pair's plane sits at disparity 6
-  std::ifstream in(dir.file("r.json"));
-  const auto j = nlohmann::json::parse(in);
+  const auto j = lbt::read_json(dir.file("r.json"));
   CHECK(j["method"] == "local");
   CHECK(j["parameters"]["radius"] == 6);
   CHECK(j["timings"].contains("stereo/local/reference"));

@@ -1,0 +1,78 @@
+#pragma once
+// CUDA MAD (no CUDA types; stubs throw in builds without CUDA). Everything on the device in
+// float: luminance + CSF (cuFFT, batched over ref/dst), detection statistics and masking,
+// local MSE, the 5x4 log-Gabor bank (one batched inverse cuFFT of 40 responses), the
+// appearance statistics, the combination and the cropped RMS reductions. Plans, filter
+// tables and buffers are made once per image size and stay resident.
+//
+// Local-statistics kernel variants (std / skewness / kurtosis of every 16x16 block at
+// stride 4 over the 40 |log-Gabor| maps; all compute the same statistics):
+//   gather     the seed's original: one thread per block copies its 16x16 samples from
+//              global memory into a local array, then mean and central moments.
+//   shared     the seed's shared-memory version: 16x8 output blocks per thread block stage
+//              their 76x44-pixel footprint (the 16x16 windows overlap) in shared memory laid
+//              out [x][y] as in the paper: 4-way conflicts on the staging stores, 8-way on
+//              the window reads.
+//   shared_nc  the same tile laid out [y][x] (pitch 76 = 4 mod 8) and each thread walking
+//              its 16 columns rotated by its x index: every warp access hits 32 distinct
+//              banks (checked exhaustively for all (row, column) steps).
+//   fused      one pass over the overlapping-block structure: each 4x4 cell's mean and
+//              central moments M2..M4 are computed once (from |EO| read as complex, the
+//              magnitude fused in) and the 16 cells of each block are merged with the
+//              pairwise central-moment formulas (Chan/Pebay), so every sample is read once
+//              per map instead of 16 times; all 40 maps in one launch.
+// Tolerance vs the CPU statistics (double): tests/gpu/test_mad_gpu.cpp documents it.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lightbench/cuda_api.hpp"
+#include "lightbench/mad.hpp"
+
+namespace lb::cuda {
+
+// "gather", "shared", "shared_nc", "fused".
+std::vector<std::string> mad_stats_variants();
+
+// CUDA evaluator: variants() = mad_stats_variants(), default "fused". Timings (CUDA events)
+// "mad/csf", "mad/detect", "mad/gabor", "mad/stats/<variant>", "mad/total".
+std::unique_ptr<MadEvaluator> make_mad_cuda(int device = 0);
+
+// Test hook: block statistics of `planes` float planes (w x h each, contiguous) with one
+// kernel variant; result [plane][block] like mad_cpu_detail::block_stats.
+std::vector<std::vector<mad_cpu_detail::BlockStatsD>> mad_block_stats_cuda(const std::vector<float>& planes,
+                                                                            int w, int h, int nplanes,
+                                                                            const std::string& variant);
+
+// `lightbench-cli bench mad`
+struct MadBenchOptions {
+  int warmup = 5;
+  int reps = 50;
+  int device = 0;
+  std::string iqa_dir;  // ../shared/data/iqa for the 512x384 pairs ("" or absent: synthetic)
+};
+
+struct MadBenchEntry {
+  std::string workload;  // "I03 512x384", "synthetic 1920x1080", ...
+  std::string what;      // "metric" or "stats"
+  std::string variant;
+  int width = 0, height = 0, reps = 0;
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+  std::uint64_t bytes = 0;  // stats: 40 maps read once + statistics written
+  double gbps = 0;          // bytes / median
+  double mad = 0;           // metric: the score (same for every variant up to float)
+};
+
+struct MadBenchReport {
+  DeviceInfo device;
+  double copy_gbps = 0;  // device-to-device copy bandwidth measured in the same process
+  MadBenchOptions options;
+  std::vector<MadBenchEntry> entries;
+};
+
+MadBenchReport bench_mad(const MadBenchOptions& o);
+std::string format_mad_bench_report(const MadBenchReport& r);
+std::string mad_bench_report_json(const MadBenchReport& r);
+
+}  // namespace lb::cuda
