@@ -34,8 +34,11 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   app.add_option("--offset", o.offset, "grid offset ox,oy in pixels")->capture_default_str();
   app.add_option("--grid", o.grid, "micro-images NX,NY (default: as many as fit)");
   app.add_option("--backend", o.backend, "auto | cpu | cuda")->capture_default_str();
-  app.add_option("--algorithm", o.algorithm, "plenoptic | lightfield (default: plenoptic, or lightfield with --lf)");
+  app.add_option("--algorithm", o.algorithm, "plenoptic | lightfield | stereo | mad (default: plenoptic, or the one whose data is given)");
   app.add_option("--lf", o.lf, "open a 4D light-field folder (HCI input_CamNNN.png, view_U_V.png, NNN.png)");
+  app.add_option("--stereo", o.stereo, "open a Middlebury stereo folder (imL.png, imR.png, groundtruth.png, masks)");
+  app.add_option("--ref", o.ref, "MAD: reference image");
+  app.add_option("--dist", o.dist, "MAD: distorted image (default: generated from --ref)");
   app.add_option("--variant", o.variant,
                  "kernel variant of the algorithm: original | sync | nosync (plenoptic), baseline | vec | "
                  "tex | coalesced | binned | exact (light field)");

@@ -18,6 +18,8 @@ struct ViewerOptions {
   std::string backend = "auto";       // auto | cpu | cuda
   std::string algorithm;              // plenoptic | lightfield ("": plenoptic, or lightfield with --lf)
   std::string lf;                     // 4D light-field folder
+  std::string stereo;                 // Middlebury stereo folder
+  std::string ref, dist;              // MAD: reference and distorted images
   std::string variant;                // a variant of the algorithm ("": its default)
   std::optional<int> patch, lim;
   std::optional<float> sigma;

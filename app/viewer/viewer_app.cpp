@@ -14,6 +14,7 @@
 
 #include "lightbench/error.hpp"
 #include "lightfield_algorithm.hpp"
+#include "mad_algorithm.hpp"
 #include "screenshot.hpp"
 #include "side_panel.hpp"
 
@@ -113,6 +114,27 @@ void ViewerApp::handle_keys() {
   if (pressed(GLFW_KEY_L)) state_.linked = !state_.linked;
 }
 
+void ViewerApp::remember_pane_images() {
+  // Colour images only (MAD compares images); a scalar pane leaves its slot as it was.
+  if (shown_algorithm_ < 0 || shown_algorithm_ >= static_cast<int>(algorithms_.size())) return;
+  if (dynamic_cast<MadAlgorithm*>(algorithms_[shown_algorithm_].get())) return;
+  bool any = false;
+  for (int i = 0; i < 2; ++i) {
+    const auto* s = panes_[i].shown;
+    if (!s || !s->has_content() || s->format() != SurfaceFormat::RGBA8) continue;
+    try {
+      pane_images_[i] = to_rgb(s->texture().read_rgba());
+      any = true;
+    } catch (const std::exception& e) {
+      report(std::string("reading pane ") + (i == 0 ? "A" : "B") + " back: " + e.what());
+    }
+  }
+  if (any)
+    pane_images_source_ = "panes of " + algorithms_[shown_algorithm_]->name() + ": A " +
+                          describe(panes_[0].source, *algorithms_[shown_algorithm_]) + " vs B " +
+                          describe(panes_[1].source, *algorithms_[shown_algorithm_]);
+}
+
 void ViewerApp::show_algorithm_defaults() {
   shown_algorithm_ = algorithm_index_;
   const auto [a, b] = algorithm().default_panes();
@@ -191,7 +213,20 @@ void ViewerApp::build_ui(int fb_w, int fb_h) {
   layout_image_area(state_.panel_width, std::max(1.0f, w - state_.panel_width), h, scale);
   handle_keys();
   handle_actions(act);
-  if (algorithm_index_ != shown_algorithm_) show_algorithm_defaults();
+  if (algorithm_index_ != shown_algorithm_) {
+    remember_pane_images();
+    show_algorithm_defaults();
+  }
+  if (auto* mad = dynamic_cast<MadAlgorithm*>(&algorithm()); mad && mad->take_compare_request()) {
+    try {
+      LB_REQUIRE(!pane_images_[0].empty() && !pane_images_[1].empty(),
+                 "compare the panes: show two colour outputs in another algorithm's panes first");
+      mad->set_images(pane_images_[0], pane_images_[1], pane_images_source_);
+      state_.error.clear();
+    } catch (const std::exception& e) {
+      report(e.what());
+    }
+  }
   if (act.interop_toggled)
     for (auto& p : panes_) p.rendered_key.clear();
 }

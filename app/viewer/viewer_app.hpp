@@ -38,6 +38,8 @@ class ViewerApp {
   void handle_keys();
   // The current algorithm's default outputs in both panes (after switching algorithms).
   void show_algorithm_defaults();
+  // Keeps the colour images the panes show before switching algorithms (MAD can compare them).
+  void remember_pane_images();
 
   void build_ui(int fb_w, int fb_h);
   void layout_image_area(float x, float width, float height, float fb_scale);
@@ -59,6 +61,8 @@ class ViewerApp {
   std::vector<std::unique_ptr<Algorithm>> algorithms_;
   int algorithm_index_ = 0;
   int shown_algorithm_ = -1;  // the algorithm the panes were last set up for
+  std::array<ImageU8, 2> pane_images_;  // see remember_pane_images()
+  std::string pane_images_source_;
   std::array<ImagePane, 2> panes_{ImagePane(0), ImagePane(1)};
   std::array<PaneView, 2> views_;
   int leader_ = 0;  // the pane whose view the other follows when linked

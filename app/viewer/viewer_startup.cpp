@@ -8,6 +8,8 @@
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightfield_algorithm.hpp"
+#include "mad_algorithm.hpp"
+#include "stereo_algorithm.hpp"
 #include "param_widgets.hpp"
 #include "viewer_app.hpp"
 
@@ -57,17 +59,22 @@ void ViewerApp::apply_options() {
   // Algorithm: --algorithm, or the light field when --lf names one.
   std::string want = lower(opt_.algorithm);
   if (want.empty() && !opt_.lf.empty()) want = "lightfield";
+  if (want.empty() && !opt_.stereo.empty()) want = "stereo";
+  if (want.empty() && !opt_.ref.empty()) want = "mad";
   if (!want.empty()) {
-    const DataKind kind = want == "lightfield" || want == "lf" ? DataKind::LightField
-                          : want == "plenoptic"                 ? DataKind::PlenopticScene
-                                                                : DataKind::ImagePair;
+    DataKind kind = DataKind::PlenopticScene;
+    bool known = true;
+    if (want == "lightfield" || want == "lf") kind = DataKind::LightField;
+    else if (want == "stereo") kind = DataKind::StereoPair;
+    else if (want == "mad" || want == "iqa") kind = DataKind::ImagePair;
+    else known = want == "plenoptic";
     bool found = false;
     for (int i = 0; i < static_cast<int>(algorithms_.size()); ++i)
-      if (algorithms_[i]->data_kind() == kind && !found) {
+      if (known && algorithms_[i]->data_kind() == kind && !found) {
         algorithm_index_ = i;
         found = true;
       }
-    if (!found) report("unknown --algorithm '" + opt_.algorithm + "' (plenoptic | lightfield)");
+    if (!found) report("unknown --algorithm '" + opt_.algorithm + "' (plenoptic | lightfield | stereo | mad)");
   }
   if (!opt_.lf.empty()) {
     for (auto& a : algorithms_)
@@ -79,6 +86,15 @@ void ViewerApp::apply_options() {
                  " (showing the synthetic one)");
         }
       }
+  }
+  for (auto& a : algorithms_) {
+    try {
+      if (auto* st = dynamic_cast<StereoAlgorithm*>(a.get()); st && !opt_.stereo.empty()) st->open(opt_.stereo);
+      if (auto* mad = dynamic_cast<MadAlgorithm*>(a.get()); mad && !opt_.ref.empty()) mad->open(opt_.ref, opt_.dist);
+    } catch (const std::exception& e) {
+      report(std::string("cannot open the ") + (dynamic_cast<StereoAlgorithm*>(a.get()) ? "stereo pair" : "image pair") +
+             ": " + e.what() + " (showing the bundled one)");
+    }
   }
   Algorithm& algo = algorithm();
   if (!opt_.variant.empty()) {

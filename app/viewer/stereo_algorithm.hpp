@@ -1,0 +1,86 @@
+#pragma once
+// Stereo matching as a viewer algorithm: hierarchical belief propagation
+// (../shared/specs/stereo-bp.md) and center-biased local windows (stereo-local.md) on the
+// same rectified pair, so the two disparity maps sit side by side with the ground truth:
+//   bp, local              disparity maps (R32F, 0 .. ndisp-1)
+//   bp_error, local_error  Middlebury error maps: wrong pixels (|d - gt| > 1) highlighted
+//   left, right, truth     the inputs
+// Variants are named "bp/<kernel>" and "local/<kernel>"; the panel holds one choice per
+// method and a pane's variant override applies to the method of its output. The CPU
+// backend runs each method's reference. Disparity count is shared by both methods.
+#include <memory>
+#include <string>
+
+#include "algorithm.hpp"
+#include "lightbench/stereo.hpp"
+#include "lightbench/stereo_bp.hpp"
+#include "lightbench/stereo_io.hpp"
+#include "lightbench/stereo_local.hpp"
+#include "lightbench/stereo_metrics.hpp"
+
+namespace lb::viewer {
+
+class StereoAlgorithm final : public Algorithm {
+ public:
+  StereoAlgorithm();
+  ~StereoAlgorithm() override;
+  std::string name() const override { return "stereo: belief propagation & local windows"; }
+  DataKind data_kind() const override { return DataKind::StereoPair; }
+  std::uint64_t data_id() const override { return id_; }
+  bool ready(std::string* why) const override;
+  std::vector<std::string> variants() const override;
+  int current_variant() const override;
+  void set_variant(int index) override;
+  std::vector<AlgorithmOutput> outputs() const override;
+  std::pair<std::string, std::string> default_panes() const override;
+  std::vector<ParamInfo> live_params() override;
+  bool draw_controls() override;
+  void draw_results() override;
+  void data_changed() override;
+  void reset_params() override;
+  std::string run_key(const PaneRun& run, const std::string& output) override;
+  const gl::GlTextureSurface* input_texture(const std::string& output) const override;
+  void run(BackendPool& pool, BackendSlot slot, const PaneRun& run, const std::string& output,
+           Surface& out) override;
+  DisplayHints display(const std::string& output) const override;
+  nlohmann::json run_json(const PaneRun& run) override;
+  nlohmann::json results_json() const override;
+  void timing_sources(std::vector<TimingSource>& out) override;
+
+  // A Middlebury folder (imL/imR/groundtruth/masks); all-or-nothing.
+  void open(const std::string& folder);
+  // The bundled synthetic pair: two textured planes with ground truth.
+  void generate(unsigned seed);
+
+ private:
+  struct Params {
+    stereo::BpParams bp;
+    stereo::LocalParams local;
+  };
+  struct MethodState {
+    std::string key;              // of the cached result
+    stereo::StereoResult result;
+    bool scored = false;
+    stereo::StereoScore score;
+    std::string what;             // backend and variant of the cached result
+  };
+  Params effective(const PaneRun& run) const;
+  std::vector<ParamInfo> describe_all(Params& p);
+  // The variant name (without "bp/" or "local/") a pane runs for a method.
+  std::string variant_for(const PaneRun& run, bool bp) const;
+  void install(stereo::StereoScene scene);
+  const stereo::StereoResult& compute(BackendPool& pool, BackendSlot slot, const PaneRun& run, bool bp);
+
+  stereo::StereoScene scene_;
+  std::uint64_t id_ = 0;
+  Params params_;
+  int bp_variant_ = 0, local_variant_ = 0;  // indices into the per-method lists
+  std::unique_ptr<gl::GlTextureSurface> left_tex_, right_tex_, truth_tex_;
+  std::unique_ptr<stereo::StereoMatcher<stereo::BpParams>> bp_cpu_, bp_cuda_;
+  std::unique_ptr<stereo::StereoMatcher<stereo::LocalParams>> local_cpu_, local_cuda_;
+  std::uint64_t bp_cpu_id_ = 0, bp_cuda_id_ = 0, local_cpu_id_ = 0, local_cuda_id_ = 0;
+  MethodState bp_state_, local_state_;
+  std::string path_field_, open_error_;
+};
+
+}  // namespace lb::viewer
