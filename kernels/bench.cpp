@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "bench_common.hpp"
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
 #include "lightbench/cuda_api.hpp"
@@ -35,12 +37,6 @@ std::string tuning_suffix(const RenderConfig& c, const KernelTuning& t) {
   return s;
 }
 
-std::string num(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
-
 void fill_stats(BenchEntry& e, const std::vector<double>& ms) {
   const TimingStats st = compute_stats(ms, e.bytes);
   e.reps = static_cast<int>(ms.size());
@@ -55,27 +51,19 @@ void fill_stats(BenchEntry& e, const std::vector<double>& ms) {
 
 BenchReport bench_render(const ImageU8& raw_in, const PlenopticGrid& grid, const RenderParams& params,
                          const std::vector<BenchVariant>& variants, const BenchOptions& options) {
-  std::string why;
-  if (!cuda_available(&why)) throw Error("bench render: " + why);
-  LB_REQUIRE(!raw_in.empty(), "bench render: raw image is empty");
   using namespace detail;
-  CUDA_CHECK_THROW(cudaSetDevice(options.device));
-
   BenchReport rep;
+  rep.device = bench_device("bench render", options.device);
+  LB_REQUIRE(!raw_in.empty(), "bench render: raw image is empty");
   rep.options = options;
   rep.options.reps = std::max(50, options.reps);
   rep.options.warmup = std::max(1, options.warmup);
-  const int reps = rep.options.reps, warmup = rep.options.warmup;
-  rep.device = device_info(options.device);
-  LB_REQUIRE(rep.device.available, "bench render: " + rep.device.why);
 
   const RenderTablesHost tables = build_render_tables(grid, params, raw_in.width, raw_in.height);
   const RenderLayout& L = tables.layout;
   const std::uint64_t touched = render_touched_pixels(tables);
-  rep.workload = "raw " + std::to_string(L.raw_w) + "x" + std::to_string(L.raw_h) + ", grid " +
-                 std::to_string(L.grid_nx) + "x" + std::to_string(L.grid_ny) + " D=" +
-                 num(grid.pitch) + " offset (" + num(grid.ox) + "," + num(grid.oy) + "), M=" +
-                 std::to_string(L.patch) + " lim=" + std::to_string(L.lim) + " sigma=" +
+  const auto num = bench_num;
+  rep.workload = raw_grid_workload(L.raw_w, L.raw_h, grid) + ", M=" + std::to_string(L.patch) + " lim=" + std::to_string(L.lim) + " sigma=" +
                  num(params.sigma) + " view (" + num(params.view_x) + "," + num(params.view_y) +
                  ") -> " + std::to_string(L.out_w) + "x" + std::to_string(L.out_h) + ", " +
                  std::to_string(touched) + " raw pixels touched";
@@ -111,14 +99,7 @@ BenchReport bench_render(const ImageU8& raw_in, const PlenopticGrid& grid, const
   out.ptr = d_out.get();
   out.pitch = d_out.pitch();
 
-  // L2 eviction buffer: twice the L2, at least 64 MiB.
-  const std::size_t flush_bytes =
-      std::max<std::size_t>(64u << 20, 2u * static_cast<std::size_t>(std::max(0, rep.device.l2_bytes))) / 16 * 16;
-  DeviceBuffer d_flush, d_sink(16);
-  if (rep.options.flush_l2) {
-    d_flush.allocate(flush_bytes);
-    CUDA_CHECK_THROW(cudaMemset(d_flush.get(), 0x3c, flush_bytes));
-  }
+  DeviceBuffer d_sink(16);  // the diagnostics' read sink
 
   auto poison = [&] {
     CUDA_CHECK_THROW(cudaMemset2DAsync(d_out.get(), d_out.pitch(), 0xA5, ow * 4, oh, s));
@@ -134,33 +115,10 @@ BenchReport bench_render(const ImageU8& raw_in, const PlenopticGrid& grid, const
     launch_render(L, dt, raw, v.config, v.tuning, out, s);
   };
 
-  std::vector<Event> starts, stops;
-  starts.reserve(static_cast<std::size_t>(reps));
-  stops.reserve(static_cast<std::size_t>(reps));
-  for (int i = 0; i < reps; ++i) {
-    starts.emplace_back();
-    stops.emplace_back();
-  }
   // Warm-up, then `reps` launches, each between its own event pair; the L2 is flushed
   // before each one (outside the pair). Returns the per-launch times in ms.
-  auto time_launches = [&](const auto& launch) {
-    for (int i = 0; i < warmup; ++i) launch();
-    for (int i = 0; i < reps; ++i) {
-      if (rep.options.flush_l2) launch_l2_flush(d_flush.get(), flush_bytes, d_sink.as<unsigned>(), s);
-      CUDA_CHECK_THROW(cudaEventRecord(starts[static_cast<std::size_t>(i)].get(), s));
-      launch();
-      CUDA_CHECK_THROW(cudaEventRecord(stops[static_cast<std::size_t>(i)].get(), s));
-    }
-    CUDA_CHECK_THROW(cudaStreamSynchronize(s));
-    std::vector<double> ms;
-    for (int i = 0; i < reps; ++i) {
-      float t = 0.0f;
-      CUDA_CHECK_THROW(cudaEventElapsedTime(&t, starts[static_cast<std::size_t>(i)].get(),
-                                            stops[static_cast<std::size_t>(i)].get()));
-      ms.push_back(static_cast<double>(t));
-    }
-    return ms;
-  };
+  LaunchTimer timer(s, rep.options.warmup, rep.options.reps, rep.options.flush_l2, rep.device.l2_bytes);
+  auto time_launches = [&](const std::function<void()>& launch) { return timer.time(launch); };
 
   // Reference: the plainest exact Original (4-byte input, vector store, integer division).
   BenchVariant ref_variant;

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bench_common.hpp"
 #include "cae_launch.hpp"
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
@@ -23,15 +24,11 @@ namespace lb::cuda {
 using namespace detail;
 
 LfBenchReport bench_lfdepth(const LightField4D& lf, const LfBenchOptions& o) {
-  std::string why;
-  if (!cuda_available(&why)) throw Error("bench lfdepth: " + why);
+  LfBenchReport rep;
+  rep.device = bench_device("bench lfdepth", o.device);
   validate(lf);
   LB_REQUIRE(o.reps >= 1 && o.warmup >= 0, "bench lfdepth: reps >= 1, warmup >= 0");
-  CUDA_CHECK_THROW(cudaSetDevice(o.device));
-  LfBenchReport rep;
   rep.options = o;
-  rep.device = device_info(o.device);
-  LB_REQUIRE(rep.device.available, "bench lfdepth: " + rep.device.why);
   std::ostringstream wl;
   wl << lf.width << "x" << lf.height << " centre view, " << lf.nu << "x" << lf.nv << " views (" << lf.source
      << "), " << o.labels << " labels d in [" << o.dmin << ", " << o.dmax << "], sigma " << o.sigma;
@@ -53,6 +50,7 @@ LfBenchReport bench_lfdepth(const LightField4D& lf, const LfBenchOptions& o) {
   int* d_label = reinterpret_cast<int*>(d_disp + npx);
   float* d_conf = d_disp + 2 * npx;
 
+  LaunchTimer timer(s, o.warmup, o.reps, false, rep.device.l2_bytes);
   for (int n : o.windows) {
     CaeParams p;
     p.views = n;
@@ -94,22 +92,7 @@ LfBenchReport bench_lfdepth(const LightField4D& lf, const LfBenchOptions& o) {
         e.score = hci_score(disp, lf.gt, 15);
       }
       // Timing: warm-up, then reps (fewer when over budget), one event pair per pass.
-      for (int i = 0; i < o.warmup; ++i) pass();
-      Event a, b;
-      std::vector<double> ms;
-      const auto t0 = std::chrono::steady_clock::now();
-      for (int i = 0; i < o.reps; ++i) {
-        CUDA_CHECK_THROW(cudaEventRecord(a.get(), s));
-        pass();
-        CUDA_CHECK_THROW(cudaEventRecord(b.get(), s));
-        CUDA_CHECK_THROW(cudaEventSynchronize(b.get()));
-        float t = 0;
-        CUDA_CHECK_THROW(cudaEventElapsedTime(&t, a.get(), b.get()));
-        ms.push_back(t);
-        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > o.max_seconds &&
-            ms.size() >= 5)
-          break;
-      }
+      const std::vector<double> ms = timer.time_budget(pass, o.max_seconds, 5);
       const TimingStats st = compute_stats(ms, e.bytes);
       e.reps = static_cast<int>(ms.size());
       e.median_ms = st.median_ms;

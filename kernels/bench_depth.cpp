@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.hpp"
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
 #include "depth_launch.hpp"
@@ -19,11 +20,6 @@
 namespace lb::cuda {
 
 namespace {
-std::string num(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
 std::uint64_t count_diff(const ImageF& a, const ImageF& b) {
   std::uint64_t n = 0;
   for (std::size_t i = 0; i < a.data.size(); ++i) n += a.data[i] != b.data[i];
@@ -34,27 +30,20 @@ std::uint64_t count_diff(const ImageF& a, const ImageF& b) {
 DepthBenchReport bench_depth(const ImageU8& raw_in, const PlenopticGrid& grid, const DepthParams& params,
                              const std::vector<DepthBenchVariant>& variants,
                              const DepthBenchOptions& options, const ImageF* truth) {
-  std::string why;
-  if (!cuda_available(&why)) throw Error("bench depth: " + why);
+  using namespace detail;
+  DepthBenchReport rep;
+  rep.device = bench_device("bench depth", options.device);
   LB_REQUIRE(!raw_in.empty(), "bench depth: raw image is empty");
   LB_REQUIRE(!variants.empty(), "bench depth: no variants");
-  using namespace detail;
-  CUDA_CHECK_THROW(cudaSetDevice(options.device));
-
-  DepthBenchReport rep;
   rep.options = options;
   rep.options.reps = std::max(50, options.reps);
   rep.options.warmup = std::max(1, options.warmup);
-  const int reps = rep.options.reps, warmup = rep.options.warmup;
-  rep.device = device_info(options.device);
-  LB_REQUIRE(rep.device.available, "bench depth: " + rep.device.why);
 
   const DepthTablesHost tables = build_depth_tables(grid, params, raw_in.width, raw_in.height);
   const DepthLayout& L = tables.layout;
   const std::uint64_t bytes = depth_bytes(tables);
-  rep.workload = "raw " + std::to_string(L.raw_w) + "x" + std::to_string(L.raw_h) + ", grid " +
-                 std::to_string(L.grid_nx) + "x" + std::to_string(L.grid_ny) + " D=" + num(grid.pitch) +
-                 " offset (" + num(grid.ox) + "," + num(grid.oy) + "), M=" + std::to_string(L.patch) +
+  const auto num = bench_num;
+  rep.workload = raw_grid_workload(L.raw_w, L.raw_h, grid) + ", M=" + std::to_string(L.patch) +
                  " P=" + std::to_string(L.pmin) + ".." + std::to_string(L.pmax) + " (" +
                  std::to_string(L.count()) + " sizes) lim=" + std::to_string(L.lim) + " window=" +
                  std::to_string(L.window) + " aperture=" + num(params.aperture) + " -> " + std::to_string(L.out_w) + "x" +
@@ -83,13 +72,6 @@ DepthBenchReport bench_depth(const ImageU8& raw_in, const PlenopticGrid& grid, c
   out.ptr = d_out.get();
   out.pitch = d_out.pitch();
 
-  const std::size_t flush_bytes =
-      std::max<std::size_t>(64u << 20, 2u * static_cast<std::size_t>(std::max(0, rep.device.l2_bytes))) / 16 * 16;
-  DeviceBuffer d_flush, d_sink(16);
-  if (rep.options.flush_l2) {
-    d_flush.allocate(flush_bytes);
-    CUDA_CHECK_THROW(cudaMemset(d_flush.get(), 0x3c, flush_bytes));
-  }
   auto run = [&](const DepthBenchVariant& v) {
     launch_depth(L, dt, raw, v.variant, v.tuning, d_scratch.as<std::uint32_t>(), out, s);
   };
@@ -102,25 +84,8 @@ DepthBenchReport bench_depth(const ImageU8& raw_in, const PlenopticGrid& grid, c
   };
   auto poison = [&] { CUDA_CHECK_THROW(cudaMemset2DAsync(d_out.get(), d_out.pitch(), 0xA5, ow * 4, oh, s)); };
 
-  std::vector<Event> starts(static_cast<std::size_t>(reps)), stops(static_cast<std::size_t>(reps));
-  auto time_launches = [&](const DepthBenchVariant& v) {
-    for (int i = 0; i < warmup; ++i) run(v);
-    for (int i = 0; i < reps; ++i) {
-      if (rep.options.flush_l2) launch_l2_flush(d_flush.get(), flush_bytes, d_sink.as<unsigned>(), s);
-      CUDA_CHECK_THROW(cudaEventRecord(starts[static_cast<std::size_t>(i)].get(), s));
-      run(v);
-      CUDA_CHECK_THROW(cudaEventRecord(stops[static_cast<std::size_t>(i)].get(), s));
-    }
-    CUDA_CHECK_THROW(cudaStreamSynchronize(s));
-    std::vector<double> ms;
-    for (int i = 0; i < reps; ++i) {
-      float t = 0.0f;
-      CUDA_CHECK_THROW(cudaEventElapsedTime(&t, starts[static_cast<std::size_t>(i)].get(),
-                                            stops[static_cast<std::size_t>(i)].get()));
-      ms.push_back(static_cast<double>(t));
-    }
-    return ms;
-  };
+  LaunchTimer timer(s, rep.options.warmup, rep.options.reps, rep.options.flush_l2, rep.device.l2_bytes);
+  auto time_launches = [&](const DepthBenchVariant& v) { return timer.time([&] { run(v); }); };
 
   // Reference: the Original at its default shape.
   const DepthBenchVariant ref_variant{"original", RenderVariant::Original, {}};

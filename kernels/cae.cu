@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <utility>
 
 #include "cae_launch.hpp"
 #include "cuda_check.cuh"
@@ -172,7 +173,50 @@ __global__ void k_vec(KArgs a, const uchar4* __restrict__ rgba, cudaTextureObjec
   a.cost[(static_cast<size_t>(label) * a.rh + py) * a.rw + px] = combine(h0, h1, h2);
 }
 
-// ---- coalesced / binned / exact: 2D pixel blocks (x fastest), labels per grid z ---------
+// ---- conversion-free sampling (exact, binned_fast) ---------------------------------------
+// The seed kernels convert every byte to float (I2F) and every rounded sample back (F2I):
+// 15 conversions per sample, and conversions run at 16 / clock / SM on sm_90 (1/8 of the
+// FP32 rate), which makes them the largest single cost of every histogram kernel. Here a
+// byte b becomes the float 2^23 + b by a byte permute (exact), differences of two such
+// floats are the exact integer differences, and floor(x) for 0 <= x < 2^23 is read from
+// the bits of x + 2^23 rounded down. Same float operations on the same values as
+// lerp_round/bilinear_tap: bit-identical samples.
+constexpr float kMagic = 8388608.0f;  // 2^23
+constexpr unsigned kMagicBits = 0x4B000000u;
+// Clamp to [0, n-1], integer part i0 and i1 = min(i0 + 1, n - 1), fraction f.
+__device__ __forceinline__ void axis_tap(float p, int n, int& i0, int& i1, float& f) {
+  p = fminf(fmaxf(p, 0.0f), static_cast<float>(n - 1));
+  const float m = __fadd_rd(p, kMagic);  // 2^23 + floor(p), exact
+  i0 = static_cast<int>(__float_as_uint(m) - kMagicBits);
+  f = __fsub_rn(p, __fsub_rn(m, kMagic));
+  i1 = min(i0 + 1, n - 1);
+}
+// Channel ch of four RGBA8 texels, bilinear, rounded: returns the bits of 2^23 + level.
+template <int ch>
+__device__ __forceinline__ unsigned lerp_level_bits(unsigned p00, unsigned p10, unsigned p01, unsigned p11,
+                                                    float fx, float fy) {
+  constexpr unsigned sel = 0x7440u | ch;  // [byte ch, 0, 0, 0x4B] = 2^23 + byte
+  const float a = __uint_as_float(__byte_perm(p00, kMagicBits, sel));
+  const float b = __uint_as_float(__byte_perm(p10, kMagicBits, sel));
+  const float c = __uint_as_float(__byte_perm(p01, kMagicBits, sel));
+  const float d = __uint_as_float(__byte_perm(p11, kMagicBits, sel));
+  const float top = __fmaf_rn(fx, __fsub_rn(b, a), __fsub_rn(a, kMagic));
+  const float bot = __fmaf_rn(fx, __fsub_rn(d, c), __fsub_rn(c, kMagic));
+  const float v = __fmaf_rn(fy, __fsub_rn(bot, top), top);
+  return __float_as_uint(__fadd_rd(__fadd_rn(v, 0.5f), kMagic));
+}
+struct Levels {
+  unsigned r, g, b;  // 2^23 + level, as float bits
+};
+__device__ __forceinline__ Levels sample_fast(const unsigned* __restrict__ view, int W, int x0, int x1, float fx,
+                                              int y0, int y1, float fy) {
+  const unsigned p00 = __ldg(view + y0 * W + x0), p10 = __ldg(view + y0 * W + x1);
+  const unsigned p01 = __ldg(view + y1 * W + x0), p11 = __ldg(view + y1 * W + x1);
+  return {lerp_level_bits<0>(p00, p10, p01, p11, fx, fy), lerp_level_bits<1>(p00, p10, p01, p11, fx, fy),
+          lerp_level_bits<2>(p00, p10, p01, p11, fx, fy)};
+}
+
+// ---- coalesced / binned / exact_mask: 2D pixel blocks (x fastest), labels per grid z ---------
 struct Mask256 {
   unsigned long long w[4] = {0, 0, 0, 0};
   __device__ __forceinline__ void set(int i) {
@@ -194,21 +238,37 @@ __global__ void k_pixels(KArgs a, const uchar4* __restrict__ rgba) {
   centre_rgb(rgba, a, x, y, c);
   const int l0 = blockIdx.z * a.labels_per_thread;
   const int l1 = min(a.A, l0 + a.labels_per_thread);
-  constexpr int kHistBins = kK == CaeKernel::Binned ? 64 : 256;
+  constexpr bool kBin = kK == CaeKernel::Binned || kK == CaeKernel::BinnedFast;
+  constexpr bool kMask = kK == CaeKernel::ExactMask;
+  constexpr int kHistBins = kBin ? 64 : 256;
   __align__(16) unsigned char hist[3][kHistBins];
-  if constexpr (kK == CaeKernel::Exact) zero_hist(&hist[0][0], 3 * kHistBins);  // kept zero
+  if constexpr (kMask) zero_hist(&hist[0][0], 3 * kHistBins);  // kept zero
   for (int label = l0; label < l1; ++label) {
     const float d = cae::label_disparity(a.dmin, a.dmax, a.A, label);
-    if constexpr (kK != CaeKernel::Exact) zero_hist(&hist[0][0], 3 * kHistBins);
+    if constexpr (!kMask) zero_hist(&hist[0][0], 3 * kHistBins);
     Mask256 m[3];
     // Column-wise angular walk: for each view column u, the views down the column.
     for (int u = a.u0; u < a.u0 + a.n; ++u) {
       const float sx = shear_pos(x, u - a.uc, d);
+      int x0 = 0, x1 = 0;
+      float fx = 0.0f;
+      if constexpr (kK == CaeKernel::BinnedFast) axis_tap(sx, a.W, x0, x1, fx);
       for (int v = a.v0; v < a.v0 + a.n; ++v) {
         int s[3];
-        sample_rgba(rgba + (static_cast<size_t>(v) * a.nu + u) * plane,
-                    bilinear_tap(sx, shear_pos(y, v - a.vc, d), a.W, a.H), s);
-        if constexpr (kK == CaeKernel::Binned) {
+        if constexpr (kK == CaeKernel::BinnedFast) {
+          int y0, y1;
+          float fy;
+          axis_tap(shear_pos(y, v - a.vc, d), a.H, y0, y1, fy);
+          const Levels l = sample_fast(reinterpret_cast<const unsigned*>(rgba) + (static_cast<size_t>(v) * a.nu + u) * plane,
+                                       a.W, x0, x1, fx, y0, y1, fy);
+          s[0] = static_cast<int>(l.r - kMagicBits);
+          s[1] = static_cast<int>(l.g - kMagicBits);
+          s[2] = static_cast<int>(l.b - kMagicBits);
+        } else {
+          sample_rgba(rgba + (static_cast<size_t>(v) * a.nu + u) * plane,
+                      bilinear_tap(sx, shear_pos(y, v - a.vc, d), a.W, a.H), s);
+        }
+        if constexpr (kBin) {
           ++hist[0][s[0] >> 2];
           ++hist[1][s[1] >> 2];
           ++hist[2][s[2] >> 2];
@@ -217,7 +277,7 @@ __global__ void k_pixels(KArgs a, const uchar4* __restrict__ rgba) {
           ++hist[1][s[1]];
           ++hist[2][s[2]];
         }
-        if constexpr (kK == CaeKernel::Exact) {
+        if constexpr (kMask) {
           m[0].set(s[0]);
           m[1].set(s[1]);
           m[2].set(s[2]);
@@ -229,7 +289,7 @@ __global__ void k_pixels(KArgs a, const uchar4* __restrict__ rgba) {
     for (int ch = 0; ch < 3; ++ch) {
       if constexpr (kK == CaeKernel::Coalesced) {
         hs[ch] = entropy256(hist[ch], c[ch], a);
-      } else if constexpr (kK == CaeKernel::Binned) {
+      } else if constexpr (kBin) {
         float G = 0.0f, S = 0.0f;
         const unsigned* h32 = reinterpret_cast<const unsigned*>(hist[ch]);
         for (int q = 0; q < 16; ++q) {
@@ -338,6 +398,176 @@ __global__ void __launch_bounds__(128) k_exact_reg(KArgs a, const uchar4* __rest
   }
 }
 
+// ---- exact (n = 3, 5, 7, 9): sorting network on three channels at once, no histogram -----
+// A sample's three levels are packed into one 32-bit word in 10-bit fields (R bits 0-7,
+// G 10-17, B 20-27) with a guard bit (8, 18, 28) set. A SWAR compare-exchange sorts the
+// three fields independently (6 integer ops for three channels); after Batcher's odd-even
+// merge sort (pruned to n*n keys: 28 / 140 / 394 / 864 comparators for n = 3 / 5 / 7 / 9)
+// word j holds the j-th smallest R, G and B. Runs of equal values are the occupied bins in
+// ascending order; their (count, |level - centre|) index a table of the exact add_term
+// values (g, logf(g)) computed on the device by the same expressions, and positions that
+// end no run read the (0, 0) entry: G + 0 and fma(0, 0, S) leave G and S unchanged, so the
+// per-channel sums are the same float operations, in the same order, as the 256-bin scan.
+constexpr unsigned kF1 = 0x00100401u;  // 1 in each field
+constexpr unsigned kGuard = kF1 << 8;  // bits 8, 18, 28
+constexpr unsigned kVal = kF1 * 0xFFu; // value bits of the three fields
+constexpr int kSortMaxWindow = 9;
+
+template <int M>
+struct NetPairs {
+  int lo[M > 0 ? M : 1], hi[M > 0 ? M : 1];
+};
+// Batcher's odd-even merge sort on the next power of two; comparators that touch a padding
+// position (>= nn, implicitly +inf) are no-ops and dropped.
+template <int NN>
+constexpr int batcher_count() {
+  int n = 1;
+  while (n < NN) n *= 2;
+  int c = 0;
+  for (int p = 1; p < n; p *= 2)
+    for (int k = p; k >= 1; k /= 2)
+      for (int j = k % p; j + k < n; j += 2 * k)
+        for (int i = 0; i < k && i < n - j - k; ++i)
+          if ((i + j) / (2 * p) == (i + j + k) / (2 * p) && i + j + k < NN) ++c;
+  return c;
+}
+template <int NN>
+constexpr NetPairs<batcher_count<NN>()> batcher_net() {
+  NetPairs<batcher_count<NN>()> r{};
+  int n = 1;
+  while (n < NN) n *= 2;
+  int c = 0;
+  for (int p = 1; p < n; p *= 2)
+    for (int k = p; k >= 1; k /= 2)
+      for (int j = k % p; j + k < n; j += 2 * k)
+        for (int i = 0; i < k && i < n - j - k; ++i)
+          if ((i + j) / (2 * p) == (i + j + k) / (2 * p) && i + j + k < NN) {
+            r.lo[c] = i + j;
+            r.hi[c] = i + j + k;
+            ++c;
+          }
+  return r;
+}
+template <int NN>
+inline constexpr auto kBatcher = batcher_net<NN>();
+static_assert(batcher_count<25>() == 140 && batcher_count<81>() == 864, "pruned Batcher network sizes");
+
+// Field-wise compare-exchange of two guarded words: lo gets the smaller of each field.
+__device__ __forceinline__ void swar_cmpx(unsigned& lo, unsigned& hi) {
+  const unsigned ge = (lo - hi + kGuard) & kGuard;  // guard set where lo >= hi (no borrows)
+  const unsigned m = ge - (ge >> 8);                // 0xFF in those fields
+  const unsigned a = lo;
+  lo = (hi & m) | (a & ~m);
+  hi = (a & m) | (hi & ~m);
+}
+template <int L, int H, int NN>
+__device__ __forceinline__ void cmpx_at(unsigned (&k)[NN]) {
+  swar_cmpx(k[L], k[H]);
+}
+template <int NN, std::size_t... I>
+__device__ __forceinline__ void sort_net(unsigned (&k)[NN], std::index_sequence<I...>) {
+  (cmpx_at<kBatcher<NN>.lo[I], kBatcher<NN>.hi[I]>(k), ...);
+}
+
+// Term table [count 0..81][|level - centre| 0..255] of (g, logf(g)), g exactly as add_term
+// computes it; row 0 is (0, 0).
+__global__ void k_term_table(const float* __restrict__ w256, float inv_n, int rows, float2* table) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= rows * 256) return;
+  const int cnt = i >> 8, dist = i & 255;
+  if (cnt == 0) {
+    table[i] = make_float2(0.0f, 0.0f);
+    return;
+  }
+  const float g = __fmul_rn(w256[dist], __fmul_rn(static_cast<float>(cnt), inv_n));
+  table[i] = make_float2(g, logf(g));
+}
+
+// Blocks of 128 per SM the register budget is set for (ptxas -v, sm_90, no spills): n = 3:
+// 64 registers, 5: 80, 7: 96, 9: 128 (the 81 keys alone take 81). Without the bound ptxas
+// hoists the table loads and takes 168 (5 x 5) to 255 (9 x 9, 8 warps per SM).
+constexpr int sort_min_blocks(int n) { return n <= 3 ? 8 : n <= 5 ? 6 : n <= 7 ? 5 : 4; }
+template <int N>
+__global__ void __launch_bounds__(128, sort_min_blocks(N))
+    k_exact_sort(KArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
+  constexpr int NN = N * N;
+  const int px = blockIdx.x * blockDim.x + threadIdx.x;
+  const int py = blockIdx.y * blockDim.y + threadIdx.y;
+  if (px >= a.rw || py >= a.rh) return;
+  const int x = a.rx + px, y = a.ry + py;
+  const size_t plane = static_cast<size_t>(a.W) * a.H;
+  const unsigned cw = __ldg(rgba + (static_cast<size_t>(a.vc) * a.nu + a.uc) * plane + static_cast<size_t>(y) * a.W + x);
+  // Centre levels in the field layout (no guard bits).
+  const unsigned centre = (cw & 0xFFu) | (((cw >> 8) & 0xFFu) << 10) | (((cw >> 16) & 0xFFu) << 20);
+  // One label per thread (grid z): a label loop would invite the compiler to keep the
+  // n*n view addresses live across labels, and registers are what this kernel spends.
+  const int label = blockIdx.z;
+  {
+    const float d = cae::label_disparity(a.dmin, a.dmax, a.A, label);
+    // The column loop is not unrolled (the keys shift down by one column per iteration,
+    // static register indices throughout): unrolled, the compiler hoists all n*n*4 loads
+    // to the top and needs ~240 registers at 5 x 5.
+    unsigned k[NN];
+#pragma unroll
+    for (int i = 0; i < NN; ++i) k[i] = kGuard;
+#pragma unroll 1
+    for (int uu = 0; uu < N; ++uu) {
+      const int u = a.u0 + uu;
+      int x0, x1;
+      float fx;
+      axis_tap(shear_pos(x, u - a.uc, d), a.W, x0, x1, fx);
+      unsigned col[N];
+#pragma unroll
+      for (int vv = 0; vv < N; ++vv) {
+        const int v = a.v0 + vv;
+        int y0, y1;
+        float fy;
+        axis_tap(shear_pos(y, v - a.vc, d), a.H, y0, y1, fy);
+        const Levels s = sample_fast(rgba + (static_cast<size_t>(v) * a.nu + u) * plane, a.W, x0, x1, fx, y0, y1, fy);
+        // Shifting the float bits drops the 2^23 exponent bits out of the word.
+        col[vv] = ((s.r & 0xFFu) | kGuard) + (s.g << 10) + (s.b << 20);
+      }
+#pragma unroll
+      for (int i = 0; i < NN - N; ++i) k[i] = k[i + N];
+#pragma unroll
+      for (int vv = 0; vv < N; ++vv) k[NN - N + vv] = col[vv];
+    }
+    sort_net<NN>(k, std::make_index_sequence<static_cast<std::size_t>(batcher_count<NN>())>{});
+    float G0 = 0.0f, S0 = 0.0f, G1 = 0.0f, S1 = 0.0f, G2 = 0.0f, S2 = 0.0f;
+    unsigned start = 0;  // per field: index where the current run began
+#pragma unroll
+    for (int j = 0; j < NN; ++j) {
+      unsigned end;  // 0xFF in the fields whose run ends at j
+      if (j + 1 < NN) {
+        const unsigned t = ((k[j] ^ k[j + 1]) + kVal) & kGuard;
+        end = t - (t >> 8);
+      } else {
+        end = kVal;
+      }
+      const unsigned J = static_cast<unsigned>(j + 1) * kF1;
+      const unsigned cnt = (J - start) & end;
+      start = (J & end) | (start & ~end);
+      // |level - centre| per field: 256 + l - c and 256 + c - l, pick by the guard bit.
+      const unsigned pos = k[j] - centre;
+      const unsigned neg = (centre | kGuard) - (k[j] & kVal);
+      const unsigned ge = pos & kGuard;
+      const unsigned gm = ge - (ge >> 8);
+      const unsigned dist = ((pos & gm) | (neg & ~gm)) & end;
+      const float2 t0 = __ldg(terms + (((cnt & 0xFFu) << 8) | (dist & 0xFFu)));
+      const float2 t1 = __ldg(terms + (((cnt >> 2) & 0xFF00u) | ((dist >> 10) & 0xFFu)));
+      const float2 t2 = __ldg(terms + (((cnt >> 12) & 0xFF00u) | ((dist >> 20) & 0xFFu)));
+      G0 = __fadd_rn(G0, t0.x);
+      S0 = __fmaf_rn(t0.x, t0.y, S0);
+      G1 = __fadd_rn(G1, t1.x);
+      S1 = __fmaf_rn(t1.x, t1.y, S1);
+      G2 = __fadd_rn(G2, t2.x);
+      S2 = __fmaf_rn(t2.x, t2.y, S2);
+    }
+    a.cost[(static_cast<size_t>(label) * a.rh + py) * a.rw + px] =
+        combine(finish(G0, S0, a.normalized), finish(G1, S1, a.normalized), finish(G2, S2, a.normalized));
+  }
+}
+
 __global__ void k_wta(int rw, int rh, int A, float dmin, float dmax, const float* __restrict__ cost,
                       float* disparity, int* label, float* confidence) {
   const int px = blockIdx.x * blockDim.x + threadIdx.x;
@@ -388,11 +618,19 @@ KArgs make_args(const CaeDeviceLightField& lf, const CaeParams& p, const CaeRoi&
 
 }  // namespace
 
+std::vector<CaeKernel> all_cae_kernels() {
+  return {CaeKernel::Baseline,   CaeKernel::Vec,   CaeKernel::Tex,       CaeKernel::Coalesced,   CaeKernel::Binned,
+          CaeKernel::BinnedFast, CaeKernel::Exact, CaeKernel::ExactMask, CaeKernel::ExactBitonic};
+}
+
+std::string cae_variant_list() {
+  return "use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_mask or exact_bitonic";
+}
+
 CaeKernel parse_cae_kernel(const std::string& name) {
-  for (CaeKernel k : {CaeKernel::Baseline, CaeKernel::Vec, CaeKernel::Tex, CaeKernel::Coalesced,
-                      CaeKernel::Binned, CaeKernel::Exact})
+  for (CaeKernel k : all_cae_kernels())
     if (name == cae_kernel_name(k)) return k;
-  throw Error("--variant '" + name + "': use baseline, vec, tex, coalesced, binned or exact");
+  throw Error("--variant '" + name + "': " + cae_variant_list());
 }
 
 const char* cae_kernel_name(CaeKernel k) {
@@ -402,13 +640,23 @@ const char* cae_kernel_name(CaeKernel k) {
     case CaeKernel::Tex: return "tex";
     case CaeKernel::Coalesced: return "coalesced";
     case CaeKernel::Binned: return "binned";
+    case CaeKernel::BinnedFast: return "binned_fast";
     case CaeKernel::Exact: return "exact";
+    case CaeKernel::ExactMask: return "exact_mask";
+    case CaeKernel::ExactBitonic: return "exact_bitonic";
   }
   return "?";
 }
 
 CaeMethod cae_kernel_method(CaeKernel k) {
-  return k == CaeKernel::Binned ? CaeMethod::Binned : k == CaeKernel::Exact ? CaeMethod::Exact : CaeMethod::Cae;
+  switch (k) {
+    case CaeKernel::Binned:
+    case CaeKernel::BinnedFast: return CaeMethod::Binned;
+    case CaeKernel::Exact:
+    case CaeKernel::ExactMask:
+    case CaeKernel::ExactBitonic: return CaeMethod::Exact;
+    default: return CaeMethod::Cae;
+  }
 }
 
 CaeDeviceLightField::~CaeDeviceLightField() { release(); }
@@ -473,7 +721,8 @@ void CaeDeviceLightField::upload(const LightField4D& lf, cudaStream_t s) {
 }
 
 std::vector<float> cae_weight_tables(float sigma) {
-  std::vector<float> t(cae::kBins + cae::kBinnedWeights);
+  // The term table of the sorting kernel (kTermTableFloats) is filled on the device.
+  std::vector<float> t(cae::kBins + cae::kBinnedWeights + kTermTableFloats, 0.0f);
   const double k = 1.0 / (2.0 * static_cast<double>(sigma) * sigma);
   for (int d = 0; d < cae::kBins; ++d) t[static_cast<std::size_t>(d)] = static_cast<float>(std::max(cae::kWeightFloor, std::exp(-double(d) * d * k)));
   for (int i = 0; i < cae::kBinnedWeights; ++i) {
@@ -484,7 +733,7 @@ std::vector<float> cae_weight_tables(float sigma) {
 }
 
 void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const CaeRoi& roi, CaeKernel k,
-                     const float* tables, float* cost, cudaStream_t s) {
+                     float* tables, float* cost, cudaStream_t s) {
   KArgs a = make_args(lf, p, roi, tables, cost);
   if (k == CaeKernel::Baseline || k == CaeKernel::Vec || k == CaeKernel::Tex) {
     const long long total = static_cast<long long>(roi.w) * roi.h * p.labels;
@@ -497,25 +746,48 @@ void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const Ca
     else
       k_vec<true><<<grid, block, 0, s>>>(a, lf.rgba.as<uchar4>(), static_cast<cudaTextureObject_t>(lf.tex));
   } else {
-    // Exact (mask kernel, n >= 9) keeps its counts zero across labels: several labels per
-    // thread amortise the one zeroing; the 256-bin kernels zero per label anyway.
-    const bool reg = k == CaeKernel::Exact && (p.views == 3 || p.views == 5 || p.views == 7);
-    a.labels_per_thread = k == CaeKernel::Exact && !reg ? 8 : 1;
+    // exact: the sorting kernel up to 9 x 9 (its term table first: (n*n + 1) x 256 logf,
+    // a few microseconds, timed with the pass); beyond, the mask kernel. exact_bitonic: the
+    // first register kernel (3, 5, 7), else the mask kernel.
+    const bool sort = k == CaeKernel::Exact && p.views <= kSortMaxWindow;
+    const bool reg = k == CaeKernel::ExactBitonic && (p.views == 3 || p.views == 5 || p.views == 7);
+    if (k == CaeKernel::Exact || k == CaeKernel::ExactBitonic) k = sort || reg ? k : CaeKernel::ExactMask;
+    // The mask kernel keeps its counts zero across labels: several labels per thread
+    // amortise the one zeroing; the 256-bin kernels zero per label anyway.
+    a.labels_per_thread = k == CaeKernel::ExactMask ? 8 : 1;
     const dim3 block(32, 4);
+    const uchar4* rgba = lf.rgba.as<uchar4>();
+    const unsigned* rgba32 = lf.rgba.as<unsigned>();
+    float2* terms = reinterpret_cast<float2*>(tables + cae::kBins + cae::kBinnedWeights);
+    if (sort) {
+      const int rows = p.views * p.views + 1;
+      k_term_table<<<(rows * 256 + 255) / 256, 256, 0, s>>>(tables, a.inv_n, rows, terms);
+      CUDA_CHECK_LAUNCH();
+    }
     const dim3 grid((roi.w + 31) / 32, (roi.h + 3) / 4,
                     static_cast<unsigned>((p.labels + a.labels_per_thread - 1) / a.labels_per_thread));
     if (k == CaeKernel::Coalesced)
-      k_pixels<CaeKernel::Coalesced><<<grid, block, 0, s>>>(a, lf.rgba.as<uchar4>());
+      k_pixels<CaeKernel::Coalesced><<<grid, block, 0, s>>>(a, rgba);
     else if (k == CaeKernel::Binned)
-      k_pixels<CaeKernel::Binned><<<grid, block, 0, s>>>(a, lf.rgba.as<uchar4>());
+      k_pixels<CaeKernel::Binned><<<grid, block, 0, s>>>(a, rgba);
+    else if (k == CaeKernel::BinnedFast)
+      k_pixels<CaeKernel::BinnedFast><<<grid, block, 0, s>>>(a, rgba);
+    else if (sort && p.views == 3)
+      k_exact_sort<3><<<grid, block, 0, s>>>(a, rgba32, terms);
+    else if (sort && p.views == 5)
+      k_exact_sort<5><<<grid, block, 0, s>>>(a, rgba32, terms);
+    else if (sort && p.views == 7)
+      k_exact_sort<7><<<grid, block, 0, s>>>(a, rgba32, terms);
+    else if (sort && p.views == 9)
+      k_exact_sort<9><<<grid, block, 0, s>>>(a, rgba32, terms);
     else if (reg && p.views == 3)
-      k_exact_reg<3><<<grid, block, 0, s>>>(a, lf.rgba.as<uchar4>());
+      k_exact_reg<3><<<grid, block, 0, s>>>(a, rgba);
     else if (reg && p.views == 5)
-      k_exact_reg<5><<<grid, block, 0, s>>>(a, lf.rgba.as<uchar4>());
+      k_exact_reg<5><<<grid, block, 0, s>>>(a, rgba);
     else if (reg && p.views == 7)
-      k_exact_reg<7><<<grid, block, 0, s>>>(a, lf.rgba.as<uchar4>());
+      k_exact_reg<7><<<grid, block, 0, s>>>(a, rgba);
     else
-      k_pixels<CaeKernel::Exact><<<grid, block, 0, s>>>(a, lf.rgba.as<uchar4>());
+      k_pixels<CaeKernel::ExactMask><<<grid, block, 0, s>>>(a, rgba);
   }
   CUDA_CHECK_LAUNCH();
 }
@@ -541,7 +813,11 @@ std::uint64_t cae_wta_bytes(const CaeParams& p, const CaeRoi& roi) {
 // ---------------------------------------------------------------------------------------
 // Public API
 // ---------------------------------------------------------------------------------------
-std::vector<std::string> cae_variants() { return {"baseline", "vec", "tex", "coalesced", "binned", "exact"}; }
+std::vector<std::string> cae_variants() {
+  std::vector<std::string> v;
+  for (detail::CaeKernel k : detail::all_cae_kernels()) v.emplace_back(detail::cae_kernel_name(k));
+  return v;
+}
 
 CaeMethod cae_variant_method(const std::string& variant) {
   return detail::cae_kernel_method(detail::parse_cae_kernel(variant));

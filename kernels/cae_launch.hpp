@@ -13,7 +13,11 @@
 
 namespace lb::cuda::detail {
 
-enum class CaeKernel { Baseline, Vec, Tex, Coalesced, Binned, Exact };
+// In bench order. binned_fast: binned with the conversion-free sampling of exact (a fair
+// baseline for exact); exact_mask / exact_bitonic: the earlier exact kernels, for the record.
+enum class CaeKernel { Baseline, Vec, Tex, Coalesced, Binned, BinnedFast, Exact, ExactMask, ExactBitonic };
+std::vector<CaeKernel> all_cae_kernels();
+std::string cae_variant_list();                       // "use baseline, vec, ..."
 CaeKernel parse_cae_kernel(const std::string& name);  // throws lb::Error
 const char* cae_kernel_name(CaeKernel k);
 CaeMethod cae_kernel_method(CaeKernel k);
@@ -38,13 +42,16 @@ class CaeDeviceLightField {
   void release();
 };
 
-// Weight tables in float: w by |i - c| (256) then the binned weights (512).
+// Weight tables in float: w by |i - c| (256), the binned weights (512), then room for the
+// exact sorting kernel's term table ((9*9 + 1) x 256 float2, filled on the device by
+// launch_cae_cost, hence the non-const tables pointer there).
+constexpr std::size_t kTermTableFloats = (9 * 9 + 1) * 256 * 2;
 std::vector<float> cae_weight_tables(float sigma);
 
 // Cost volume [label][roi.h][roi.w] for the resolved roi; tables = cae_weight_tables on the
 // device. Launch errors throw.
 void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const CaeRoi& roi,
-                     CaeKernel k, const float* tables, float* cost, cudaStream_t s);
+                     CaeKernel k, float* tables, float* cost, cudaStream_t s);
 // Winner takes all: first minimum over labels -> disparity, label, confidence (mean - min).
 void launch_cae_wta(const CaeParams& p, const CaeRoi& roi, const float* cost, float* disparity,
                     int* label, float* confidence, cudaStream_t s);

@@ -98,6 +98,8 @@ class CudaBackend final : public ComputeBackend {
     raw_h_ = raw.height;
     tables_valid_ = false;
     depth_valid_ = false;
+    map_valid_ = false;
+    aif_valid_ = false;
   }
   bool has_raw() const override { return raw_w_ > 0; }
   int raw_width() const override { return raw_w_; }
@@ -198,24 +200,27 @@ class CudaBackend final : public ComputeBackend {
       CUDA_CHECK_THROW(cudaStreamSynchronize(s));  // queued passes may still use it
       depth_scratch_.allocate(scratch);
     }
-    auto launch = [&](const OutputDevice& o) {
-      launch_timed_fn(name, depth_bytes_, [&] {
-        launch_depth(L, depth_dev_tables_, raw_, config.variant, depth_tuning_,
-                     depth_scratch_.as<std::uint32_t>(), o, s);
-      });
-    };
+    // The map is written to a device buffer the backend keeps (render_all_in_focus reads
+    // it there), then copied to the output: a device copy, or a download when the surface
+    // takes host images only. The copy is not part of the timed depth pass.
+    depth_map_.resize(static_cast<std::size_t>(L.out_w) * 4, static_cast<std::size_t>(L.out_h));
+    OutputDevice m;
+    m.kind = OutputDevice::Kind::Pitched;
+    m.ptr = depth_map_.get();
+    m.pitch = depth_map_.pitch();
+    map_valid_ = false;
+    launch_timed_fn(name, depth_bytes_, [&] {
+      launch_depth(L, depth_dev_tables_, raw_, config.variant, depth_tuning_, depth_scratch_.as<std::uint32_t>(), m, s);
+    });
+    map_valid_ = true;
+    map_grid_ = grid;
+    map_params_ = params;
     out.resize(L.out_w, L.out_h);
     const DeviceTarget t = out.map_device(s);
     if (t.kind == DeviceTarget::Kind::None) {
-      depth_staging_.resize(static_cast<std::size_t>(L.out_w) * 4, static_cast<std::size_t>(L.out_h));
-      OutputDevice o;
-      o.kind = OutputDevice::Kind::Pitched;
-      o.ptr = depth_staging_.get();
-      o.pitch = depth_staging_.pitch();
-      launch(o);
       ImageF img(L.out_w, L.out_h, 1);
       CUDA_CHECK_THROW(cudaMemcpy2DAsync(img.data.data(), static_cast<std::size_t>(L.out_w) * 4,
-                                         depth_staging_.get(), depth_staging_.pitch(),
+                                         depth_map_.get(), depth_map_.pitch(),
                                          static_cast<std::size_t>(L.out_w) * 4,
                                          static_cast<std::size_t>(L.out_h), cudaMemcpyDeviceToHost, s));
       CUDA_CHECK_THROW(cudaStreamSynchronize(s));
@@ -223,26 +228,71 @@ class CudaBackend final : public ComputeBackend {
       out.upload_host(img);
       return;
     }
-    OutputDevice o;
-    if (t.kind == DeviceTarget::Kind::SurfaceObject) {
-      o.kind = OutputDevice::Kind::Surface;
-      o.surface = t.surface;
-    } else {
+    write_mapped(out, t, L.out_w, L.out_h, "depth", [&](const OutputDevice& o) {
+      launch_copy_map(static_cast<const float*>(depth_map_.get()), depth_map_.pitch(), L.out_w, L.out_h, o, s);
+    });
+  }
+
+  void render_all_in_focus(const PlenopticGrid& grid, const RenderParams& render, const DepthParams& depth,
+                           Surface& out) override {
+    LB_REQUIRE(has_raw(), "no raw image loaded");
+    LB_REQUIRE(out.format() == SurfaceFormat::RGBA8, "all-in-focus: the output surface must be RGBA8");
+    LB_REQUIRE(map_valid_ && same_depth_inputs(grid, depth, map_grid_, map_params_),
+               "all-in-focus: run depth() with the same grid and depth parameters first");
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    collect(false);
+    ensure_aif_tables(grid, render, depth);
+    const AifLayout& L = aif_tables_.layout;
+    const cudaStream_t s = stream_->get();
+    auto launch = [&](const OutputDevice& o) {
+      launch_timed_fn("aif/cuda", aif_tables_.bytes, [&] {
+        launch_aif(L, aif_dev_tables_, raw_, static_cast<const float*>(depth_map_.get()), depth_map_.pitch(), o, s);
+      });
+    };
+    out.resize(L.out_w, L.out_h);
+    const DeviceTarget t = out.map_device(s);
+    if (t.kind == DeviceTarget::Kind::None) {
+      staging_.resize(static_cast<std::size_t>(L.out_w) * 4, static_cast<std::size_t>(L.out_h));
+      OutputDevice o;
       o.kind = OutputDevice::Kind::Pitched;
-      o.ptr = t.ptr;
-      o.pitch = t.pitch;
-    }
-    try {
-      LB_REQUIRE(t.width >= L.out_w && t.height >= L.out_h, "depth: mapped output is too small");
+      o.ptr = staging_.get();
+      o.pitch = staging_.pitch();
       launch(o);
-    } catch (...) {
-      try {
-        out.unmap_device(s);
-      } catch (...) {
-      }
-      throw;
+      ImageU8 img(L.out_w, L.out_h, 4);
+      CUDA_CHECK_THROW(cudaMemcpy2DAsync(img.data.data(), static_cast<std::size_t>(L.out_w) * 4, staging_.get(),
+                                         staging_.pitch(), static_cast<std::size_t>(L.out_w) * 4,
+                                         static_cast<std::size_t>(L.out_h), cudaMemcpyDeviceToHost, s));
+      CUDA_CHECK_THROW(cudaStreamSynchronize(s));
+      collect(false);
+      out.upload_host(img);
+      return;
     }
-    out.unmap_device(s);
+    write_mapped(out, t, L.out_w, L.out_h, "all-in-focus", launch);
+  }
+
+  // A host depth map in place of the last depth() result (render_all_in_focus_cuda, tests):
+  // values must be patch sizes pmin..pmax, the size NX*M x NY*M.
+  void set_depth_map(const PlenopticGrid& grid, const DepthParams& params, const ImageF& map) {
+    LB_REQUIRE(has_raw(), "no raw image loaded");
+    validate(params, grid);
+    LB_REQUIRE(map.channels == 1 && map.width == depth_width(grid, params) && map.height == depth_height(grid, params),
+               "all-in-focus: depth map size does not match the grid and patch size");
+    for (float v : map.data)
+      LB_REQUIRE(static_cast<float>(static_cast<int>(v)) == v && v >= static_cast<float>(params.pmin) &&
+                     v <= static_cast<float>(params.pmax),
+                 "all-in-focus: depth map holds a value outside the patch sizes " + std::to_string(params.pmin) +
+                     ".." + std::to_string(params.pmax));
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    const cudaStream_t s = stream_->get();
+    CUDA_CHECK_THROW(cudaStreamSynchronize(s));  // queued passes may read the old map
+    depth_map_.resize(static_cast<std::size_t>(map.width) * 4, static_cast<std::size_t>(map.height));
+    CUDA_CHECK_THROW(cudaMemcpy2DAsync(depth_map_.get(), depth_map_.pitch(), map.data.data(),
+                                       static_cast<std::size_t>(map.width) * 4, static_cast<std::size_t>(map.width) * 4,
+                                       static_cast<std::size_t>(map.height), cudaMemcpyHostToDevice, s));
+    CUDA_CHECK_THROW(cudaStreamSynchronize(s));
+    map_valid_ = true;
+    map_grid_ = grid;
+    map_params_ = params;
   }
 
   void set_depth_tuning(const DepthTuning& t) { depth_tuning_ = t; }
@@ -293,6 +343,56 @@ class CudaBackend final : public ComputeBackend {
     dev_tables_.wx = d + nc + nr;
     dev_tables_.wy = d + nc + nr + nw;
     tables_valid_ = true;
+  }
+
+  // Runs launch(o) on a mapped device target; unmaps on every path (an unmap failure while
+  // unwinding from another error must not escape).
+  template <class F>
+  void write_mapped(Surface& out, const DeviceTarget& t, int w, int h, const char* what, F&& launch) {
+    const cudaStream_t s = stream_->get();
+    OutputDevice o;
+    if (t.kind == DeviceTarget::Kind::SurfaceObject) {
+      o.kind = OutputDevice::Kind::Surface;
+      o.surface = t.surface;
+    } else {
+      o.kind = OutputDevice::Kind::Pitched;
+      o.ptr = t.ptr;
+      o.pitch = t.pitch;
+    }
+    try {
+      LB_REQUIRE(t.width >= w && t.height >= h, std::string(what) + ": mapped output is too small");
+      launch(o);
+    } catch (...) {
+      try {
+        out.unmap_device(s);
+      } catch (...) {
+      }
+      throw;
+    }
+    out.unmap_device(s);
+  }
+
+  void ensure_aif_tables(const PlenopticGrid& g, const RenderParams& r, const DepthParams& p) {
+    const bool same = aif_valid_ && same_depth_inputs(g, p, aif_grid_, aif_params_) && r.view_x == aif_render_.view_x &&
+                      r.view_y == aif_render_.view_y && r.lim == aif_render_.lim && r.sigma == aif_render_.sigma;
+    if (same) return;
+    AifTablesHost t = build_aif_tables(g, r, p, raw_w_, raw_h_);  // throws when invalid
+    const cudaStream_t s = stream_->get();
+    CUDA_CHECK_THROW(cudaStreamSynchronize(s));  // queued passes may read the old tables
+    aif_valid_ = false;
+    aif_table_dev_.reserve(t.pack.size() * 4);
+    CUDA_CHECK_THROW(cudaMemcpyAsync(aif_table_dev_.get(), t.pack.data(), t.pack.size() * 4, cudaMemcpyHostToDevice, s));
+    CUDA_CHECK_THROW(cudaStreamSynchronize(s));  // t.pack is a local
+    const auto* d = aif_table_dev_.as<std::uint32_t>();
+    aif_dev_tables_.col_start = reinterpret_cast<const int*>(d + t.cs_off);
+    aif_dev_tables_.row_start = reinterpret_cast<const int*>(d + t.rs_off);
+    aif_dev_tables_.wx = d + t.wx_off;
+    aif_dev_tables_.wy = d + t.wy_off;
+    aif_tables_ = std::move(t);
+    aif_grid_ = g;
+    aif_params_ = p;
+    aif_render_ = r;
+    aif_valid_ = true;
   }
 
   void ensure_depth_tables(const PlenopticGrid& g, const DepthParams& p) {
@@ -407,7 +507,19 @@ class CudaBackend final : public ComputeBackend {
   std::uint64_t depth_bytes_ = 0;
   DeviceBuffer depth_table_dev_, depth_scratch_;
   DepthTablesDevice depth_dev_tables_;
-  PitchedBuffer depth_staging_;
+  PitchedBuffer depth_map_;  // the last depth() map (or set_depth_map), float, pitched
+  bool map_valid_ = false;
+  PlenopticGrid map_grid_{};
+  DepthParams map_params_{};
+
+  // All-in-focus state.
+  bool aif_valid_ = false;
+  PlenopticGrid aif_grid_{};
+  DepthParams aif_params_{};
+  RenderParams aif_render_{};
+  AifTablesHost aif_tables_;
+  DeviceBuffer aif_table_dev_;
+  AifTablesDevice aif_dev_tables_;
 
   std::deque<Pending> pending_;
   std::vector<std::unique_ptr<Event>> free_events_;
@@ -425,6 +537,19 @@ void set_depth_tuning(ComputeBackend& b, const DepthTuning& t) {
   auto* c = dynamic_cast<detail::CudaBackend*>(&b);
   LB_REQUIRE(c != nullptr, "set_depth_tuning: not a CUDA backend");
   c->set_depth_tuning(t);
+}
+
+ImageU8 render_all_in_focus_cuda(const ImageU8& raw, const PlenopticGrid& grid, const RenderParams& render,
+                                 const DepthParams& depth, const ImageF& map, int device) {
+  std::string why;
+  if (!cuda_available(&why)) throw Error("all-in-focus: " + why);
+  detail::CudaBackend b(device);
+  b.set_raw(raw);
+  b.set_depth_map(grid, depth, map);
+  HostSurface out(SurfaceFormat::RGBA8);
+  b.render_all_in_focus(grid, render, depth, out);
+  b.synchronize();
+  return out.rgba();
 }
 
 void set_kernel_tuning(ComputeBackend& b, const KernelTuning& t) {

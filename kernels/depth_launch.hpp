@@ -5,9 +5,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "lightbench/cuda_api.hpp"
 #include "lightbench/depth_math.hpp"
+#include "lightbench/plenoptic_depth.hpp"
 #include "render_launch.hpp"
 
 namespace lb::cuda::detail {
@@ -29,5 +31,45 @@ std::size_t depth_scratch_bytes(const DepthLayout& L);
 void launch_depth(const DepthLayout& layout, const DepthTablesDevice& tables, const RawDevice& raw,
                   RenderVariant variant, const DepthTuning& tuning, std::uint32_t* scratch,
                   const OutputDevice& out, cudaStream_t stream);
+
+// ---- all-in-focus render (lb::render_all_in_focus on the device) -----------------------
+// The render tables of every candidate patch size P = pmin..pmax, packed in one buffer:
+// col_start [count][grid_nx], row_start [count][grid_ny], wx and wy [count][stride] with
+// stride = (2 lim + 1) pmax (the tables of P use their first (2 lim + 1) P entries).
+struct AifLayout {
+  int grid_nx = 0, grid_ny = 0;
+  int patch = 0;  // M of the depth map and of the output
+  int pmin = 0, pmax = 0, lim = 0;
+  int raw_w = 0, raw_h = 0;
+  int out_w = 0, out_h = 0;
+  int stride = 0;
+  int count() const { return pmax - pmin + 1; }
+};
+struct AifTablesHost {
+  AifLayout layout;
+  std::vector<std::uint32_t> pack;
+  std::size_t cs_off = 0, rs_off = 0, wx_off = 0, wy_off = 0;  // in words
+  std::uint64_t bytes = 0;  // a pass must move at least: depth map read, image written, the
+                            // raw pixels the largest P touches
+};
+// Validates (lb::Error, the messages of build_render_tables / validate(DepthParams)).
+// render: view, lim, sigma (its patch is ignored; lim is the depth params' lim, as the CLI
+// and the CPU reference use it).
+AifTablesHost build_aif_tables(const PlenopticGrid& grid, const RenderParams& render, const DepthParams& depth,
+                               int raw_w, int raw_h);
+struct AifTablesDevice {
+  const int* col_start = nullptr;
+  const int* row_start = nullptr;
+  const std::uint32_t* wx = nullptr;
+  const std::uint32_t* wy = nullptr;
+};
+// One thread per output pixel: P = depth(x, y) (clamped to pmin..pmax so that a foreign map
+// cannot index outside the tables), then lb::render_pixel with the tables of P at
+// (nx P + a P / M, ny P + b P / M). out: an RGBA8 surface object or pitched buffer.
+void launch_aif(const AifLayout& layout, const AifTablesDevice& tables, const RawDevice& raw, const float* depth,
+                std::size_t depth_pitch, const OutputDevice& out, cudaStream_t stream);
+// Copies a pitched float map (w x h) to a float target (R32F surface object or pitched buffer).
+void launch_copy_map(const float* src, std::size_t src_pitch, int w, int h, const OutputDevice& out,
+                     cudaStream_t stream);
 
 }  // namespace lb::cuda::detail

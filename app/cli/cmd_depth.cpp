@@ -42,7 +42,9 @@ Action add_depth(CLI::App& app) {
   app.add_option("--repeat", o->repeat, "run this many times (timings: median)")->capture_default_str();
   app.add_option("--out", o->out, "depth map: .pfm (chosen patch size per pixel) or .png/.jpg/.bmp/.ppm "
                                   "(colour-mapped pmin..pmax)")->required();
-  app.add_option("--all-in-focus", o->aif, "also write the all-in-focus render (.png .jpg .bmp .ppm)");
+  app.add_option("--aif,--all-in-focus", o->aif,
+                 "also write the all-in-focus render, each pixel at its own patch size (.png .jpg .bmp .ppm; "
+                 "computed by the same backend as the depth map)");
   app.add_option("--json", o->json, "write a JSON report (with exact_pct and mae when the scene has ground truth)");
   return [o] {
     if (o->repeat < 1 || o->repeat > 100000) throw Error("--repeat must be in 1..100000");
@@ -50,7 +52,7 @@ Action add_depth(CLI::App& app) {
     if (ext != ".pfm" && !is_8bit_image(ext))
       throw Error("--out '" + o->out + "': use .pfm, .png, .jpg, .bmp or .ppm");
     if (!o->aif.empty() && !is_8bit_image(file_extension(o->aif)))
-      throw Error("--all-in-focus '" + o->aif + "': use .png, .jpg, .bmp or .ppm");
+      throw Error("--aif '" + o->aif + "': use .png, .jpg, .bmp or .ppm");
     DepthConfig config;
     config.variant = parse_render_variant(o->variant);
     BackendChoice choice = select_backend(parse_backend_request(o->backend));
@@ -92,7 +94,11 @@ Action add_depth(CLI::App& app) {
     if (!o->aif.empty()) {
       rp = o->in.render_params(scene.grid);  // view, lim, sigma (its patch is ignored)
       rp.lim = params.lim;
-      aif = render_all_in_focus(to_rgba(scene.raw), scene.grid, rp, depth, params.patch);
+      // On the backend that made the map (CUDA: from the map still on the device).
+      HostSurface aif_surface(SurfaceFormat::RGBA8);
+      choice.backend->render_all_in_focus(scene.grid, rp, params, aif_surface);
+      choice.backend->synchronize();
+      aif = aif_surface.rgba();
       save_image(o->aif, to_rgb(aif));
     }
     const bool scored = !scene.truth.empty() && scene.truth_patch == params.patch;

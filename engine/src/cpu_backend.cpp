@@ -21,6 +21,10 @@ void ComputeBackend::depth(const PlenopticGrid&, const DepthParams&, const Depth
   throw Error("depth: not supported by the " + std::string(to_string(kind())) + " backend");
 }
 
+void ComputeBackend::render_all_in_focus(const PlenopticGrid&, const RenderParams&, const DepthParams&, Surface&) {
+  throw Error("all-in-focus: not supported by the " + std::string(to_string(kind())) + " backend");
+}
+
 namespace {
 
 class CpuBackend final : public ComputeBackend {
@@ -33,6 +37,7 @@ class CpuBackend final : public ComputeBackend {
   void set_raw(const ImageU8& raw) override {
     LB_REQUIRE(!raw.empty(), "raw image is empty");
     raw_ = to_rgba(raw);
+    last_depth_ = ImageF();
   }
   bool has_raw() const override { return !raw_.empty(); }
   int raw_width() const override { return raw_.width; }
@@ -66,11 +71,33 @@ class CpuBackend final : public ComputeBackend {
     }
     out.resize(img.width, img.height);
     out.upload_host(img);
+    last_depth_ = std::move(img);
+    last_grid_ = grid;
+    last_params_ = params;
+  }
+
+  void render_all_in_focus(const PlenopticGrid& grid, const RenderParams& render, const DepthParams& depth,
+                           Surface& out) override {
+    LB_REQUIRE(has_raw(), "no raw image loaded");
+    LB_REQUIRE(out.format() == SurfaceFormat::RGBA8, "all-in-focus: the output surface must be RGBA8");
+    LB_REQUIRE(!last_depth_.empty() && same_depth_inputs(grid, depth, last_grid_, last_params_),
+               "all-in-focus: run depth() with the same grid and depth parameters first");
+    ImageU8 img;
+    {
+      ScopedCpuTimer timer(timings_, "aif/cpu",
+                           static_cast<std::uint64_t>(last_depth_.width) * last_depth_.height * 8);
+      img = lb::render_all_in_focus(raw_, grid, render, last_depth_, depth.patch, threads_);
+    }
+    out.resize(img.width, img.height);
+    out.upload_host(img);
   }
 
  private:
   int threads_;
   ImageU8 raw_;
+  ImageF last_depth_;  // the map of the last depth() call, for render_all_in_focus()
+  PlenopticGrid last_grid_{};
+  DepthParams last_params_{};
 };
 
 }  // namespace

@@ -220,6 +220,11 @@ ImageU8 render_all_in_focus(const ImageU8& raw, const PlenopticGrid& grid, const
   return out;
 }
 
+bool same_depth_inputs(const PlenopticGrid& a, const DepthParams& p, const PlenopticGrid& b, const DepthParams& q) {
+  return a.nx == b.nx && a.ny == b.ny && a.pitch == b.pitch && a.ox == b.ox && a.oy == b.oy && p.patch == q.patch &&
+         p.pmin == q.pmin && p.pmax == q.pmax && p.lim == q.lim && p.window == q.window && p.aperture == q.aperture;
+}
+
 DepthScore score_depth(const ImageF& depth, const ImageF& truth, int border) {
   LB_REQUIRE(depth.channels == 1 && truth.channels == 1 && depth.width == truth.width &&
                  depth.height == truth.height,

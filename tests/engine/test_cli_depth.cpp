@@ -67,6 +67,37 @@ TEST_CASE("depth on the CPU backend writes the reference map, a colour view and 
   CHECK(j["mae"].get<double>() == doctest::Approx(sc.mae));
 }
 
+TEST_CASE("depth --aif writes the all-in-focus render of its own map, bit for bit (any backend)") {
+  lbt::TempDir dir("cli-depth-aif");
+  const std::string scene = dir.file("scene");
+  Run g = run_cli("generate --preset tiny --seed 9 --out " + scene);
+  INFO(g.output);
+  REQUIRE(g.status == 0);
+  const std::string pfm = dir.file("d.pfm"), aif = dir.file("a.png"), js = dir.file("d.json");
+  // --backend auto: the CUDA backend (from the map on the device) where a device exists.
+  Run r = run_cli("depth --scene " + scene + "/scene.json --patch 9 --pmin 6 --pmax 12 --lim 1 --view 1,0.5 "
+                  "--sigma 3 --backend auto --out " + pfm + " --aif " + aif + " --json " + js);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const PlenopticScene s = load_scene(scene + "/scene.json");
+  const ImageF map = load_pfm(pfm);
+  RenderParams rp = default_render_params(s.grid);
+  rp.patch = 9;
+  rp.lim = 1;
+  rp.sigma = 3.0f;
+  rp.view_x = 1.0f;
+  rp.view_y = 0.5f;
+  const ImageU8 want = to_rgb(render_all_in_focus(to_rgba(s.raw), s.grid, rp, map, 9));
+  const ImageU8 got = load_image(aif, 3);
+  CHECK(got.width == map.width);
+  CHECK(got.height == map.height);
+  CHECK(got.data == want.data);
+  const auto j = read_json(js);
+  const std::string kind = j["backend"].get<std::string>();
+  CHECK(j["timings"].contains("aif/" + kind));
+  CHECK(j["outputs"].dump().find("all_in_focus") != std::string::npos);
+}
+
 TEST_CASE("depth with a preset scores at the requested patch size; png output is colour-mapped") {
   lbt::TempDir dir("cli-depth2");
   const std::string png = dir.file("d.png"), js = dir.file("d.json");
@@ -98,7 +129,7 @@ TEST_CASE("depth rejects bad input with one line and a non-zero status") {
       {"depth --preset tiny --variant fast" + out, "unknown render variant 'fast'"},
       {"depth --preset tiny --backend gpu" + out, "unknown backend 'gpu'"},
       {"depth --preset tiny --out " + dir.file("d.txt"), "use .pfm"},
-      {"depth --preset tiny --all-in-focus x.tif" + out, "--all-in-focus 'x.tif'"},
+      {"depth --preset tiny --aif x.tif" + out, "--aif 'x.tif'"},
       {"depth --raw " + dir.file("missing.png") + " --pitch 20" + out, "missing.png"},
       {"depth --preset tiny --aperture 0" + out, "aperture"},
   };

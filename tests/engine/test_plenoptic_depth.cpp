@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "lightbench/backend.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/plenoptic_depth.hpp"
 #include "lightbench/render_cpu.hpp"
@@ -187,6 +188,34 @@ TEST_CASE("all-in-focus: a constant depth map at P = M is the render at M") {
   const int X = 12 + 4 * 12 / 9, Y = 2 * 12 + 7 * 12 / 9;
   for (int c = 0; c < 4; ++c) CHECK(mixed.at(x, y, c) == ref12.at(X, Y, c));
   CHECK_THROWS_AS(render_all_in_focus(raw, g, rp, ImageF(5, 5, 1, 9.0f), 9), Error);
+}
+
+TEST_CASE("all-in-focus through the CPU backend: the reference on the last depth map; errors") {
+  const ImageU8 raw = lbt::random_image(170, 120, 3, 8);
+  const PlenopticGrid g{7, 5, 22.5, 1.5, 2.0};
+  DepthParams dp = default_depth_params(g);
+  dp.patch = 8;
+  dp.pmin = 5;
+  dp.pmax = 13;
+  dp.lim = 1;
+  RenderParams rp = default_render_params(g);
+  rp.lim = 1;
+  rp.view_x = -2.0f;
+  rp.sigma = 2.5f;
+  auto cpu = make_cpu_backend(2);
+  cpu->set_raw(raw);
+  HostSurface d(SurfaceFormat::R32F), a(SurfaceFormat::RGBA8);
+  CHECK_THROWS_AS(cpu->render_all_in_focus(g, rp, dp, a), Error);  // no depth() yet
+  cpu->depth(g, dp, DepthConfig{}, d);
+  cpu->render_all_in_focus(g, rp, dp, a);
+  CHECK(a.rgba().data == render_all_in_focus(to_rgba(raw), g, rp, d.scalar(), dp.patch).data);
+  CHECK(cpu->timings().stats("aif/cpu").count == 1);
+  DepthParams other = dp;
+  other.window = 3;
+  CHECK_THROWS_AS(cpu->render_all_in_focus(g, rp, other, a), Error);  // not the map's params
+  CHECK_THROWS_AS(cpu->render_all_in_focus(g, rp, dp, d), Error);     // R32F output
+  cpu->set_raw(raw);                                                   // a new raw drops the map
+  CHECK_THROWS_AS(cpu->render_all_in_focus(g, rp, dp, a), Error);
 }
 
 TEST_CASE("depth score: exact % and mean absolute error") {

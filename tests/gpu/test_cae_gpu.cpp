@@ -8,7 +8,8 @@
 // (measured on H200: 0-0.84 % and 0-3.4 % on full-contrast random noise); tex
 // (hardware bilinear, 8-bit weights): <= 25 % beyond 0.05 (measured 12-21 % on random
 // noise, the worst case; on antinous tex changes 1.9-4.2 % of the labels). Among GPU variants: baseline, vec and exact give costs and labels
-// bit-identical to coalesced (same float arithmetic).
+// bit-identical to coalesced (same float arithmetic), and so are exact_mask and exact_bitonic;
+// binned_fast is bit-identical to binned.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -99,7 +100,7 @@ TEST_CASE("cae gpu: every variant vs the CPU reference (odd sizes, 3x3 and 5x5)"
         coalesced_cost = g.cost;
         coalesced_labels = g.labels;
       }
-      if (v == "exact" || v == "baseline" || v == "vec") {
+      if (v == "exact" || v == "exact_mask" || v == "exact_bitonic" || v == "baseline" || v == "vec") {
         // baseline and vec run before coalesced: compare them in a second pass below.
         if (!coalesced_cost.empty()) {
           CHECK(g.labels == coalesced_labels);
@@ -113,6 +114,50 @@ TEST_CASE("cae gpu: every variant vs the CPU reference (odd sizes, 3x3 and 5x5)"
       INFO("variant " << v << " vs coalesced, bit for bit");
       CHECK(g.labels == coalesced_labels);
       CHECK(std::memcmp(g.cost.data(), coalesced_cost.data(), g.cost.size() * 4) == 0);
+    }
+  }
+}
+
+TEST_CASE("cae gpu: exact kernels and binned_fast bit for bit (windows 3..11, runs up to n*n)") {
+  LB_GPU_TEST_GUARD();
+  auto gpu = cuda::make_lf_depth_cuda();
+  // levels 1: every sample equal (one run of n*n per channel); 2 and 8: long runs; 256:
+  // mostly distinct levels. Windows 3..9 run the sorting kernel, 11 the mask kernel.
+  struct Case {
+    int w, h, levels;
+    float sigma;
+    bool normalized;
+  };
+  for (const Case c : {Case{45, 19, 256, 10.0f, false}, Case{33, 37, 8, 10.0f, false}, Case{29, 31, 2, 60.0f, true},
+                       Case{17, 13, 1, 10.0f, false}, Case{39, 21, 256, 2.0f, true}}) {
+    const LightField4D lf = random_lf(c.w, c.h, 11, static_cast<std::uint64_t>(c.w * 7 + c.levels), c.levels);
+    gpu->set_lightfield(lf);
+    for (int views : {3, 5, 7, 9, 11}) {
+      CaeParams p;
+      p.views = views;
+      p.labels = 13;
+      p.dmin = -1.9f;
+      p.dmax = 2.3f;
+      p.sigma = c.sigma;
+      p.normalized_log = c.normalized;
+      CaeRunOptions o;
+      o.keep_cost = true;
+      p.method = CaeMethod::Cae;
+      const LfDepthResult ref = gpu->run(p, "coalesced", o);
+      p.method = CaeMethod::Exact;
+      for (const char* v : {"exact", "exact_mask", "exact_bitonic"}) {
+        const LfDepthResult g = gpu->run(p, v, o);
+        INFO(c.w << "x" << c.h << " levels " << c.levels << " sigma " << c.sigma << " views " << views << " variant "
+                  << v << " vs coalesced");
+        REQUIRE(g.cost.size() == ref.cost.size());
+        CHECK(g.labels == ref.labels);
+        CHECK(std::memcmp(g.cost.data(), ref.cost.data(), g.cost.size() * 4) == 0);
+      }
+      p.method = CaeMethod::Binned;
+      const LfDepthResult b = gpu->run(p, "binned", o), bf = gpu->run(p, "binned_fast", o);
+      INFO(c.w << "x" << c.h << " levels " << c.levels << " views " << views << " binned_fast vs binned");
+      CHECK(bf.labels == b.labels);
+      CHECK(std::memcmp(bf.cost.data(), b.cost.data(), b.cost.size() * 4) == 0);
     }
   }
 }

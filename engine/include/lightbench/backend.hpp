@@ -43,6 +43,16 @@ class ComputeBackend {
   virtual void depth(const PlenopticGrid& grid, const DepthParams& params,
                      const DepthConfig& config, Surface& out);
 
+  // All-in-focus render (plenoptic_depth.hpp render_all_in_focus, bit-exact on every
+  // backend) of the depth map made by the last depth() call on this backend: each output
+  // pixel rendered at its own chosen patch size. grid and depth must be the ones that call
+  // used (else lb::Error); render gives view_x, view_y, lim and sigma (its patch is
+  // ignored). out: RGBA8, resized to NX*M x NY*M. CUDA: the map stays on the device (no
+  // round trip), so a viewer calls depth() then render_all_in_focus() per frame. Timed as
+  // "aif/cpu", "aif/cuda". The default throws (a backend without depth support).
+  virtual void render_all_in_focus(const PlenopticGrid& grid, const RenderParams& render,
+                                   const DepthParams& depth, Surface& out);
+
   // Blocks until queued work is done (CUDA) and event timings are collected.
   virtual void synchronize() {}
 

@@ -73,6 +73,10 @@ ImageU8 render_all_in_focus(const ImageU8& raw_rgba, const PlenopticGrid& grid,
                             const RenderParams& render, const ImageF& depth, int patch,
                             int threads = 0);
 
+// Whether two depth passes had the same inputs (grid and every depth parameter): the
+// backends' render_all_in_focus() checks that the map it holds fits the call.
+bool same_depth_inputs(const PlenopticGrid& a, const DepthParams& p, const PlenopticGrid& b, const DepthParams& q);
+
 // Score against a ground-truth patch-size map of the same size. `border` output pixels on
 // each side are left out (0: all).
 struct DepthScore {

@@ -13,19 +13,31 @@
 //   coalesced  2D pixel blocks (x fastest, label per grid z): each view's loads are
 //              row-contiguous across a warp (coalesced / cache lines fully used); manual
 //              float4 bilinear from read-only loads, views visited column-wise.        [cae]
-//   binned     coalesced + 64-bin histogram, weights at the bin centre, |g| as float4
-//              dot products.                                                        [binned]
-//   exact      coalesced + occupied bins only: a 256-bit occupancy mask per channel and
-//              8-bit counts kept zero between labels (reset by walking the mask), so no
-//              256-bin zeroing or scan; visits the bins in ascending order with the same
-//              float arithmetic as coalesced -> bit-identical costs and labels.      [exact]
+//   binned     coalesced + 64-bin histogram, weights at the bin centre.            [binned]
+//   binned_fast  binned with the conversion-free sampling of exact (bytes -> floats by a
+//              byte permute onto 2^23, floor by a round-down add; bit-identical samples):
+//              the fair baseline for exact's speed.                                 [binned]
+//   exact      the 256-bin CAE over the occupied bins only, without any histogram (n <= 9):
+//              the n*n samples' three levels packed into one word per sample, sorted per
+//              channel by a SWAR sorting network (Batcher, pruned to n*n keys); runs of
+//              equal levels are the occupied bins in ascending order, their terms come from
+//              a (count, |level - centre|) table of the exact (g, logf g) values computed on
+//              the device, positions inside a run add exact zeros. Conversion-free sampling.
+//              n > 9: the exact_mask kernel. Bit-identical costs and labels to coalesced.
+//                                                                                    [exact]
+//   exact_mask coalesced + a 256-bit occupancy mask per channel and 8-bit counts kept zero
+//              between labels (reset by walking the mask): no 256-bin zeroing or scan.
+//   exact_bitonic  the first register kernel (n = 3, 5, 7: samples in registers, bitonic
+//              sort per channel, ~250 registers), else exact_mask. Both kept for the record;
+//              both bit-identical to coalesced.                                     [exact]
 // Tolerances vs the CPU reference (double): the GPU computes the shear position, the
 // bilinear sample and the entropy in float, so a sample near a half level may round to the
 // neighbouring bin, and exactly tied labels are broken differently. Tested bounds
 // (tests/gpu/test_cae_gpu.cpp, random full-contrast noise): <= 2 % of pixels whose GPU
 // label costs more than 1e-5 above the CPU minimum, <= 5 % of cost entries off by > 1e-4;
-// tex (hardware bilinear, 8-bit weights): <= 25 % beyond 0.05 (antinous: 1.9-4.2 %). baseline, vec, coalesced and exact are bit-identical
-// to each other (same float operations, same bin order).
+// tex (hardware bilinear, 8-bit weights): <= 25 % beyond 0.05 (antinous: 1.9-4.2 %).
+// baseline, vec, coalesced, exact, exact_mask and exact_bitonic are bit-identical to each
+// other (same float operations, same bin order); binned_fast is bit-identical to binned.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -38,7 +50,8 @@
 
 namespace lb::cuda {
 
-// "baseline", "vec", "tex", "coalesced", "binned", "exact".
+// "baseline", "vec", "tex", "coalesced", "binned", "binned_fast", "exact", "exact_mask",
+// "exact_bitonic".
 std::vector<std::string> cae_variants();
 // The method a variant computes (binned -> Binned, exact -> Exact, others -> Cae). Throws
 // lb::Error for an unknown name.

@@ -159,6 +159,11 @@ struct DepthTuning {
 DepthTuning resolve(const DepthTuning& t);
 // Launch shapes used by a CUDA backend's later depth passes (throws if b is not CUDA).
 void set_depth_tuning(ComputeBackend& b, const DepthTuning& t);
+// All-in-focus render on the device from a host depth map (values: patch sizes pmin..pmax,
+// NX*M x NY*M; else lb::Error): the same image as lb::render_all_in_focus (bit-exact). For
+// tests and one-off calls; a viewer uses ComputeBackend::render_all_in_focus after depth().
+ImageU8 render_all_in_focus_cuda(const ImageU8& raw, const PlenopticGrid& grid, const RenderParams& render,
+                                 const DepthParams& depth, const ImageF& map, int device = 0);
 
 struct DepthBenchVariant {
   std::string label;       // e.g. "original", "nosync rows=2"
