@@ -6,5 +6,5 @@
 
 inline std::string lb_shared_data_dir() {
   const char* e = std::getenv("LB_SHARED_DATA_DIR");
-  return e && *e ? std::string(e) : lb_shared_data_dir();
+  return e && *e ? std::string(e) : std::string(LB_SHARED_DATA_DIR /* compiled-in default */);
 }

@@ -23,7 +23,8 @@ constexpr float kSynthBack = -1.2f, kSynthFront = 1.6f;
 }  // namespace
 
 LightFieldAlgorithm::LightFieldAlgorithm()
-    : centre_tex_(std::make_unique<gl::GlTextureSurface>(SurfaceFormat::RGBA8)),
+    : variant_(default_variant_index()),
+      centre_tex_(std::make_unique<gl::GlTextureSurface>(SurfaceFormat::RGBA8)),
       truth_tex_(std::make_unique<gl::GlTextureSurface>(SurfaceFormat::R32F)) {
   centre_tex_->set_interop_enabled(false, "light-field texture");
   truth_tex_->set_interop_enabled(false, "light-field texture");
@@ -78,6 +79,13 @@ void LightFieldAlgorithm::install(LightField4D lf) {
 }
 
 std::vector<std::string> LightFieldAlgorithm::variants() const { return cuda::cae_variants(); }
+
+int LightFieldAlgorithm::default_variant_index() {
+  const auto names = cuda::cae_variants();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == "exact") return static_cast<int>(i);
+  return 0;
+}
 
 void LightFieldAlgorithm::set_variant(int index) {
   if (index >= 0 && index < static_cast<int>(variants().size())) variant_ = index;
@@ -214,8 +222,9 @@ bool LightFieldAlgorithm::draw_controls() {
   ImGui::TextUnformatted("CAE kernel");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("baseline / vec / tex / coalesced: the seed's CAE steps (256 bins)\n"
-                      "binned: 64-bin histogram (Ivan et al.)\n"
-                      "exact: occupied bins only, bit-identical to the 256-bin CAE\n"
+                      "binned, binned_fast: 64-bin histogram (Ivan et al.)\n"
+                      "exact: occupied bins only (sorted samples), bit-identical to the 256-bin CAE;\n"
+                      "exact_mask, exact_bitonic: earlier exact kernels\n"
                       "The CPU backend runs the double reference of the variant's method.");
   ImGui::SameLine();
   const auto names = variants();

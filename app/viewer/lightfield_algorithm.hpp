@@ -73,7 +73,8 @@ class LightFieldAlgorithm final : public Algorithm {
   LightField4D lf_;
   std::uint64_t id_ = 0;
   Params params_;
-  int variant_ = 5;  // "exact"
+  static int default_variant_index();  // "exact"
+  int variant_;
   std::unique_ptr<gl::GlTextureSurface> centre_tex_, truth_tex_;
   float truth_min_ = 0, truth_max_ = 1;
   std::unique_ptr<LightFieldDepthEstimator> cpu_, cuda_;

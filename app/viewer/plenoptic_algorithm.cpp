@@ -189,9 +189,9 @@ std::string PlenopticAlgorithm::depth_key(const Effective& e, const ComputeBacke
   return k.str();
 }
 
-const ImageF& PlenopticAlgorithm::host_depth(ComputeBackend& backend, const Effective& e) {
+const ImageF& PlenopticAlgorithm::host_depth(ComputeBackend& backend, const Effective& e, bool rerun) {
   const std::string key = depth_key(e, backend);
-  if (key == host_key_) return host_depth_;
+  if (key == host_key_ && !rerun) return host_depth_;
   host_key_.clear();
   HostSurface host(SurfaceFormat::R32F);
   backend.depth(scene_.grid(), e.depth, DepthConfig{e.config.variant}, host);
@@ -226,9 +226,18 @@ void PlenopticAlgorithm::run(BackendPool& pool, BackendSlot slot, const PaneRun&
     }
   } else if (output == "aif") {
     validate(e.depth, scene_.grid());
-    const ImageF& d = host_depth(*backend, e);
-    out.upload_host(render_all_in_focus(to_rgba(scene_.scene().raw), scene_.grid(), e.render, d,
-                                        e.depth.patch));
+    if (backend->kind() == BackendKind::Cpu) {
+      const ImageF& d = host_depth(*backend, e);
+      out.upload_host(render_all_in_focus(to_rgba(scene_.scene().raw), scene_.grid(), e.render, d,
+                                          e.depth.patch));
+    } else {
+      // The backend renders from the depth map of its last depth() call, which stays on the
+      // device: run it for these parameters (0.3 ms at the seed workload), then render.
+      host_depth(*backend, e, /*rerun=*/true);
+      RenderParams r = e.render;
+      r.lim = e.depth.lim;
+      backend->render_all_in_focus(scene_.grid(), r, e.depth, out);
+    }
   } else if (output == "error") {
     LB_REQUIRE(scene_.has_truth(), "this scene has no ground truth");
     LB_REQUIRE(truth_matches(e.depth), "the ground truth is at M = " +

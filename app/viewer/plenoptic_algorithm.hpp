@@ -8,7 +8,8 @@
 // Variants Original / Sync / NoSync apply to the render and the depth kernels alike (the
 // Original with the seed's four switches); the CPU backend is the reference. Depth is also
 // kept on the host (the CPU backend's own result, or a CUDA rerun into host memory) to
-// score it against ground truth and to build the error map.
+// score it against ground truth and to build the error map. On CUDA the all-in-focus render
+// reads the depth map on the device (ComputeBackend::render_all_in_focus).
 #include <cstdint>
 #include <string>
 
@@ -52,8 +53,9 @@ class PlenopticAlgorithm final : public Algorithm {
   // map shares the render's output patch M and lim.
   Effective effective(const PaneRun& run) const;
   std::string depth_key(const Effective& e, const ComputeBackend& b) const;
-  // The depth map of these parameters on the host (cached by key).
-  const ImageF& host_depth(ComputeBackend& backend, const Effective& e);
+  // The depth map of these parameters on the host (cached by key; rerun: compute anyway, so
+  // that it is the backend's latest depth map, which render_all_in_focus() uses).
+  const ImageF& host_depth(ComputeBackend& backend, const Effective& e, bool rerun = false);
   bool truth_matches(const DepthParams& d) const;
 
   SceneStore& scene_;
