@@ -30,8 +30,18 @@ const std::string kBp = "bp/", kLocal = "local/";
 
 }  // namespace
 
+namespace {
+int index_of(const std::vector<std::string>& names, const std::string& name) {
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return static_cast<int>(i);
+  return 0;
+}
+}  // namespace
+
 StereoAlgorithm::StereoAlgorithm()
-    : left_tex_(std::make_unique<gl::GlTextureSurface>(SurfaceFormat::RGBA8)),
+    : bp_variant_(index_of(cuda::bp_stereo_variants(), "registers")),
+      local_variant_(index_of(stereo::local_variants(), "fused")),
+      left_tex_(std::make_unique<gl::GlTextureSurface>(SurfaceFormat::RGBA8)),
       right_tex_(std::make_unique<gl::GlTextureSurface>(SurfaceFormat::RGBA8)),
       truth_tex_(std::make_unique<gl::GlTextureSurface>(SurfaceFormat::R32F)) {
   for (auto* t : {left_tex_.get(), right_tex_.get(), truth_tex_.get()})

@@ -74,7 +74,7 @@ class StereoAlgorithm final : public Algorithm {
   stereo::StereoScene scene_;
   std::uint64_t id_ = 0;
   Params params_;
-  int bp_variant_ = 0, local_variant_ = 0;  // indices into the per-method lists
+  int bp_variant_, local_variant_;  // indices into the per-method lists (registers, fused)
   std::unique_ptr<gl::GlTextureSurface> left_tex_, right_tex_, truth_tex_;
   std::unique_ptr<stereo::StereoMatcher<stereo::BpParams>> bp_cpu_, bp_cuda_;
   std::unique_ptr<stereo::StereoMatcher<stereo::LocalParams>> local_cpu_, local_cuda_;

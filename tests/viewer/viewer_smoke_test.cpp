@@ -21,6 +21,11 @@
 #include "lightbench/hci_metrics.hpp"
 #include "lightbench/lightfield.hpp"
 #include "lightbench/plenoptic_depth.hpp"
+#include "lightbench/stereo_bp.hpp"
+#include "lightbench/stereo_io.hpp"
+#include "lightbench/stereo_local.hpp"
+#include "lightbench/stereo_metrics.hpp"
+#include "shared_data.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/render_cpu.hpp"
 #include "lightbench/render_tables.hpp"
@@ -252,6 +257,73 @@ TEST_CASE("viewer: a bad light-field folder is reported and the synthetic one is
   REQUIRE(r.rc == 0);
   CHECK(r.layout.at("error").get<std::string>().find("/nonexistent/lf") != std::string::npos);
   CHECK(r.layout.at("panes").at(0).contains("image"));
+}
+
+TEST_CASE("viewer: stereo BP and local panes; their bad-pixel scores equal the CPU references") {
+  const Run r = run_viewer("smoke_stereo", "--backend cpu --algorithm stereo --size 1000x640 --frames 4 "
+                                           "--pane1 output=bp --pane2 output=local_error");
+  INFO("viewer log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  for (int i = 0; i < 2; ++i) {
+    const auto& pane = r.layout.at("panes").at(i);
+    CHECK(pane.at("error").get<std::string>().empty());
+    REQUIRE(pane.contains("image"));
+  }
+  // The viewer's bundled pair (stereo_algorithm.cpp: 256x192, planes at 4 / 11, seed 1, RGB).
+  lb::stereo::StereoGroundTruth gt;
+  const lb::stereo::StereoPair pair = lb::stereo::synthetic_two_plane_pair(256, 192, 4, 11, 1u, &gt.disparity, 3);
+  const auto& params = r.layout.at("panes").at(0).at("params");
+  lb::stereo::BpParams bp;
+  bp.ndisp = params.at("ndisp").get<int>();
+  bp.levels = params.at("bp").at("levels").get<int>();
+  bp.iterations = params.at("bp").at("iterations").get<int>();
+  bp.lambda = params.at("bp").at("lambda").get<float>();
+  bp.tau_data = params.at("bp").at("tau_data").get<float>();
+  bp.tau_disc = params.at("bp").at("tau_disc").get<float>();
+  bp.sigma = params.at("bp").at("sigma").get<float>();
+  lb::stereo::LocalParams lp;
+  lp.ndisp = bp.ndisp;
+  lp.radius = params.at("local").at("radius").get<int>();
+  lp.gamma = params.at("local").at("gamma").get<float>();
+  lp.truncation = params.at("local").at("truncation").get<int>();
+  const auto want_bp = lb::stereo::score_stereo(lb::stereo::bp_stereo_cpu(pair, bp), gt);
+  auto local = lb::stereo::make_local_stereo_cpu();
+  local->set_pair(pair);
+  const auto want_local = lb::stereo::score_stereo(local->run(lp).disparity, gt);
+  const auto& res = r.layout.at("results");
+  REQUIRE(res.contains("bp"));
+  REQUIRE(res.contains("local"));
+  CHECK(res.at("bp").at("bad1_all").get<double>() == doctest::Approx(want_bp.all.percent).epsilon(1e-12));
+  CHECK(res.at("local").at("bad1_all").get<double>() == doctest::Approx(want_local.all.percent).epsilon(1e-12));
+  CHECK(want_bp.all.percent < 10.0);  // two textured planes: BP gets nearly all of it
+}
+
+TEST_CASE("viewer: MAD of the iqa pair I03 shows the spec's reference value") {
+  const std::string iqa = lb_shared_data_dir() + "/iqa";
+  if (!fs::exists(iqa + "/I03_ref.bmp")) {
+    MESSAGE("SKIPPED: " << iqa << " not found");
+    return;
+  }
+  const Run r = run_viewer("smoke_mad", "--backend cpu --ref " + iqa + "/I03_ref.bmp --dist " + iqa +
+                                            "/I03_dist.bmp --size 1000x640 --frames 4 --pane1 output=hi --pane2 output=lo");
+  INFO("viewer log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  for (int i = 0; i < 2; ++i) CHECK(r.layout.at("panes").at(i).at("error").get<std::string>().empty());
+  const auto& res = r.layout.at("results");
+  REQUIRE(res.contains("mad"));
+  CHECK(res.at("mad").get<double>() == doctest::Approx(152.7177).epsilon(1e-6));  // ../shared/specs/mad.md
+  CHECK(res.at("d_appear").get<double>() == doctest::Approx(6.4921).epsilon(1e-5));
+}
+
+TEST_CASE("viewer: MAD of a live distortion is positive; a bad image path is reported") {
+  const Run r = run_viewer("smoke_mad_live", "--backend cpu --algorithm mad --ref /nonexistent/ref.png "
+                                             "--size 900x600 --frames 3 --pane1 output=hi");
+  INFO("viewer log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  CHECK(r.layout.at("error").get<std::string>().find("/nonexistent/ref.png") != std::string::npos);
+  const auto& res = r.layout.at("results");
+  REQUIRE(res.contains("mad"));
+  CHECK(res.at("mad").get<double>() > 0.0);  // the bundled reference, blurred
 }
 
 int main(int argc, char** argv) {
