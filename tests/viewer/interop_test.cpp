@@ -13,6 +13,7 @@
 #include "lightbench/generator.hpp"
 #include "lightbench/gl/egl_headless.hpp"
 #include "lightbench/gl/gl_texture_surface.hpp"
+#include "lightbench/plenoptic_depth.hpp"
 #include "lightbench/render_cpu.hpp"
 #include "lightbench/render_tables.hpp"
 #include "skip.hpp"
@@ -66,6 +67,38 @@ TEST_CASE("CUDA backend writes a registered GL texture; equals the CPU reference
         for (std::size_t i = 0; i < got.data.size(); ++i) mismatches += got.data[i] != want.data[i];
         CHECK(mismatches == 0);
       }
+    }
+  }
+}
+
+TEST_CASE("depth (R32F) and all-in-focus (RGBA8) through interop equal the CPU reference") {
+  // The viewer's plenoptic depth and all-in-focus panes on CUDA: depth() into a registered
+  // R32F texture, then render_all_in_focus() from the depth map kept on the device.
+  lb::BackendChoice choice = lb::select_backend(lb::BackendRequest::Cuda);
+  lb::ComputeBackend& cuda = *choice.backend;
+  const lb::GeneratedScene scene = lb::generate_scene(lb::generator_preset("small", 2));
+  const lb::PlenopticGrid& g = scene.params.grid;
+  cuda.set_raw(scene.raw);
+  const lb::ImageU8 rgba = lb::to_rgba(scene.raw);
+  lb::gl::GlTextureSurface depth_tex(lb::SurfaceFormat::R32F), aif_tex(lb::SurfaceFormat::RGBA8);
+  for (int window : {1, 3}) {
+    lb::DepthParams d = lb::default_depth_params(g);
+    d.window = window;
+    lb::RenderParams r = lb::default_render_params(g);
+    r.patch = d.patch;
+    r.lim = d.lim;
+    const lb::ImageF want_depth =
+        lb::depth_cpu(rgba, lb::build_depth_tables(g, d, scene.raw.width, scene.raw.height));
+    const lb::ImageU8 want_aif = lb::render_all_in_focus(rgba, g, r, want_depth, d.patch);
+    for (lb::RenderVariant v : lb::all_render_variants()) {
+      INFO("window " << window << " variant " << lb::to_string(v));
+      cuda.depth(g, d, lb::DepthConfig{v}, depth_tex);
+      cuda.render_all_in_focus(g, r, d, aif_tex);
+      cuda.synchronize();
+      CHECK(depth_tex.last_write_was_interop());
+      CHECK(aif_tex.last_write_was_interop());
+      CHECK(depth_tex.texture().read_scalar().data == want_depth.data);
+      CHECK(aif_tex.texture().read_rgba().data == want_aif.data);
     }
   }
 }
