@@ -1,5 +1,5 @@
 // lightbench-cli bench local: the center-biased local stereo variants (phase2 .. phase5,
-// fused) on Middlebury Tsukuba (16 disparities), Venus (20) and the seed's 450x375 with 60
+// fused) on Middlebury Tsukuba (16 disparities), Venus (20) and the seed's 450x375 with 60 (and 64)
 // disparities (a synthetic random-texture pair of planes), exactness against the CPU
 // reference and bad pixels against the ground truth.
 #include <cstdio>
@@ -126,7 +126,9 @@ Action add_bench_local(CLI::App& bench, CLI::App** sub_out) {
       else
         std::fprintf(stderr, "bench local: %s not found, skipped\n", dir.c_str());
     }
+    // The seed's workload (60 disparities) and the second count (64).
     wls.push_back(synthetic_workload(450, 375, 60));
+    wls.push_back(synthetic_workload(450, 375, 64));
     progress("bench local: timing ...");
     const cuda::LocalBenchReport rep = cuda::bench_local_stereo(wls, p, opt);
     progress_done();
