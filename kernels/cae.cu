@@ -411,7 +411,7 @@ __global__ void __launch_bounds__(128) k_exact_reg(KArgs a, const uchar4* __rest
 constexpr unsigned kF1 = 0x00100401u;  // 1 in each field
 constexpr unsigned kGuard = kF1 << 8;  // bits 8, 18, 28
 constexpr unsigned kVal = kF1 * 0xFFu; // value bits of the three fields
-constexpr int kSortMaxWindow = 9;
+static_assert(kTermTableFloats >= (cae::kMaxWindow * cae::kMaxWindow + 1) * 256 * 2, "term table rows");
 
 template <int M>
 struct NetPairs {
@@ -568,6 +568,144 @@ __global__ void __launch_bounds__(128, sort_min_blocks(N))
   }
 }
 
+// ---- exact_smem (any n): 8-bit counts in shared memory, occupied bins walked in order ----
+// Why: the 256-bin kernels keep their counts in local memory, where the lanes' data-dependent
+// bytes fall in up to 32 cache lines per access; the sorting network grows as n log^2 n
+// (864 comparators at 9 x 9). Here thread t's count word k of a channel (bins 4k .. 4k+3)
+// is at smem[k * B + t] (B = block threads, a multiple of 32): its bank is t % 32 whatever
+// k is, so every data-dependent increment is one conflict-free shared access: an atomicAdd
+// whose result is unused (no load-add-store latency chain per sample; only the thread's own
+// words, counts <= 225 never carry into the next byte). Per (pixel, label): the n*n
+// samples' counts are added; each channel's 64 words are scanned into a 64-bit mask of the
+// non-empty words; a flat loop over the thread's occupied bins (ascending: non-empty words
+// by the mask, non-zero bytes by their lowest set bit) reads each word once, writes it back
+// 0 (counts stay zero across the thread's labels: zeroed once at the start), and adds the
+// (g, logf g) term of (count, |bin - centre|) from the sorting kernel's table: the same
+// float values added in the same order as coalesced's 256-bin scan. Each bin's table load is
+// consumed one iteration later (a leading (0, 0) term adds exact zeros) to hide its latency.
+// Iterations per warp: the largest per-thread number of occupied bins (not the union over
+// the warp, as a word-by-word walk with a branch per word would cost).
+// Sampling (conversion-free, as exact): x taps per view column and the y tap per view row
+// once per label; the four texels at p, p + 1, p + W, p + W + 1 without the edge clamp of
+// x1 / y1: at the last column / row the fraction is exactly 0, so the extra texel (next
+// row, next view, or the padding after the last view, see CaeDeviceLightField::upload)
+// enters as fma(0, finite, a) = a: bit-identical levels.
+constexpr int kSmemRows = 3;                   // block 32 x 3
+constexpr int kSmemThreads = 32 * kSmemRows;   // B
+constexpr int kSmemLabelsPerThread = 5;        // amortises the one zeroing; 75 labels: 15 slices
+constexpr int kSmemWords = 3 * 64;             // count words per thread
+constexpr std::size_t kSmemBytes = static_cast<std::size_t>(kSmemWords) * kSmemThreads * 4;  // 72 KiB
+// 3 blocks (219 KiB with the 1 KiB per block the driver reserves) per 228 KiB SM: 9 warps.
+
+__device__ __forceinline__ void axis_tap0(float p, int n, int& i0, float& f) {
+  p = fminf(fmaxf(p, 0.0f), static_cast<float>(n - 1));
+  const float m = __fadd_rd(p, kMagic);  // 2^23 + floor(p), exact
+  i0 = static_cast<int>(__float_as_uint(m) - kMagicBits);
+  f = __fsub_rn(p, __fsub_rn(m, kMagic));
+}
+
+// One sample's level (bits of 2^23 + level: the level is the low 8 bits) into a channel's
+// counts (its word 0 of this thread at ch).
+__device__ __forceinline__ void smem_count(unsigned* ch, unsigned bits) {
+  atomicAdd(ch + ((bits >> 2) & 63u) * kSmemThreads, 1u << ((bits & 3u) << 3));
+}
+
+// Entropy of one channel from its counts (left all zero), centre level c.
+__device__ __forceinline__ float smem_entropy(unsigned* ch, int c, const float2* __restrict__ terms, int normalized) {
+  unsigned lo = 0u, hi = 0u;  // non-empty words 0..31, 32..63
+#pragma unroll
+  for (int q = 0; q < 32; ++q) lo |= (ch[q * kSmemThreads] != 0u ? 1u : 0u) << q;
+#pragma unroll
+  for (int q = 0; q < 32; ++q) hi |= (ch[(32 + q) * kSmemThreads] != 0u ? 1u : 0u) << q;
+  float G = 0.0f, S = 0.0f;
+  float2 pend = make_float2(0.0f, 0.0f);  // term of the previous bin (first: exact zeros)
+  unsigned w = 0u;                        // current word, its processed bytes cleared
+  int base = 0;                           // 4 q - c of the current word
+  for (;;) {
+    if (w == 0u) {
+      if ((lo | hi) == 0u) break;
+      int q;
+      if (lo) {
+        q = __ffs(static_cast<int>(lo)) - 1;
+        lo &= lo - 1u;
+      } else {
+        q = 31 + __ffs(static_cast<int>(hi));
+        hi &= hi - 1u;
+      }
+      unsigned* const pw = ch + q * kSmemThreads;
+      w = *pw;
+      *pw = 0u;
+      base = 4 * q - c;
+    }
+    const unsigned sh = static_cast<unsigned>(__ffs(static_cast<int>(w)) - 1) & ~7u;  // lowest non-zero byte
+    const unsigned cnt = (w >> sh) & 0xFFu;
+    w &= ~(0xFFu << sh);
+    const unsigned dist = static_cast<unsigned>(abs(base + static_cast<int>(sh >> 3)));
+    G = __fadd_rn(G, pend.x);
+    S = __fmaf_rn(pend.x, pend.y, S);
+    pend = __ldg(terms + ((cnt << 8) | dist));
+  }
+  G = __fadd_rn(G, pend.x);
+  S = __fmaf_rn(pend.x, pend.y, S);
+  return finish(G, S, normalized);
+}
+
+template <int N>
+__global__ void __launch_bounds__(kSmemThreads)
+    k_exact_smem(KArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
+  extern __shared__ unsigned s_counts[];  // [3 channels][64 words][kSmemThreads]
+  const int px = blockIdx.x * blockDim.x + threadIdx.x;
+  const int py = blockIdx.y * blockDim.y + threadIdx.y;
+  if (px >= a.rw || py >= a.rh) return;  // no block-wide synchronisation below
+  const int x = a.rx + px, y = a.ry + py;
+  // 32-bit texel offsets (launch_cae_cost checks that the views and the padding fit).
+  const unsigned W = static_cast<unsigned>(a.W);
+  const unsigned plane = W * static_cast<unsigned>(a.H);
+  unsigned* const cr = s_counts + threadIdx.y * 32 + threadIdx.x;
+  unsigned* const cg = cr + 64 * kSmemThreads;
+  unsigned* const cb = cg + 64 * kSmemThreads;
+#pragma unroll 8
+  for (int k = 0; k < kSmemWords; ++k) cr[k * kSmemThreads] = 0u;
+  const unsigned cw = __ldg(rgba + static_cast<unsigned>(a.vc * a.nu + a.uc) * plane + static_cast<unsigned>(y) * W +
+                            static_cast<unsigned>(x));
+  const int c0 = static_cast<int>(cw & 0xFFu), c1 = static_cast<int>((cw >> 8) & 0xFFu),
+            c2 = static_cast<int>((cw >> 16) & 0xFFu);
+  const int l0 = blockIdx.z * a.labels_per_thread;
+  const int l1 = min(a.A, l0 + a.labels_per_thread);
+  for (int label = l0; label < l1; ++label) {
+    const float d = cae::label_disparity(a.dmin, a.dmax, a.A, label);
+    unsigned xo[N];  // u * plane + x0 per view column
+    float fx[N];
+#pragma unroll
+    for (int uu = 0; uu < N; ++uu) {
+      const int u = a.u0 + uu;
+      int x0;
+      axis_tap0(shear_pos(x, u - a.uc, d), a.W, x0, fx[uu]);
+      xo[uu] = static_cast<unsigned>(u) * plane + static_cast<unsigned>(x0);
+    }
+#pragma unroll 1
+    for (int vv = 0; vv < N; ++vv) {
+      const int v = a.v0 + vv;
+      int y0;
+      float fy;
+      axis_tap0(shear_pos(y, v - a.vc, d), a.H, y0, fy);
+      const unsigned row = static_cast<unsigned>(v * a.nu) * plane + static_cast<unsigned>(y0) * W;
+#pragma unroll
+      for (int uu = 0; uu < N; ++uu) {
+        const unsigned* const p = rgba + (row + xo[uu]);
+        const unsigned p00 = __ldg(p), p10 = __ldg(p + 1), p01 = __ldg(p + W), p11 = __ldg(p + W + 1);
+        smem_count(cr, lerp_level_bits<0>(p00, p10, p01, p11, fx[uu], fy));
+        smem_count(cg, lerp_level_bits<1>(p00, p10, p01, p11, fx[uu], fy));
+        smem_count(cb, lerp_level_bits<2>(p00, p10, p01, p11, fx[uu], fy));
+      }
+    }
+    const float h0 = smem_entropy(cr, c0, terms, a.normalized);
+    const float h1 = smem_entropy(cg, c1, terms, a.normalized);
+    const float h2 = smem_entropy(cb, c2, terms, a.normalized);
+    a.cost[(static_cast<size_t>(label) * a.rh + py) * a.rw + px] = combine(h0, h1, h2);
+  }
+}
+
 __global__ void k_wta(int rw, int rh, int A, float dmin, float dmax, const float* __restrict__ cost,
                       float* disparity, int* label, float* confidence) {
   const int px = blockIdx.x * blockDim.x + threadIdx.x;
@@ -587,6 +725,53 @@ __global__ void k_wta(int rw, int rh, int A, float dmin, float dmax, const float
   disparity[i] = cae::label_disparity(dmin, dmax, A, best_a);
   label[i] = best_a;
   confidence[i] = sum / static_cast<float>(A) - best;
+}
+
+// exact_smem for any window (n = 1 .. kMaxWindow), with the 72 KiB of dynamic shared memory
+// it needs (beyond the 48 KiB default) and the carveout for 3 blocks per SM.
+template <int N>
+void launch_smem(dim3 grid, dim3 block, const KArgs& a, const unsigned* rgba, const float2* terms, cudaStream_t s) {
+  CUDA_CHECK_THROW(cudaFuncSetAttribute(k_exact_smem<N>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(kSmemBytes)));
+  CUDA_CHECK_THROW(cudaFuncSetAttribute(k_exact_smem<N>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                        static_cast<int>(cudaSharedmemCarveoutMaxShared)));
+  k_exact_smem<N><<<grid, block, kSmemBytes, s>>>(a, rgba, terms);
+}
+void launch_exact_smem(int n, dim3 grid, dim3 block, const KArgs& a, const unsigned* rgba, const float2* terms,
+                       cudaStream_t s) {
+  static_assert(cae::kMaxWindow == 15, "instantiate k_exact_smem for every odd window");
+  switch (n) {
+    case 1: launch_smem<1>(grid, block, a, rgba, terms, s); break;
+    case 3: launch_smem<3>(grid, block, a, rgba, terms, s); break;
+    case 5: launch_smem<5>(grid, block, a, rgba, terms, s); break;
+    case 7: launch_smem<7>(grid, block, a, rgba, terms, s); break;
+    case 9: launch_smem<9>(grid, block, a, rgba, terms, s); break;
+    case 11: launch_smem<11>(grid, block, a, rgba, terms, s); break;
+    case 13: launch_smem<13>(grid, block, a, rgba, terms, s); break;
+    case 15: launch_smem<15>(grid, block, a, rgba, terms, s); break;
+    default: throw Error("exact_smem: no kernel for a " + std::to_string(n) + "x" + std::to_string(n) + " window");
+  }
+}
+
+// The exact kernel that runs for a named variant and window n. exact: the sorting network
+// where it is fastest (n = 3, 5; H200, 512 x 512, 75 labels: 1.24 / 3.54 ms against
+// binned_fast's 2.62 / 4.70), exact_smem elsewhere. Windows a kernel does not cover run
+// exact_mask: exact_sort beyond 9 x 9, exact_bitonic beyond 7 x 7, exact_smem when the
+// views and padding exceed its 32-bit texel offsets (4 G texels).
+constexpr int kExactSortUpTo = 5;
+CaeKernel exact_kernel_for(CaeKernel k, int n, const CaeDeviceLightField& lf) {
+  const bool smem_fits = static_cast<std::uint64_t>(lf.nu) * lf.nv * lf.width * lf.height + lf.width + 1 <
+                         (std::uint64_t{1} << 32);
+  const bool sort_fits = n == 3 || n == 5 || n == 7 || n == 9;
+  switch (k) {
+    case CaeKernel::Exact:
+      if (sort_fits && n <= kExactSortUpTo) return CaeKernel::ExactSort;
+      return smem_fits ? CaeKernel::ExactSmem : CaeKernel::ExactMask;
+    case CaeKernel::ExactSmem: return smem_fits ? k : CaeKernel::ExactMask;
+    case CaeKernel::ExactSort: return sort_fits ? k : CaeKernel::ExactMask;
+    case CaeKernel::ExactBitonic: return n == 3 || n == 5 || n == 7 ? k : CaeKernel::ExactMask;
+    default: return k;
+  }
 }
 
 KArgs make_args(const CaeDeviceLightField& lf, const CaeParams& p, const CaeRoi& roi, const float* tables,
@@ -619,12 +804,14 @@ KArgs make_args(const CaeDeviceLightField& lf, const CaeParams& p, const CaeRoi&
 }  // namespace
 
 std::vector<CaeKernel> all_cae_kernels() {
-  return {CaeKernel::Baseline,   CaeKernel::Vec,   CaeKernel::Tex,       CaeKernel::Coalesced,   CaeKernel::Binned,
-          CaeKernel::BinnedFast, CaeKernel::Exact, CaeKernel::ExactMask, CaeKernel::ExactBitonic};
+  return {CaeKernel::Baseline,  CaeKernel::Vec,       CaeKernel::Tex,       CaeKernel::Coalesced,
+          CaeKernel::Binned,    CaeKernel::BinnedFast, CaeKernel::Exact,     CaeKernel::ExactSmem,
+          CaeKernel::ExactSort, CaeKernel::ExactMask,  CaeKernel::ExactBitonic};
 }
 
 std::string cae_variant_list() {
-  return "use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_mask or exact_bitonic";
+  return "use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_smem, exact_sort, exact_mask or "
+         "exact_bitonic";
 }
 
 CaeKernel parse_cae_kernel(const std::string& name) {
@@ -642,6 +829,8 @@ const char* cae_kernel_name(CaeKernel k) {
     case CaeKernel::Binned: return "binned";
     case CaeKernel::BinnedFast: return "binned_fast";
     case CaeKernel::Exact: return "exact";
+    case CaeKernel::ExactSmem: return "exact_smem";
+    case CaeKernel::ExactSort: return "exact_sort";
     case CaeKernel::ExactMask: return "exact_mask";
     case CaeKernel::ExactBitonic: return "exact_bitonic";
   }
@@ -653,6 +842,8 @@ CaeMethod cae_kernel_method(CaeKernel k) {
     case CaeKernel::Binned:
     case CaeKernel::BinnedFast: return CaeMethod::Binned;
     case CaeKernel::Exact:
+    case CaeKernel::ExactSmem:
+    case CaeKernel::ExactSort:
     case CaeKernel::ExactMask:
     case CaeKernel::ExactBitonic: return CaeMethod::Exact;
     default: return CaeMethod::Cae;
@@ -674,7 +865,9 @@ void CaeDeviceLightField::upload(const LightField4D& lf, cudaStream_t s) {
   release();
   const std::size_t plane = static_cast<std::size_t>(lf.width) * lf.height;
   const std::size_t nviews = lf.views.size();
-  std::vector<unsigned char> h_rgb(plane * 3 * nviews), h_rgba(plane * 4 * nviews);
+  // RGBA8 with (width + 1) zero texels after the last view: exact_smem reads the texels at
+  // p + 1, p + W, p + W + 1 without clamping (their weight is 0 at the last column / row).
+  std::vector<unsigned char> h_rgb(plane * 3 * nviews), h_rgba((plane * nviews + lf.width + 1) * 4, 0);
   for (std::size_t k = 0; k < nviews; ++k) {
     const ImageU8& v = lf.views[k];
     std::memcpy(h_rgb.data() + k * plane * 3, v.data.data(), plane * 3);
@@ -746,48 +939,55 @@ void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const Ca
     else
       k_vec<true><<<grid, block, 0, s>>>(a, lf.rgba.as<uchar4>(), static_cast<cudaTextureObject_t>(lf.tex));
   } else {
-    // exact: the sorting kernel up to 9 x 9 (its term table first: (n*n + 1) x 256 logf,
-    // a few microseconds, timed with the pass); beyond, the mask kernel. exact_bitonic: the
-    // first register kernel (3, 5, 7), else the mask kernel.
-    const bool sort = k == CaeKernel::Exact && p.views <= kSortMaxWindow;
-    const bool reg = k == CaeKernel::ExactBitonic && (p.views == 3 || p.views == 5 || p.views == 7);
-    if (k == CaeKernel::Exact || k == CaeKernel::ExactBitonic) k = sort || reg ? k : CaeKernel::ExactMask;
+    // Which exact kernel runs (see lightbench/cae_cuda.hpp): exact picks by window, the
+    // others name one; windows a kernel does not cover fall back to exact_mask.
+    k = exact_kernel_for(k, p.views, lf);
     // The mask kernel keeps its counts zero across labels: several labels per thread
-    // amortise the one zeroing; the 256-bin kernels zero per label anyway.
-    a.labels_per_thread = k == CaeKernel::ExactMask ? 8 : 1;
-    const dim3 block(32, 4);
+    // amortise the one zeroing (so does exact_smem); the 256-bin kernels zero per label.
+    a.labels_per_thread = k == CaeKernel::ExactMask ? 8 : k == CaeKernel::ExactSmem ? kSmemLabelsPerThread : 1;
     const uchar4* rgba = lf.rgba.as<uchar4>();
     const unsigned* rgba32 = lf.rgba.as<unsigned>();
     float2* terms = reinterpret_cast<float2*>(tables + cae::kBins + cae::kBinnedWeights);
-    if (sort) {
+    if (k == CaeKernel::ExactSort || k == CaeKernel::ExactSmem) {
+      // Their term table first: (n*n + 1) x 256 (g, logf g), a few microseconds, timed with
+      // the pass.
       const int rows = p.views * p.views + 1;
       k_term_table<<<(rows * 256 + 255) / 256, 256, 0, s>>>(tables, a.inv_n, rows, terms);
       CUDA_CHECK_LAUNCH();
     }
-    const dim3 grid((roi.w + 31) / 32, (roi.h + 3) / 4,
-                    static_cast<unsigned>((p.labels + a.labels_per_thread - 1) / a.labels_per_thread));
-    if (k == CaeKernel::Coalesced)
-      k_pixels<CaeKernel::Coalesced><<<grid, block, 0, s>>>(a, rgba);
-    else if (k == CaeKernel::Binned)
-      k_pixels<CaeKernel::Binned><<<grid, block, 0, s>>>(a, rgba);
-    else if (k == CaeKernel::BinnedFast)
-      k_pixels<CaeKernel::BinnedFast><<<grid, block, 0, s>>>(a, rgba);
-    else if (sort && p.views == 3)
-      k_exact_sort<3><<<grid, block, 0, s>>>(a, rgba32, terms);
-    else if (sort && p.views == 5)
-      k_exact_sort<5><<<grid, block, 0, s>>>(a, rgba32, terms);
-    else if (sort && p.views == 7)
-      k_exact_sort<7><<<grid, block, 0, s>>>(a, rgba32, terms);
-    else if (sort && p.views == 9)
-      k_exact_sort<9><<<grid, block, 0, s>>>(a, rgba32, terms);
-    else if (reg && p.views == 3)
-      k_exact_reg<3><<<grid, block, 0, s>>>(a, rgba);
-    else if (reg && p.views == 5)
-      k_exact_reg<5><<<grid, block, 0, s>>>(a, rgba);
-    else if (reg && p.views == 7)
-      k_exact_reg<7><<<grid, block, 0, s>>>(a, rgba);
-    else
-      k_pixels<CaeKernel::ExactMask><<<grid, block, 0, s>>>(a, rgba);
+    if (k == CaeKernel::ExactSmem) {
+      const dim3 block(32, kSmemRows);
+      const dim3 grid((roi.w + 31) / 32, (roi.h + kSmemRows - 1) / kSmemRows,
+                      static_cast<unsigned>((p.labels + a.labels_per_thread - 1) / a.labels_per_thread));
+      launch_exact_smem(p.views, grid, block, a, rgba32, terms, s);
+    } else {
+      const dim3 block(32, 4);
+      const dim3 grid((roi.w + 31) / 32, (roi.h + 3) / 4,
+                      static_cast<unsigned>((p.labels + a.labels_per_thread - 1) / a.labels_per_thread));
+      const bool reg = k == CaeKernel::ExactBitonic;
+      if (k == CaeKernel::Coalesced)
+        k_pixels<CaeKernel::Coalesced><<<grid, block, 0, s>>>(a, rgba);
+      else if (k == CaeKernel::Binned)
+        k_pixels<CaeKernel::Binned><<<grid, block, 0, s>>>(a, rgba);
+      else if (k == CaeKernel::BinnedFast)
+        k_pixels<CaeKernel::BinnedFast><<<grid, block, 0, s>>>(a, rgba);
+      else if (k == CaeKernel::ExactSort && p.views == 3)
+        k_exact_sort<3><<<grid, block, 0, s>>>(a, rgba32, terms);
+      else if (k == CaeKernel::ExactSort && p.views == 5)
+        k_exact_sort<5><<<grid, block, 0, s>>>(a, rgba32, terms);
+      else if (k == CaeKernel::ExactSort && p.views == 7)
+        k_exact_sort<7><<<grid, block, 0, s>>>(a, rgba32, terms);
+      else if (k == CaeKernel::ExactSort && p.views == 9)
+        k_exact_sort<9><<<grid, block, 0, s>>>(a, rgba32, terms);
+      else if (reg && p.views == 3)
+        k_exact_reg<3><<<grid, block, 0, s>>>(a, rgba);
+      else if (reg && p.views == 5)
+        k_exact_reg<5><<<grid, block, 0, s>>>(a, rgba);
+      else if (reg && p.views == 7)
+        k_exact_reg<7><<<grid, block, 0, s>>>(a, rgba);
+      else
+        k_pixels<CaeKernel::ExactMask><<<grid, block, 0, s>>>(a, rgba);
+    }
   }
   CUDA_CHECK_LAUNCH();
 }
