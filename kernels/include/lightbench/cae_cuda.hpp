@@ -17,14 +17,27 @@
 //   binned_fast  binned with the conversion-free sampling of exact (bytes -> floats by a
 //              byte permute onto 2^23, floor by a round-down add; bit-identical samples):
 //              the fair baseline for exact's speed.                                 [binned]
-//   exact      the 256-bin CAE over the occupied bins only, without any histogram (n <= 9):
-//              the n*n samples' three levels packed into one word per sample, sorted per
+//   exact      the 256-bin CAE over the occupied bins only, without a 256-bin scan: the
+//              fastest exact kernel for the window, exact_sort at 3x3 and 5x5, exact_smem
+//              from 7x7 (and 1x1). Bit-identical costs and labels to coalesced.      [exact]
+//   exact_smem per thread 8-bit counts (3 x 64 words) in shared memory, word k of thread t
+//              at [k * 96 + t] (bank = lane whatever k: every data-dependent increment is
+//              one conflict-free atomicAdd); per channel a 64-bit mask of the non-empty
+//              words (one scan), then a flat loop over the thread's occupied bins in
+//              ascending order (warp cost: the largest per-thread count, not the union),
+//              each word read once and written back 0 (counts stay zero across labels),
+//              terms from the (count, |level - centre|) table of exact_sort. Blocks 32 x 3,
+//              72 KiB dynamic shared memory, 3 blocks (9 warps) per SM, 5 labels per thread;
+//              x taps per view column and y taps per view row once per label, texels read
+//              without the x1 / y1 clamp (weight exactly 0 there; the views are padded).
+//              Any n <= 15. Bit-identical to coalesced.                           [exact]
+//   exact_sort the n*n samples' three levels packed into one word per sample, sorted per
 //              channel by a SWAR sorting network (Batcher, pruned to n*n keys); runs of
 //              equal levels are the occupied bins in ascending order, their terms come from
 //              a (count, |level - centre|) table of the exact (g, logf g) values computed on
 //              the device, positions inside a run add exact zeros. Conversion-free sampling.
-//              n > 9: the exact_mask kernel. Bit-identical costs and labels to coalesced.
-//                                                                                    [exact]
+//              n = 3..9 (O(n^2 log^2 n) compare-exchanges: loses to binned from 7x7); other
+//              n: the exact_mask kernel. Bit-identical to coalesced.              [exact]
 //   exact_mask coalesced + a 256-bit occupancy mask per channel and 8-bit counts kept zero
 //              between labels (reset by walking the mask): no 256-bin zeroing or scan.
 //   exact_bitonic  the first register kernel (n = 3, 5, 7: samples in registers, bitonic
@@ -36,8 +49,9 @@
 // (tests/gpu/test_cae_gpu.cpp, random full-contrast noise): <= 2 % of pixels whose GPU
 // label costs more than 1e-5 above the CPU minimum, <= 5 % of cost entries off by > 1e-4;
 // tex (hardware bilinear, 8-bit weights): <= 25 % beyond 0.05 (antinous: 1.9-4.2 %).
-// baseline, vec, coalesced, exact, exact_mask and exact_bitonic are bit-identical to each
-// other (same float operations, same bin order); binned_fast is bit-identical to binned.
+// baseline, vec, coalesced, exact, exact_smem, exact_sort, exact_mask and exact_bitonic are
+// bit-identical to each other (same float operations, same bin order); binned_fast is
+// bit-identical to binned.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -50,8 +64,8 @@
 
 namespace lb::cuda {
 
-// "baseline", "vec", "tex", "coalesced", "binned", "binned_fast", "exact", "exact_mask",
-// "exact_bitonic".
+// "baseline", "vec", "tex", "coalesced", "binned", "binned_fast", "exact", "exact_smem",
+// "exact_sort", "exact_mask", "exact_bitonic".
 std::vector<std::string> cae_variants();
 // The method a variant computes (binned -> Binned, exact -> Exact, others -> Cae). Throws
 // lb::Error for an unknown name.
