@@ -411,7 +411,7 @@ __global__ void __launch_bounds__(128) k_exact_reg(KArgs a, const uchar4* __rest
 constexpr unsigned kF1 = 0x00100401u;  // 1 in each field
 constexpr unsigned kGuard = kF1 << 8;  // bits 8, 18, 28
 constexpr unsigned kVal = kF1 * 0xFFu; // value bits of the three fields
-static_assert(kTermTableFloats >= (cae::kMaxWindow * cae::kMaxWindow + 1) * 256 * 2, "term table rows");
+static_assert(kTermTableFloats >= (cae::kMaxWindow * cae::kMaxWindow + 1) * 512 * 2, "term table rows");
 
 template <int M>
 struct NetPairs {
@@ -577,14 +577,14 @@ __global__ void __launch_bounds__(128, sort_min_blocks(N))
 // whose result is unused (no load-add-store latency chain per sample; only the thread's own
 // words, counts <= 225 never carry into the next byte). Per (pixel, label): the n*n
 // samples' counts are added; each channel's 64 words are scanned into a 64-bit mask of the
-// non-empty words; a flat loop over the thread's occupied bins (ascending: non-empty words
-// by the mask, non-zero bytes by their lowest set bit) reads each word once, writes it back
-// 0 (counts stay zero across the thread's labels: zeroed once at the start), and adds the
-// (g, logf g) term of (count, |bin - centre|) from the sorting kernel's table: the same
-// float values added in the same order as coalesced's 256-bin scan. Each bin's table load is
-// consumed one iteration later (a leading (0, 0) term adds exact zeros) to hide its latency.
-// Iterations per warp: the largest per-thread number of occupied bins (not the union over
-// the warp, as a word-by-word walk with a branch per word would cost).
+// non-empty words; a loop over the thread's non-empty words (ascending, by the mask; or over
+// its occupied bins, exact_smem_bins) reads each word once, writes it back 0 (counts stay
+// zero across the thread's labels: zeroed once at the start), and adds the (g, logf g) terms
+// of (count, level - centre) from a table: the same float values added in the same order as
+// coalesced's 256-bin scan. Table loads are consumed one iteration later (a leading (0, 0)
+// term adds exact zeros) to hide their latency. Iterations per warp: the largest per-thread
+// count (not the union over the warp, as a walk of all 64 words with a branch per word
+// would cost).
 // Sampling (conversion-free, as exact): x taps per view column and the y tap per view row
 // once per label; the four texels at p, p + 1, p + W, p + W + 1 without the edge clamp of
 // x1 / y1: at the last column / row the fraction is exactly 0, so the extra texel (next
@@ -610,7 +610,34 @@ __device__ __forceinline__ void smem_count(unsigned* ch, unsigned bits) {
   atomicAdd(ch + ((bits >> 2) & 63u) * kSmemThreads, 1u << ((bits & 3u) << 3));
 }
 
-// Entropy of one channel from its counts (left all zero), centre level c.
+// Term table of exact_smem: [count 0..n*n][level - centre + 256] of (g, logf(g)), g exactly
+// as add_term computes it (the same values as k_term_table's, indexed by the signed offset:
+// no |.| per bin); row 0 is (0, 0), an exact zero term.
+constexpr int kSignedCols = 512;
+__global__ void k_term_table_signed(const float* __restrict__ w256, float inv_n, int rows, float2* table) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= rows * kSignedCols) return;
+  const int cnt = i / kSignedCols, dist = min(abs(i % kSignedCols - 256), 255);
+  if (cnt == 0) {
+    table[i] = make_float2(0.0f, 0.0f);
+    return;
+  }
+  const float g = __fmul_rn(w256[dist], __fmul_rn(static_cast<float>(cnt), inv_n));
+  table[i] = make_float2(g, logf(g));
+}
+
+__device__ __forceinline__ void accumulate(float2 t, float& G, float& S) {
+  G = __fadd_rn(G, t.x);
+  S = __fmaf_rn(t.x, t.y, S);
+}
+
+// Entropy of one channel from its counts (left all zero), centre level c. The non-empty
+// words come from a scan into a 64-bit mask. kWords (exact_smem): each non-empty word adds
+// its four bins' terms branch-free (empty bytes read row 0: exact zeros), the four table
+// loads of a word consumed while the next word's are in flight. Else (exact_smem_bins): one
+// loop iteration per occupied bin (lowest non-zero byte first), its load consumed one
+// iteration later. Both start from a (0, 0) term (exact zeros) and walk ascending bins.
+template <bool kWords>
 __device__ __forceinline__ float smem_entropy(unsigned* ch, int c, const float2* __restrict__ terms, int normalized) {
   unsigned lo = 0u, hi = 0u;  // non-empty words 0..31, 32..63
 #pragma unroll
@@ -618,12 +645,10 @@ __device__ __forceinline__ float smem_entropy(unsigned* ch, int c, const float2*
 #pragma unroll
   for (int q = 0; q < 32; ++q) hi |= (ch[(32 + q) * kSmemThreads] != 0u ? 1u : 0u) << q;
   float G = 0.0f, S = 0.0f;
-  float2 pend = make_float2(0.0f, 0.0f);  // term of the previous bin (first: exact zeros)
-  unsigned w = 0u;                        // current word, its processed bytes cleared
-  int base = 0;                           // 4 q - c of the current word
-  for (;;) {
-    if (w == 0u) {
-      if ((lo | hi) == 0u) break;
+  const float2* const tc = terms + (256 - c);  // column of level 0
+  if constexpr (kWords) {
+    float2 p0 = make_float2(0.0f, 0.0f), p1 = p0, p2 = p0, p3 = p0;  // previous word's terms
+    while ((lo | hi) != 0u) {
       int q;
       if (lo) {
         q = __ffs(static_cast<int>(lo)) - 1;
@@ -633,27 +658,63 @@ __device__ __forceinline__ float smem_entropy(unsigned* ch, int c, const float2*
         hi &= hi - 1u;
       }
       unsigned* const pw = ch + q * kSmemThreads;
-      w = *pw;
+      const unsigned w = *pw;
       *pw = 0u;
-      base = 4 * q - c;
+      const float2* const col = tc + 4 * q;  // bins 4q .. 4q+3
+      const float2 t0 = __ldg(col + __byte_perm(w, 0u, 0x4440) * kSignedCols);
+      const float2 t1 = __ldg(col + __byte_perm(w, 0u, 0x4441) * kSignedCols + 1);
+      const float2 t2 = __ldg(col + __byte_perm(w, 0u, 0x4442) * kSignedCols + 2);
+      const float2 t3 = __ldg(col + __byte_perm(w, 0u, 0x4443) * kSignedCols + 3);
+      accumulate(p0, G, S);
+      accumulate(p1, G, S);
+      accumulate(p2, G, S);
+      accumulate(p3, G, S);
+      p0 = t0;
+      p1 = t1;
+      p2 = t2;
+      p3 = t3;
     }
-    const unsigned sh = static_cast<unsigned>(__ffs(static_cast<int>(w)) - 1) & ~7u;  // lowest non-zero byte
-    const unsigned cnt = (w >> sh) & 0xFFu;
-    w &= ~(0xFFu << sh);
-    const unsigned dist = static_cast<unsigned>(abs(base + static_cast<int>(sh >> 3)));
-    G = __fadd_rn(G, pend.x);
-    S = __fmaf_rn(pend.x, pend.y, S);
-    pend = __ldg(terms + ((cnt << 8) | dist));
+    accumulate(p0, G, S);
+    accumulate(p1, G, S);
+    accumulate(p2, G, S);
+    accumulate(p3, G, S);
+  } else {
+    float2 pend = make_float2(0.0f, 0.0f);  // term of the previous bin
+    unsigned w = 0u;                        // current word, its processed bytes cleared
+    const float2* col = tc;                 // table column of the current word's bin 0
+    for (;;) {
+      if (w == 0u) {
+        if ((lo | hi) == 0u) break;
+        int q;
+        if (lo) {
+          q = __ffs(static_cast<int>(lo)) - 1;
+          lo &= lo - 1u;
+        } else {
+          q = 31 + __ffs(static_cast<int>(hi));
+          hi &= hi - 1u;
+        }
+        unsigned* const pw = ch + q * kSmemThreads;
+        w = *pw;
+        *pw = 0u;
+        col = tc + 4 * q;
+      }
+      const unsigned sh = static_cast<unsigned>(__ffs(static_cast<int>(w)) - 1) & ~7u;  // lowest non-zero byte
+      const unsigned cnt = (w >> sh) & 0xFFu;
+      w &= ~(0xFFu << sh);
+      accumulate(pend, G, S);
+      pend = __ldg(col + cnt * kSignedCols + (sh >> 3));
+    }
+    accumulate(pend, G, S);
   }
-  G = __fadd_rn(G, pend.x);
-  S = __fmaf_rn(pend.x, pend.y, S);
   return finish(G, S, normalized);
 }
 
-template <int N>
+template <int N, bool kWords>
 __global__ void __launch_bounds__(kSmemThreads)
     k_exact_smem(KArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
   extern __shared__ unsigned s_counts[];  // [3 channels][64 words][kSmemThreads]
+  constexpr int RB = N == 3 ? 3 : 1;                    // rows per step: 12 .. 60 texels
+  constexpr int kStepUnroll = N / RB <= 7 ? N / RB : 1;  // steps unrolled up to 7 x 7
   const int px = blockIdx.x * blockDim.x + threadIdx.x;
   const int py = blockIdx.y * blockDim.y + threadIdx.y;
   if (px >= a.rw || py >= a.rh) return;  // no block-wide synchronisation below
@@ -683,25 +744,41 @@ __global__ void __launch_bounds__(kSmemThreads)
       axis_tap0(shear_pos(x, u - a.uc, d), a.W, x0, fx[uu]);
       xo[uu] = static_cast<unsigned>(u) * plane + static_cast<unsigned>(x0);
     }
-#pragma unroll 1
-    for (int vv = 0; vv < N; ++vv) {
-      const int v = a.v0 + vv;
-      int y0;
-      float fy;
-      axis_tap0(shear_pos(y, v - a.vc, d), a.H, y0, fy);
-      const unsigned row = static_cast<unsigned>(v * a.nu) * plane + static_cast<unsigned>(y0) * W;
+    // RB view rows per step: their 4 * N * RB texels loaded first (all in flight at once:
+    // registers are free here, shared memory limits the SM to 9 warps; the loads are not
+    // left to be hoisted across the shared atomics), then the levels counted.
+#pragma unroll kStepUnroll
+    for (int v0 = a.v0; v0 < a.v0 + N; v0 += RB) {
+      unsigned t00[RB][N], t10[RB][N], t01[RB][N], t11[RB][N];
+      float fy[RB];
 #pragma unroll
-      for (int uu = 0; uu < N; ++uu) {
-        const unsigned* const p = rgba + (row + xo[uu]);
-        const unsigned p00 = __ldg(p), p10 = __ldg(p + 1), p01 = __ldg(p + W), p11 = __ldg(p + W + 1);
-        smem_count(cr, lerp_level_bits<0>(p00, p10, p01, p11, fx[uu], fy));
-        smem_count(cg, lerp_level_bits<1>(p00, p10, p01, p11, fx[uu], fy));
-        smem_count(cb, lerp_level_bits<2>(p00, p10, p01, p11, fx[uu], fy));
+      for (int r = 0; r < RB; ++r) {
+        const int v = v0 + r;
+        int y0;
+        axis_tap0(shear_pos(y, v - a.vc, d), a.H, y0, fy[r]);
+        const unsigned row = static_cast<unsigned>(v * a.nu) * plane + static_cast<unsigned>(y0) * W;
+#pragma unroll
+        for (int uu = 0; uu < N; ++uu) {
+          const unsigned* const p = rgba + (row + xo[uu]);
+          t00[r][uu] = __ldg(p);
+          t10[r][uu] = __ldg(p + 1);
+          t01[r][uu] = __ldg(p + W);
+          t11[r][uu] = __ldg(p + W + 1);
+        }
       }
+#pragma unroll
+      for (int r = 0; r < RB; ++r)
+#pragma unroll
+        for (int uu = 0; uu < N; ++uu) {
+          const unsigned p00 = t00[r][uu], p10 = t10[r][uu], p01 = t01[r][uu], p11 = t11[r][uu];
+          smem_count(cr, lerp_level_bits<0>(p00, p10, p01, p11, fx[uu], fy[r]));
+          smem_count(cg, lerp_level_bits<1>(p00, p10, p01, p11, fx[uu], fy[r]));
+          smem_count(cb, lerp_level_bits<2>(p00, p10, p01, p11, fx[uu], fy[r]));
+        }
     }
-    const float h0 = smem_entropy(cr, c0, terms, a.normalized);
-    const float h1 = smem_entropy(cg, c1, terms, a.normalized);
-    const float h2 = smem_entropy(cb, c2, terms, a.normalized);
+    const float h0 = smem_entropy<kWords>(cr, c0, terms, a.normalized);
+    const float h1 = smem_entropy<kWords>(cg, c1, terms, a.normalized);
+    const float h2 = smem_entropy<kWords>(cb, c2, terms, a.normalized);
     a.cost[(static_cast<size_t>(label) * a.rh + py) * a.rw + px] = combine(h0, h1, h2);
   }
 }
@@ -729,26 +806,27 @@ __global__ void k_wta(int rw, int rh, int A, float dmin, float dmax, const float
 
 // exact_smem for any window (n = 1 .. kMaxWindow), with the 72 KiB of dynamic shared memory
 // it needs (beyond the 48 KiB default) and the carveout for 3 blocks per SM.
-template <int N>
+template <int N, bool kWords>
 void launch_smem(dim3 grid, dim3 block, const KArgs& a, const unsigned* rgba, const float2* terms, cudaStream_t s) {
-  CUDA_CHECK_THROW(cudaFuncSetAttribute(k_exact_smem<N>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  CUDA_CHECK_THROW(cudaFuncSetAttribute(k_exact_smem<N, kWords>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(kSmemBytes)));
-  CUDA_CHECK_THROW(cudaFuncSetAttribute(k_exact_smem<N>, cudaFuncAttributePreferredSharedMemoryCarveout,
+  CUDA_CHECK_THROW(cudaFuncSetAttribute(k_exact_smem<N, kWords>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                         static_cast<int>(cudaSharedmemCarveoutMaxShared)));
-  k_exact_smem<N><<<grid, block, kSmemBytes, s>>>(a, rgba, terms);
+  k_exact_smem<N, kWords><<<grid, block, kSmemBytes, s>>>(a, rgba, terms);
 }
+template <bool kWords>
 void launch_exact_smem(int n, dim3 grid, dim3 block, const KArgs& a, const unsigned* rgba, const float2* terms,
                        cudaStream_t s) {
   static_assert(cae::kMaxWindow == 15, "instantiate k_exact_smem for every odd window");
   switch (n) {
-    case 1: launch_smem<1>(grid, block, a, rgba, terms, s); break;
-    case 3: launch_smem<3>(grid, block, a, rgba, terms, s); break;
-    case 5: launch_smem<5>(grid, block, a, rgba, terms, s); break;
-    case 7: launch_smem<7>(grid, block, a, rgba, terms, s); break;
-    case 9: launch_smem<9>(grid, block, a, rgba, terms, s); break;
-    case 11: launch_smem<11>(grid, block, a, rgba, terms, s); break;
-    case 13: launch_smem<13>(grid, block, a, rgba, terms, s); break;
-    case 15: launch_smem<15>(grid, block, a, rgba, terms, s); break;
+    case 1: launch_smem<1, kWords>(grid, block, a, rgba, terms, s); break;
+    case 3: launch_smem<3, kWords>(grid, block, a, rgba, terms, s); break;
+    case 5: launch_smem<5, kWords>(grid, block, a, rgba, terms, s); break;
+    case 7: launch_smem<7, kWords>(grid, block, a, rgba, terms, s); break;
+    case 9: launch_smem<9, kWords>(grid, block, a, rgba, terms, s); break;
+    case 11: launch_smem<11, kWords>(grid, block, a, rgba, terms, s); break;
+    case 13: launch_smem<13, kWords>(grid, block, a, rgba, terms, s); break;
+    case 15: launch_smem<15, kWords>(grid, block, a, rgba, terms, s); break;
     default: throw Error("exact_smem: no kernel for a " + std::to_string(n) + "x" + std::to_string(n) + " window");
   }
 }
@@ -767,7 +845,8 @@ CaeKernel exact_kernel_for(CaeKernel k, int n, const CaeDeviceLightField& lf) {
     case CaeKernel::Exact:
       if (sort_fits && n <= kExactSortUpTo) return CaeKernel::ExactSort;
       return smem_fits ? CaeKernel::ExactSmem : CaeKernel::ExactMask;
-    case CaeKernel::ExactSmem: return smem_fits ? k : CaeKernel::ExactMask;
+    case CaeKernel::ExactSmem:
+    case CaeKernel::ExactSmemBins: return smem_fits ? k : CaeKernel::ExactMask;
     case CaeKernel::ExactSort: return sort_fits ? k : CaeKernel::ExactMask;
     case CaeKernel::ExactBitonic: return n == 3 || n == 5 || n == 7 ? k : CaeKernel::ExactMask;
     default: return k;
@@ -806,12 +885,12 @@ KArgs make_args(const CaeDeviceLightField& lf, const CaeParams& p, const CaeRoi&
 std::vector<CaeKernel> all_cae_kernels() {
   return {CaeKernel::Baseline,  CaeKernel::Vec,       CaeKernel::Tex,       CaeKernel::Coalesced,
           CaeKernel::Binned,    CaeKernel::BinnedFast, CaeKernel::Exact,     CaeKernel::ExactSmem,
-          CaeKernel::ExactSort, CaeKernel::ExactMask,  CaeKernel::ExactBitonic};
+          CaeKernel::ExactSmemBins, CaeKernel::ExactSort, CaeKernel::ExactMask,  CaeKernel::ExactBitonic};
 }
 
 std::string cae_variant_list() {
-  return "use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_smem, exact_sort, exact_mask or "
-         "exact_bitonic";
+  return "use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_smem, exact_smem_bins, exact_sort, "
+         "exact_mask or exact_bitonic";
 }
 
 CaeKernel parse_cae_kernel(const std::string& name) {
@@ -830,6 +909,7 @@ const char* cae_kernel_name(CaeKernel k) {
     case CaeKernel::BinnedFast: return "binned_fast";
     case CaeKernel::Exact: return "exact";
     case CaeKernel::ExactSmem: return "exact_smem";
+    case CaeKernel::ExactSmemBins: return "exact_smem_bins";
     case CaeKernel::ExactSort: return "exact_sort";
     case CaeKernel::ExactMask: return "exact_mask";
     case CaeKernel::ExactBitonic: return "exact_bitonic";
@@ -843,6 +923,7 @@ CaeMethod cae_kernel_method(CaeKernel k) {
     case CaeKernel::BinnedFast: return CaeMethod::Binned;
     case CaeKernel::Exact:
     case CaeKernel::ExactSmem:
+    case CaeKernel::ExactSmemBins:
     case CaeKernel::ExactSort:
     case CaeKernel::ExactMask:
     case CaeKernel::ExactBitonic: return CaeMethod::Exact;
@@ -944,22 +1025,29 @@ void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const Ca
     k = exact_kernel_for(k, p.views, lf);
     // The mask kernel keeps its counts zero across labels: several labels per thread
     // amortise the one zeroing (so does exact_smem); the 256-bin kernels zero per label.
-    a.labels_per_thread = k == CaeKernel::ExactMask ? 8 : k == CaeKernel::ExactSmem ? kSmemLabelsPerThread : 1;
+    const bool smem = k == CaeKernel::ExactSmem || k == CaeKernel::ExactSmemBins;
+    a.labels_per_thread = k == CaeKernel::ExactMask ? 8 : smem ? kSmemLabelsPerThread : 1;
     const uchar4* rgba = lf.rgba.as<uchar4>();
     const unsigned* rgba32 = lf.rgba.as<unsigned>();
     float2* terms = reinterpret_cast<float2*>(tables + cae::kBins + cae::kBinnedWeights);
-    if (k == CaeKernel::ExactSort || k == CaeKernel::ExactSmem) {
-      // Their term table first: (n*n + 1) x 256 (g, logf g), a few microseconds, timed with
-      // the pass.
-      const int rows = p.views * p.views + 1;
+    // Their term table first ((n*n + 1) x 256 or x 512 (g, logf g), a few microseconds,
+    // timed with the pass; the two layouts share the room).
+    const int rows = p.views * p.views + 1;
+    if (k == CaeKernel::ExactSort) {
       k_term_table<<<(rows * 256 + 255) / 256, 256, 0, s>>>(tables, a.inv_n, rows, terms);
       CUDA_CHECK_LAUNCH();
+    } else if (smem) {
+      k_term_table_signed<<<(rows * kSignedCols + 255) / 256, 256, 0, s>>>(tables, a.inv_n, rows, terms);
+      CUDA_CHECK_LAUNCH();
     }
-    if (k == CaeKernel::ExactSmem) {
+    if (smem) {
       const dim3 block(32, kSmemRows);
       const dim3 grid((roi.w + 31) / 32, (roi.h + kSmemRows - 1) / kSmemRows,
                       static_cast<unsigned>((p.labels + a.labels_per_thread - 1) / a.labels_per_thread));
-      launch_exact_smem(p.views, grid, block, a, rgba32, terms, s);
+      if (k == CaeKernel::ExactSmem)
+        launch_exact_smem<true>(p.views, grid, block, a, rgba32, terms, s);
+      else
+        launch_exact_smem<false>(p.views, grid, block, a, rgba32, terms, s);
     } else {
       const dim3 block(32, 4);
       const dim3 grid((roi.w + 31) / 32, (roi.h + 3) / 4,

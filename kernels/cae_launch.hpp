@@ -25,6 +25,7 @@ enum class CaeKernel {
   BinnedFast,
   Exact,      // picks ExactSort or ExactSmem by window
   ExactSmem,
+  ExactSmemBins,
   ExactSort,
   ExactMask,
   ExactBitonic
@@ -56,9 +57,9 @@ class CaeDeviceLightField {
 };
 
 // Weight tables in float: w by |i - c| (256), the binned weights (512), then room for the
-// term table of exact_sort and exact_smem ((n*n + 1) x 256 float2 for windows up to 15 x 15,
+// term table of exact_sort or exact_smem ((n*n + 1) x 256 or x 512 float2, n up to 15,
 // filled on the device by launch_cae_cost, hence the non-const tables pointer there).
-constexpr std::size_t kTermTableFloats = (15 * 15 + 1) * 256 * 2;
+constexpr std::size_t kTermTableFloats = (15 * 15 + 1) * 512 * 2;
 std::vector<float> cae_weight_tables(float sigma);
 
 // Cost volume [label][roi.h][roi.w] for the resolved roi; tables = cae_weight_tables on the
