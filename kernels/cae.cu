@@ -626,6 +626,17 @@ __global__ void k_term_table_signed(const float* __restrict__ w256, float inv_n,
   table[i] = make_float2(g, logf(g));
 }
 
+// A value the compiler must take as is: keeps it from redistributing index sums into
+// per-use 64-bit arithmetic (one 32-bit add and one wide multiply-add per load instead).
+__device__ __forceinline__ int opaque(int v) {
+  asm("" : "+r"(v));
+  return v;
+}
+__device__ __forceinline__ unsigned opaque(unsigned v) {
+  asm("" : "+r"(v));
+  return v;
+}
+
 __device__ __forceinline__ void accumulate(float2 t, float& G, float& S) {
   G = __fadd_rn(G, t.x);
   S = __fmaf_rn(t.x, t.y, S);
@@ -639,13 +650,13 @@ __device__ __forceinline__ void accumulate(float2 t, float& G, float& S) {
 // iteration later. Both start from a (0, 0) term (exact zeros) and walk ascending bins.
 template <bool kWords>
 __device__ __forceinline__ float smem_entropy(unsigned* ch, int c, const float2* __restrict__ terms, int normalized) {
-  unsigned lo = 0u, hi = 0u;  // non-empty words 0..31, 32..63
+  unsigned lo = 0u, hi = 0u;  // non-empty words 0..31, 32..63 (min + shift-add: 2 ops a word)
 #pragma unroll
-  for (int q = 0; q < 32; ++q) lo |= (ch[q * kSmemThreads] != 0u ? 1u : 0u) << q;
+  for (int q = 0; q < 32; ++q) lo += min(ch[q * kSmemThreads], 1u) << q;
 #pragma unroll
-  for (int q = 0; q < 32; ++q) hi |= (ch[(32 + q) * kSmemThreads] != 0u ? 1u : 0u) << q;
+  for (int q = 0; q < 32; ++q) hi += min(ch[(32 + q) * kSmemThreads], 1u) << q;
   float G = 0.0f, S = 0.0f;
-  const float2* const tc = terms + (256 - c);  // column of level 0
+  const int c0 = 256 - c;  // table column of level 0
   if constexpr (kWords) {
     float2 p0 = make_float2(0.0f, 0.0f), p1 = p0, p2 = p0, p3 = p0;  // previous word's terms
     while ((lo | hi) != 0u) {
@@ -660,11 +671,11 @@ __device__ __forceinline__ float smem_entropy(unsigned* ch, int c, const float2*
       unsigned* const pw = ch + q * kSmemThreads;
       const unsigned w = *pw;
       *pw = 0u;
-      const float2* const col = tc + 4 * q;  // bins 4q .. 4q+3
-      const float2 t0 = __ldg(col + __byte_perm(w, 0u, 0x4440) * kSignedCols);
-      const float2 t1 = __ldg(col + __byte_perm(w, 0u, 0x4441) * kSignedCols + 1);
-      const float2 t2 = __ldg(col + __byte_perm(w, 0u, 0x4442) * kSignedCols + 2);
-      const float2 t3 = __ldg(col + __byte_perm(w, 0u, 0x4443) * kSignedCols + 3);
+      const int col = opaque(c0 + 4 * q);  // bins 4q .. 4q+3 (32-bit index math, see opaque)
+      const float2 t0 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4440)) * kSignedCols + col));
+      const float2 t1 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4441)) * kSignedCols + col) + 1);
+      const float2 t2 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4442)) * kSignedCols + col) + 2);
+      const float2 t3 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4443)) * kSignedCols + col) + 3);
       accumulate(p0, G, S);
       accumulate(p1, G, S);
       accumulate(p2, G, S);
@@ -681,7 +692,7 @@ __device__ __forceinline__ float smem_entropy(unsigned* ch, int c, const float2*
   } else {
     float2 pend = make_float2(0.0f, 0.0f);  // term of the previous bin
     unsigned w = 0u;                        // current word, its processed bytes cleared
-    const float2* col = tc;                 // table column of the current word's bin 0
+    int col = c0;                           // table column of the current word's bin 0
     for (;;) {
       if (w == 0u) {
         if ((lo | hi) == 0u) break;
@@ -696,13 +707,13 @@ __device__ __forceinline__ float smem_entropy(unsigned* ch, int c, const float2*
         unsigned* const pw = ch + q * kSmemThreads;
         w = *pw;
         *pw = 0u;
-        col = tc + 4 * q;
+        col = opaque(c0 + 4 * q);
       }
       const unsigned sh = static_cast<unsigned>(__ffs(static_cast<int>(w)) - 1) & ~7u;  // lowest non-zero byte
       const unsigned cnt = (w >> sh) & 0xFFu;
       w &= ~(0xFFu << sh);
       accumulate(pend, G, S);
-      pend = __ldg(col + cnt * kSignedCols + (sh >> 3));
+      pend = __ldg(terms + (static_cast<int>(cnt) * kSignedCols + col) + (sh >> 3));
     }
     accumulate(pend, G, S);
   }
@@ -742,7 +753,7 @@ __global__ void __launch_bounds__(kSmemThreads)
       const int u = a.u0 + uu;
       int x0;
       axis_tap0(shear_pos(x, u - a.uc, d), a.W, x0, fx[uu]);
-      xo[uu] = static_cast<unsigned>(u) * plane + static_cast<unsigned>(x0);
+      xo[uu] = opaque(static_cast<unsigned>(u) * plane + static_cast<unsigned>(x0));
     }
     // RB view rows per step: their 4 * N * RB texels loaded first (all in flight at once:
     // registers are free here, shared memory limits the SM to 9 warps; the loads are not
@@ -756,14 +767,16 @@ __global__ void __launch_bounds__(kSmemThreads)
         const int v = v0 + r;
         int y0;
         axis_tap0(shear_pos(y, v - a.vc, d), a.H, y0, fy[r]);
-        const unsigned row = static_cast<unsigned>(v * a.nu) * plane + static_cast<unsigned>(y0) * W;
+        const unsigned row0 = opaque(static_cast<unsigned>(v * a.nu) * plane + static_cast<unsigned>(y0) * W);
+        const unsigned row1 = opaque(row0 + W);
 #pragma unroll
         for (int uu = 0; uu < N; ++uu) {
-          const unsigned* const p = rgba + (row + xo[uu]);
-          t00[r][uu] = __ldg(p);
-          t10[r][uu] = __ldg(p + 1);
-          t01[r][uu] = __ldg(p + W);
-          t11[r][uu] = __ldg(p + W + 1);
+          const unsigned* const p0 = rgba + (row0 + xo[uu]);
+          const unsigned* const p1 = rgba + (row1 + xo[uu]);
+          t00[r][uu] = __ldg(p0);
+          t10[r][uu] = __ldg(p0 + 1);
+          t01[r][uu] = __ldg(p1);
+          t11[r][uu] = __ldg(p1 + 1);
         }
       }
 #pragma unroll
