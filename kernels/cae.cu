@@ -721,7 +721,7 @@ __device__ __forceinline__ float smem_entropy(unsigned* ch, int c, const float2*
 }
 
 template <int N, bool kWords>
-__global__ void __launch_bounds__(kSmemThreads)
+__global__ void __launch_bounds__(kSmemThreads, 3)
     k_exact_smem(KArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
   extern __shared__ unsigned s_counts[];  // [3 channels][64 words][kSmemThreads]
   constexpr int RB = N == 3 ? 3 : 1;                    // rows per step: 12 .. 60 texels
@@ -928,6 +928,13 @@ const char* cae_kernel_name(CaeKernel k) {
     case CaeKernel::ExactBitonic: return "exact_bitonic";
   }
   return "?";
+}
+
+std::string exact_dispatch_note() {
+  std::string sort;
+  for (int n = 3; n <= kExactSortUpTo; n += 2)
+    sort += (sort.empty() ? "" : ", ") + std::to_string(n) + "x" + std::to_string(n);
+  return "exact_sort at " + sort + ", exact_smem at the other windows";
 }
 
 CaeMethod cae_kernel_method(CaeKernel k) {

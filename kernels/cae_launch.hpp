@@ -35,6 +35,8 @@ std::string cae_variant_list();                       // "use baseline, vec, ...
 CaeKernel parse_cae_kernel(const std::string& name);  // throws lb::Error
 const char* cae_kernel_name(CaeKernel k);
 CaeMethod cae_kernel_method(CaeKernel k);
+// Which kernel the "exact" variant runs at which window, in words (for reports).
+std::string exact_dispatch_note();
 
 // The light field resident on the device: packed RGB8, RGBA8 and a layered uchar4 array
 // with a bilinear texture object (one layer per view).
