@@ -642,54 +642,95 @@ __device__ __forceinline__ void accumulate(float2 t, float& G, float& S) {
   S = __fmaf_rn(t.x, t.y, S);
 }
 
-// Entropy of one channel from its counts (left all zero), centre level c. The non-empty
-// words come from a scan into a 64-bit mask. kWords (exact_smem): each non-empty word adds
-// its four bins' terms branch-free (empty bytes read row 0: exact zeros), the four table
-// loads of a word consumed while the next word's are in flight. Else (exact_smem_bins): one
-// loop iteration per occupied bin (lowest non-zero byte first), its load consumed one
-// iteration later. Both start from a (0, 0) term (exact zeros) and walk ascending bins.
-template <bool kWords>
-__device__ __forceinline__ float smem_entropy(unsigned* ch, int c, const float2* __restrict__ terms, int normalized) {
-  unsigned lo = 0u, hi = 0u;  // non-empty words 0..31, 32..63 (min + shift-add: 2 ops a word)
+// How exact_smem walks the occupied bins of a channel (the non-empty words come from one
+// scan into a 64-bit mask; all walks start from a (0, 0) term, exact zeros, and add the
+// terms of ascending bins):
+//   Words     (exact_smem_seq): one channel after the other, one iteration per non-empty
+//             word, its four bins' terms loaded branch-free (empty bytes read row 0: exact
+//             zeros) and consumed in the next iteration, while the next word's loads are in
+//             flight;
+//   WordsRgb  (exact_smem): Words with the three channels' walks interleaved in one loop:
+//             three independent shared-load -> table-load chains per iteration, at about
+//             the same instruction count (a channel whose walk has ended in every lane of
+//             the warp costs one uniform branch);
+//   Bins      (exact_smem_bins): one iteration per occupied bin (lowest non-zero byte of the
+//             current word), its load consumed one iteration later.
+enum class SmemWalk { Words, Bins, WordsRgb };
+
+// One channel's word walk (Words, WordsRgb).
+struct WordWalk {
+  unsigned lo, hi;  // non-empty words 0..31, 32..63
+  int c0;           // table column of level 0: 256 - centre
+  float G, S;
+  float2 p0, p1, p2, p3;  // the previous word's terms
+  __device__ __forceinline__ void init(const unsigned* ch, int c) {
+    lo = 0u;
+    hi = 0u;
+    // min + shift-add: two operations a word.
 #pragma unroll
-  for (int q = 0; q < 32; ++q) lo += min(ch[q * kSmemThreads], 1u) << q;
+    for (int q = 0; q < 32; ++q) lo += min(ch[q * kSmemThreads], 1u) << q;
 #pragma unroll
-  for (int q = 0; q < 32; ++q) hi += min(ch[(32 + q) * kSmemThreads], 1u) << q;
-  float G = 0.0f, S = 0.0f;
-  const int c0 = 256 - c;  // table column of level 0
-  if constexpr (kWords) {
-    float2 p0 = make_float2(0.0f, 0.0f), p1 = p0, p2 = p0, p3 = p0;  // previous word's terms
-    while ((lo | hi) != 0u) {
-      int q;
-      if (lo) {
-        q = __ffs(static_cast<int>(lo)) - 1;
-        lo &= lo - 1u;
-      } else {
-        q = 31 + __ffs(static_cast<int>(hi));
-        hi &= hi - 1u;
-      }
-      unsigned* const pw = ch + q * kSmemThreads;
-      const unsigned w = *pw;
-      *pw = 0u;
-      const int col = opaque(c0 + 4 * q);  // bins 4q .. 4q+3 (32-bit index math, see opaque)
-      const float2 t0 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4440)) * kSignedCols + col));
-      const float2 t1 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4441)) * kSignedCols + col) + 1);
-      const float2 t2 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4442)) * kSignedCols + col) + 2);
-      const float2 t3 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4443)) * kSignedCols + col) + 3);
-      accumulate(p0, G, S);
-      accumulate(p1, G, S);
-      accumulate(p2, G, S);
-      accumulate(p3, G, S);
-      p0 = t0;
-      p1 = t1;
-      p2 = t2;
-      p3 = t3;
+    for (int q = 0; q < 32; ++q) hi += min(ch[(32 + q) * kSmemThreads], 1u) << q;
+    c0 = 256 - c;
+    G = 0.0f;
+    S = 0.0f;
+    p0 = p1 = p2 = p3 = make_float2(0.0f, 0.0f);
+  }
+  // The next non-empty word (read, written back 0); false when there is none.
+  __device__ __forceinline__ bool step(unsigned* ch, const float2* __restrict__ terms) {
+    if ((lo | hi) == 0u) return false;
+    int q;
+    if (lo) {
+      q = __ffs(static_cast<int>(lo)) - 1;
+      lo &= lo - 1u;
+    } else {
+      q = 31 + __ffs(static_cast<int>(hi));
+      hi &= hi - 1u;
     }
+    unsigned* const pw = ch + q * kSmemThreads;
+    const unsigned w = *pw;
+    *pw = 0u;
+    const int col = opaque(c0 + 4 * q);  // bins 4q .. 4q+3 (32-bit index math, see opaque)
+    const float2 t0 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4440)) * kSignedCols + col));
+    const float2 t1 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4441)) * kSignedCols + col) + 1);
+    const float2 t2 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4442)) * kSignedCols + col) + 2);
+    const float2 t3 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4443)) * kSignedCols + col) + 3);
     accumulate(p0, G, S);
     accumulate(p1, G, S);
     accumulate(p2, G, S);
     accumulate(p3, G, S);
+    p0 = t0;
+    p1 = t1;
+    p2 = t2;
+    p3 = t3;
+    return true;
+  }
+  __device__ __forceinline__ float entropy(int normalized) {
+    accumulate(p0, G, S);
+    accumulate(p1, G, S);
+    accumulate(p2, G, S);
+    accumulate(p3, G, S);
+    return finish(G, S, normalized);
+  }
+};
+
+// Entropy of one channel from its counts (left all zero), centre level c (Words, Bins).
+template <SmemWalk kWalk>
+__device__ __forceinline__ float smem_entropy(unsigned* ch, int c, const float2* __restrict__ terms, int normalized) {
+  if constexpr (kWalk == SmemWalk::Words) {
+    WordWalk ww;
+    ww.init(ch, c);
+    while (ww.step(ch, terms)) {
+    }
+    return ww.entropy(normalized);
   } else {
+    unsigned lo = 0u, hi = 0u;
+#pragma unroll
+    for (int q = 0; q < 32; ++q) lo += min(ch[q * kSmemThreads], 1u) << q;
+#pragma unroll
+    for (int q = 0; q < 32; ++q) hi += min(ch[(32 + q) * kSmemThreads], 1u) << q;
+    const int c0 = 256 - c;
+    float G = 0.0f, S = 0.0f;
     float2 pend = make_float2(0.0f, 0.0f);  // term of the previous bin
     unsigned w = 0u;                        // current word, its processed bytes cleared
     int col = c0;                           // table column of the current word's bin 0
@@ -716,16 +757,18 @@ __device__ __forceinline__ float smem_entropy(unsigned* ch, int c, const float2*
       pend = __ldg(terms + (static_cast<int>(cnt) * kSignedCols + col) + (sh >> 3));
     }
     accumulate(pend, G, S);
+    return finish(G, S, normalized);
   }
-  return finish(G, S, normalized);
 }
 
-template <int N, bool kWords>
+template <int N, SmemWalk kWalk>
 __global__ void __launch_bounds__(kSmemThreads, 3)
     k_exact_smem(KArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
   extern __shared__ unsigned s_counts[];  // [3 channels][64 words][kSmemThreads]
   constexpr int RB = N == 3 ? 3 : 1;                    // rows per step: 12 .. 60 texels
-  constexpr int kStepUnroll = N / RB <= 7 ? N / RB : 1;  // steps unrolled up to 7 x 7
+  // Steps unrolled: all up to 7 x 7, in threes where n divides (ptxas then overlaps the
+  // next rows' loads with this row's arithmetic, within the 224 registers of 3 blocks/SM).
+  constexpr int kStepUnroll = N / RB <= 7 ? N / RB : N % 3 == 0 ? 3 : 1;
   const int px = blockIdx.x * blockDim.x + threadIdx.x;
   const int py = blockIdx.y * blockDim.y + threadIdx.y;
   if (px >= a.rw || py >= a.rh) return;  // no block-wide synchronisation below
@@ -789,9 +832,26 @@ __global__ void __launch_bounds__(kSmemThreads, 3)
           smem_count(cb, lerp_level_bits<2>(p00, p10, p01, p11, fx[uu], fy[r]));
         }
     }
-    const float h0 = smem_entropy<kWords>(cr, c0, terms, a.normalized);
-    const float h1 = smem_entropy<kWords>(cg, c1, terms, a.normalized);
-    const float h2 = smem_entropy<kWords>(cb, c2, terms, a.normalized);
+    float h0, h1, h2;
+    if constexpr (kWalk == SmemWalk::WordsRgb) {
+      WordWalk wr, wg, wb;
+      wr.init(cr, c0);
+      wg.init(cg, c1);
+      wb.init(cb, c2);
+      for (;;) {
+        const bool more_r = wr.step(cr, terms);
+        const bool more_g = wg.step(cg, terms);
+        const bool more_b = wb.step(cb, terms);
+        if (!(more_r || more_g || more_b)) break;
+      }
+      h0 = wr.entropy(a.normalized);
+      h1 = wg.entropy(a.normalized);
+      h2 = wb.entropy(a.normalized);
+    } else {
+      h0 = smem_entropy<kWalk>(cr, c0, terms, a.normalized);
+      h1 = smem_entropy<kWalk>(cg, c1, terms, a.normalized);
+      h2 = smem_entropy<kWalk>(cb, c2, terms, a.normalized);
+    }
     a.cost[(static_cast<size_t>(label) * a.rh + py) * a.rw + px] = combine(h0, h1, h2);
   }
 }
@@ -819,27 +879,27 @@ __global__ void k_wta(int rw, int rh, int A, float dmin, float dmax, const float
 
 // exact_smem for any window (n = 1 .. kMaxWindow), with the 72 KiB of dynamic shared memory
 // it needs (beyond the 48 KiB default) and the carveout for 3 blocks per SM.
-template <int N, bool kWords>
+template <int N, SmemWalk kWalk>
 void launch_smem(dim3 grid, dim3 block, const KArgs& a, const unsigned* rgba, const float2* terms, cudaStream_t s) {
-  CUDA_CHECK_THROW(cudaFuncSetAttribute(k_exact_smem<N, kWords>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  CUDA_CHECK_THROW(cudaFuncSetAttribute(k_exact_smem<N, kWalk>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(kSmemBytes)));
-  CUDA_CHECK_THROW(cudaFuncSetAttribute(k_exact_smem<N, kWords>, cudaFuncAttributePreferredSharedMemoryCarveout,
+  CUDA_CHECK_THROW(cudaFuncSetAttribute(k_exact_smem<N, kWalk>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                         static_cast<int>(cudaSharedmemCarveoutMaxShared)));
-  k_exact_smem<N, kWords><<<grid, block, kSmemBytes, s>>>(a, rgba, terms);
+  k_exact_smem<N, kWalk><<<grid, block, kSmemBytes, s>>>(a, rgba, terms);
 }
-template <bool kWords>
+template <SmemWalk kWalk>
 void launch_exact_smem(int n, dim3 grid, dim3 block, const KArgs& a, const unsigned* rgba, const float2* terms,
                        cudaStream_t s) {
   static_assert(cae::kMaxWindow == 15, "instantiate k_exact_smem for every odd window");
   switch (n) {
-    case 1: launch_smem<1, kWords>(grid, block, a, rgba, terms, s); break;
-    case 3: launch_smem<3, kWords>(grid, block, a, rgba, terms, s); break;
-    case 5: launch_smem<5, kWords>(grid, block, a, rgba, terms, s); break;
-    case 7: launch_smem<7, kWords>(grid, block, a, rgba, terms, s); break;
-    case 9: launch_smem<9, kWords>(grid, block, a, rgba, terms, s); break;
-    case 11: launch_smem<11, kWords>(grid, block, a, rgba, terms, s); break;
-    case 13: launch_smem<13, kWords>(grid, block, a, rgba, terms, s); break;
-    case 15: launch_smem<15, kWords>(grid, block, a, rgba, terms, s); break;
+    case 1: launch_smem<1, kWalk>(grid, block, a, rgba, terms, s); break;
+    case 3: launch_smem<3, kWalk>(grid, block, a, rgba, terms, s); break;
+    case 5: launch_smem<5, kWalk>(grid, block, a, rgba, terms, s); break;
+    case 7: launch_smem<7, kWalk>(grid, block, a, rgba, terms, s); break;
+    case 9: launch_smem<9, kWalk>(grid, block, a, rgba, terms, s); break;
+    case 11: launch_smem<11, kWalk>(grid, block, a, rgba, terms, s); break;
+    case 13: launch_smem<13, kWalk>(grid, block, a, rgba, terms, s); break;
+    case 15: launch_smem<15, kWalk>(grid, block, a, rgba, terms, s); break;
     default: throw Error("exact_smem: no kernel for a " + std::to_string(n) + "x" + std::to_string(n) + " window");
   }
 }
@@ -859,7 +919,8 @@ CaeKernel exact_kernel_for(CaeKernel k, int n, const CaeDeviceLightField& lf) {
       if (sort_fits && n <= kExactSortUpTo) return CaeKernel::ExactSort;
       return smem_fits ? CaeKernel::ExactSmem : CaeKernel::ExactMask;
     case CaeKernel::ExactSmem:
-    case CaeKernel::ExactSmemBins: return smem_fits ? k : CaeKernel::ExactMask;
+    case CaeKernel::ExactSmemBins:
+    case CaeKernel::ExactSmemSeq: return smem_fits ? k : CaeKernel::ExactMask;
     case CaeKernel::ExactSort: return sort_fits ? k : CaeKernel::ExactMask;
     case CaeKernel::ExactBitonic: return n == 3 || n == 5 || n == 7 ? k : CaeKernel::ExactMask;
     default: return k;
@@ -898,12 +959,13 @@ KArgs make_args(const CaeDeviceLightField& lf, const CaeParams& p, const CaeRoi&
 std::vector<CaeKernel> all_cae_kernels() {
   return {CaeKernel::Baseline,  CaeKernel::Vec,       CaeKernel::Tex,       CaeKernel::Coalesced,
           CaeKernel::Binned,    CaeKernel::BinnedFast, CaeKernel::Exact,     CaeKernel::ExactSmem,
-          CaeKernel::ExactSmemBins, CaeKernel::ExactSort, CaeKernel::ExactMask,  CaeKernel::ExactBitonic};
+          CaeKernel::ExactSmemBins, CaeKernel::ExactSmemSeq, CaeKernel::ExactSort, CaeKernel::ExactMask,
+          CaeKernel::ExactBitonic};
 }
 
 std::string cae_variant_list() {
-  return "use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_smem, exact_smem_bins, exact_sort, "
-         "exact_mask or exact_bitonic";
+  return "use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_smem, exact_smem_bins, "
+         "exact_smem_seq, exact_sort, exact_mask or exact_bitonic";
 }
 
 CaeKernel parse_cae_kernel(const std::string& name) {
@@ -923,6 +985,7 @@ const char* cae_kernel_name(CaeKernel k) {
     case CaeKernel::Exact: return "exact";
     case CaeKernel::ExactSmem: return "exact_smem";
     case CaeKernel::ExactSmemBins: return "exact_smem_bins";
+    case CaeKernel::ExactSmemSeq: return "exact_smem_seq";
     case CaeKernel::ExactSort: return "exact_sort";
     case CaeKernel::ExactMask: return "exact_mask";
     case CaeKernel::ExactBitonic: return "exact_bitonic";
@@ -944,6 +1007,7 @@ CaeMethod cae_kernel_method(CaeKernel k) {
     case CaeKernel::Exact:
     case CaeKernel::ExactSmem:
     case CaeKernel::ExactSmemBins:
+    case CaeKernel::ExactSmemSeq:
     case CaeKernel::ExactSort:
     case CaeKernel::ExactMask:
     case CaeKernel::ExactBitonic: return CaeMethod::Exact;
@@ -1045,7 +1109,7 @@ void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const Ca
     k = exact_kernel_for(k, p.views, lf);
     // The mask kernel keeps its counts zero across labels: several labels per thread
     // amortise the one zeroing (so does exact_smem); the 256-bin kernels zero per label.
-    const bool smem = k == CaeKernel::ExactSmem || k == CaeKernel::ExactSmemBins;
+    const bool smem = k == CaeKernel::ExactSmem || k == CaeKernel::ExactSmemBins || k == CaeKernel::ExactSmemSeq;
     a.labels_per_thread = k == CaeKernel::ExactMask ? 8 : smem ? kSmemLabelsPerThread : 1;
     const uchar4* rgba = lf.rgba.as<uchar4>();
     const unsigned* rgba32 = lf.rgba.as<unsigned>();
@@ -1065,9 +1129,11 @@ void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const Ca
       const dim3 grid((roi.w + 31) / 32, (roi.h + kSmemRows - 1) / kSmemRows,
                       static_cast<unsigned>((p.labels + a.labels_per_thread - 1) / a.labels_per_thread));
       if (k == CaeKernel::ExactSmem)
-        launch_exact_smem<true>(p.views, grid, block, a, rgba32, terms, s);
+        launch_exact_smem<SmemWalk::WordsRgb>(p.views, grid, block, a, rgba32, terms, s);
+      else if (k == CaeKernel::ExactSmemSeq)
+        launch_exact_smem<SmemWalk::Words>(p.views, grid, block, a, rgba32, terms, s);
       else
-        launch_exact_smem<false>(p.views, grid, block, a, rgba32, terms, s);
+        launch_exact_smem<SmemWalk::Bins>(p.views, grid, block, a, rgba32, terms, s);
     } else {
       const dim3 block(32, 4);
       const dim3 grid((roi.w + 31) / 32, (roi.h + 3) / 4,

@@ -26,6 +26,7 @@ enum class CaeKernel {
   Exact,      // picks ExactSort or ExactSmem by window
   ExactSmem,
   ExactSmemBins,
+  ExactSmemSeq,
   ExactSort,
   ExactMask,
   ExactBitonic

@@ -9,7 +9,8 @@
 // (hardware bilinear, 8-bit weights): <= 25 % beyond 0.05 (measured 12-21 % on random
 // noise, the worst case; on antinous tex changes 1.9-4.2 % of the labels). Among GPU variants: baseline, vec and exact give costs and labels
 // bit-identical to coalesced (same float arithmetic), and so are exact_smem, exact_smem_bins,
-// exact_sort, exact_mask and exact_bitonic; binned_fast is bit-identical to binned.
+// exact_smem_seq, exact_sort, exact_mask and exact_bitonic; binned_fast is bit-identical to
+// binned.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -148,7 +149,8 @@ TEST_CASE("cae gpu: exact kernels and binned_fast bit for bit (windows 3..11, ru
       p.method = CaeMethod::Cae;
       const LfDepthResult ref = gpu->run(p, "coalesced", o);
       p.method = CaeMethod::Exact;
-      for (const char* v : {"exact", "exact_smem", "exact_smem_bins", "exact_sort", "exact_mask", "exact_bitonic"}) {
+      for (const char* v :
+           {"exact", "exact_smem", "exact_smem_bins", "exact_smem_seq", "exact_sort", "exact_mask", "exact_bitonic"}) {
         const LfDepthResult g = gpu->run(p, v, o);
         INFO(c.w << "x" << c.h << " levels " << c.levels << " sigma " << c.sigma << " views " << views << " variant "
                   << v << " vs coalesced");
@@ -186,7 +188,7 @@ TEST_CASE("cae gpu: exact_smem bit for bit at 13x13 and 15x15, many labels, regi
         p.method = CaeMethod::Cae;
         const LfDepthResult ref = gpu->run(p, "coalesced", o);
         p.method = CaeMethod::Exact;
-        for (const char* v : {"exact", "exact_smem", "exact_smem_bins"}) {
+        for (const char* v : {"exact", "exact_smem", "exact_smem_bins", "exact_smem_seq"}) {
           const LfDepthResult g = gpu->run(p, v, o);
           INFO("levels " << levels << " views " << views << " roi " << roi.w << " variant " << v << " vs coalesced");
           REQUIRE(g.cost.size() == ref.cost.size());
