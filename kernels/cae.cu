@@ -577,14 +577,12 @@ __global__ void __launch_bounds__(128, sort_min_blocks(N))
 // whose result is unused (no load-add-store latency chain per sample; only the thread's own
 // words, counts <= 225 never carry into the next byte). Per (pixel, label): the n*n
 // samples' counts are added; each channel's 64 words are scanned into a 64-bit mask of the
-// non-empty words; a loop over the thread's non-empty words (ascending, by the mask; or over
-// its occupied bins, exact_smem_bins) reads each word once, writes it back 0 (counts stay
-// zero across the thread's labels: zeroed once at the start), and adds the (g, logf g) terms
-// of (count, level - centre) from a table: the same float values added in the same order as
-// coalesced's 256-bin scan. Table loads are consumed one iteration later (a leading (0, 0)
-// term adds exact zeros) to hide their latency. Iterations per warp: the largest per-thread
-// count (not the union over the warp, as a walk of all 64 words with a branch per word
-// would cost).
+// non-empty words; a loop over the thread's occupied bins (ascending: non-empty words by the
+// mask, non-zero bytes by their lowest set bit; see SmemWalk) reads each word once, writes
+// it back 0 (counts stay zero across the thread's labels: zeroed once at the start), and
+// adds each bin's term with add_term's arithmetic: the same float values added in the same
+// order as coalesced's 256-bin scan. Iterations per warp: the largest per-thread count (not
+// the union over the warp, as a walk of all 64 words with a branch per word would cost).
 // Sampling (conversion-free, as exact): x taps per view column and the y tap per view row
 // once per label; the four texels at p, p + 1, p + W, p + W + 1 without the edge clamp of
 // x1 / y1: at the last column / row the fraction is exactly 0, so the extra texel (next
@@ -642,51 +640,98 @@ __device__ __forceinline__ void accumulate(float2 t, float& G, float& S) {
   S = __fmaf_rn(t.x, t.y, S);
 }
 
-// How exact_smem walks the occupied bins of a channel (the non-empty words come from one
-// scan into a 64-bit mask; all walks start from a (0, 0) term, exact zeros, and add the
-// terms of ascending bins):
-//   Words     (exact_smem_seq): one channel after the other, one iteration per non-empty
-//             word, its four bins' terms loaded branch-free (empty bytes read row 0: exact
-//             zeros) and consumed in the next iteration, while the next word's loads are in
-//             flight;
-//   WordsRgb  (exact_smem): Words with the three channels' walks interleaved in one loop:
-//             three independent shared-load -> table-load chains per iteration, at about
-//             the same instruction count (a channel whose walk has ended in every lane of
-//             the warp costs one uniform branch);
-//   Bins      (exact_smem_bins): one iteration per occupied bin (lowest non-zero byte of the
-//             current word), its load consumed one iteration later.
-enum class SmemWalk { Words, Bins, WordsRgb };
+// How exact_smem walks the occupied bins (the non-empty words of a channel come from one
+// scan into a 64-bit mask; the three channels' walks are interleaved in one loop: three
+// independent shared-load -> term chains per iteration; a channel whose walk has ended in
+// every lane of the warp costs one uniform branch):
+//   Bins        (exact_smem): one step per occupied bin (lowest non-zero byte of the current
+//               word), its term computed as add_term does: w(|bin - c|) from the 1 KiB
+//               weight table, logf in registers;
+//   WordsTable  (exact_smem_table): one step per non-empty word, its four bins' (g, logf g)
+//               read from a (count, level - centre) table (empty bytes read row 0: exact
+//               zeros), consumed in the next step while the next word's loads fly.
+// Why both: the table saves ~20 instructions of logf per bin, but its loads are scattered
+// over ~226 KiB (each lane its own (count, level) entry: up to 32 L1 wavefronts per warp
+// load, the likely limit of exact_sort, which reads the same kind of table), while the
+// weight table's 1 KiB spans 8 cache lines.
+enum class SmemWalk { Bins, WordsTable };
 
-// One channel's word walk (Words, WordsRgb).
-struct WordWalk {
-  unsigned lo, hi;  // non-empty words 0..31, 32..63
-  int c0;           // table column of level 0: 256 - centre
+// The next non-empty word of a channel by its mask; false when there is none.
+__device__ __forceinline__ bool next_word(unsigned& lo, unsigned& hi, int& q) {
+  if ((lo | hi) == 0u) return false;
+  if (lo) {
+    q = __ffs(static_cast<int>(lo)) - 1;
+    lo &= lo - 1u;
+  } else {
+    q = 31 + __ffs(static_cast<int>(hi));
+    hi &= hi - 1u;
+  }
+  return true;
+}
+// Non-empty words of a channel: min + shift-add, two operations a word.
+__device__ __forceinline__ void scan_words(const unsigned* ch, unsigned& lo, unsigned& hi) {
+  lo = 0u;
+  hi = 0u;
+#pragma unroll
+  for (int q = 0; q < 32; ++q) lo += min(ch[q * kSmemThreads], 1u) << q;
+#pragma unroll
+  for (int q = 0; q < 32; ++q) hi += min(ch[(32 + q) * kSmemThreads], 1u) << q;
+}
+
+// One channel's bin walk (exact_smem): add_term's arithmetic on each occupied bin.
+struct BinWalk {
+  unsigned lo, hi;
+  unsigned w;  // current word, its processed bytes cleared
+  int base;    // 4 q - centre of the current word
+  int c;
   float G, S;
-  float2 p0, p1, p2, p3;  // the previous word's terms
+  __device__ __forceinline__ void init(const unsigned* ch, int centre) {
+    scan_words(ch, lo, hi);
+    w = 0u;
+    base = 0;
+    c = centre;
+    G = 0.0f;
+    S = 0.0f;
+  }
+  __device__ __forceinline__ bool step(unsigned* ch, const float* __restrict__ w256, float inv_n) {
+    if (w == 0u) {
+      int q;
+      if (!next_word(lo, hi, q)) return false;
+      unsigned* const pw = ch + q * kSmemThreads;
+      w = *pw;
+      *pw = 0u;
+      base = 4 * q - c;
+    }
+    const unsigned sh = static_cast<unsigned>(__ffs(static_cast<int>(w)) - 1) & ~7u;  // lowest non-zero byte
+    const unsigned cnt = (w >> sh) & 0xFFu;
+    w &= ~(0xFFu << sh);
+    const float wt = __ldg(w256 + abs(base + static_cast<int>(sh >> 3)));
+    // add_term(wt, cnt, ...) with float(cnt) made by the 2^23 trick (exact, no conversion).
+    const float fc = __fsub_rn(__uint_as_float(kMagicBits | cnt), kMagic);
+    const float g = __fmul_rn(wt, __fmul_rn(fc, inv_n));
+    G = __fadd_rn(G, g);
+    S = __fmaf_rn(g, logf(g), S);
+    return true;
+  }
+  __device__ __forceinline__ float entropy(int normalized) const { return finish(G, S, normalized); }
+};
+
+// One channel's word walk with the term table (exact_smem_table).
+struct WordWalk {
+  unsigned lo, hi;
+  int c0;  // table column of level 0: 256 - centre
+  float G, S;
+  float2 p0, p1, p2, p3;  // the previous word's terms (first: exact zeros)
   __device__ __forceinline__ void init(const unsigned* ch, int c) {
-    lo = 0u;
-    hi = 0u;
-    // min + shift-add: two operations a word.
-#pragma unroll
-    for (int q = 0; q < 32; ++q) lo += min(ch[q * kSmemThreads], 1u) << q;
-#pragma unroll
-    for (int q = 0; q < 32; ++q) hi += min(ch[(32 + q) * kSmemThreads], 1u) << q;
+    scan_words(ch, lo, hi);
     c0 = 256 - c;
     G = 0.0f;
     S = 0.0f;
     p0 = p1 = p2 = p3 = make_float2(0.0f, 0.0f);
   }
-  // The next non-empty word (read, written back 0); false when there is none.
   __device__ __forceinline__ bool step(unsigned* ch, const float2* __restrict__ terms) {
-    if ((lo | hi) == 0u) return false;
     int q;
-    if (lo) {
-      q = __ffs(static_cast<int>(lo)) - 1;
-      lo &= lo - 1u;
-    } else {
-      q = 31 + __ffs(static_cast<int>(hi));
-      hi &= hi - 1u;
-    }
+    if (!next_word(lo, hi, q)) return false;
     unsigned* const pw = ch + q * kSmemThreads;
     const unsigned w = *pw;
     *pw = 0u;
@@ -713,53 +758,6 @@ struct WordWalk {
     return finish(G, S, normalized);
   }
 };
-
-// Entropy of one channel from its counts (left all zero), centre level c (Words, Bins).
-template <SmemWalk kWalk>
-__device__ __forceinline__ float smem_entropy(unsigned* ch, int c, const float2* __restrict__ terms, int normalized) {
-  if constexpr (kWalk == SmemWalk::Words) {
-    WordWalk ww;
-    ww.init(ch, c);
-    while (ww.step(ch, terms)) {
-    }
-    return ww.entropy(normalized);
-  } else {
-    unsigned lo = 0u, hi = 0u;
-#pragma unroll
-    for (int q = 0; q < 32; ++q) lo += min(ch[q * kSmemThreads], 1u) << q;
-#pragma unroll
-    for (int q = 0; q < 32; ++q) hi += min(ch[(32 + q) * kSmemThreads], 1u) << q;
-    const int c0 = 256 - c;
-    float G = 0.0f, S = 0.0f;
-    float2 pend = make_float2(0.0f, 0.0f);  // term of the previous bin
-    unsigned w = 0u;                        // current word, its processed bytes cleared
-    int col = c0;                           // table column of the current word's bin 0
-    for (;;) {
-      if (w == 0u) {
-        if ((lo | hi) == 0u) break;
-        int q;
-        if (lo) {
-          q = __ffs(static_cast<int>(lo)) - 1;
-          lo &= lo - 1u;
-        } else {
-          q = 31 + __ffs(static_cast<int>(hi));
-          hi &= hi - 1u;
-        }
-        unsigned* const pw = ch + q * kSmemThreads;
-        w = *pw;
-        *pw = 0u;
-        col = opaque(c0 + 4 * q);
-      }
-      const unsigned sh = static_cast<unsigned>(__ffs(static_cast<int>(w)) - 1) & ~7u;  // lowest non-zero byte
-      const unsigned cnt = (w >> sh) & 0xFFu;
-      w &= ~(0xFFu << sh);
-      accumulate(pend, G, S);
-      pend = __ldg(terms + (static_cast<int>(cnt) * kSignedCols + col) + (sh >> 3));
-    }
-    accumulate(pend, G, S);
-    return finish(G, S, normalized);
-  }
-}
 
 template <int N, SmemWalk kWalk>
 __global__ void __launch_bounds__(kSmemThreads, 3)
@@ -833,7 +831,21 @@ __global__ void __launch_bounds__(kSmemThreads, 3)
         }
     }
     float h0, h1, h2;
-    if constexpr (kWalk == SmemWalk::WordsRgb) {
+    if constexpr (kWalk == SmemWalk::Bins) {
+      BinWalk wr, wg, wb;
+      wr.init(cr, c0);
+      wg.init(cg, c1);
+      wb.init(cb, c2);
+      for (;;) {
+        const bool more_r = wr.step(cr, a.w256, a.inv_n);
+        const bool more_g = wg.step(cg, a.w256, a.inv_n);
+        const bool more_b = wb.step(cb, a.w256, a.inv_n);
+        if (!(more_r || more_g || more_b)) break;
+      }
+      h0 = wr.entropy(a.normalized);
+      h1 = wg.entropy(a.normalized);
+      h2 = wb.entropy(a.normalized);
+    } else {
       WordWalk wr, wg, wb;
       wr.init(cr, c0);
       wg.init(cg, c1);
@@ -847,10 +859,6 @@ __global__ void __launch_bounds__(kSmemThreads, 3)
       h0 = wr.entropy(a.normalized);
       h1 = wg.entropy(a.normalized);
       h2 = wb.entropy(a.normalized);
-    } else {
-      h0 = smem_entropy<kWalk>(cr, c0, terms, a.normalized);
-      h1 = smem_entropy<kWalk>(cg, c1, terms, a.normalized);
-      h2 = smem_entropy<kWalk>(cb, c2, terms, a.normalized);
     }
     a.cost[(static_cast<size_t>(label) * a.rh + py) * a.rw + px] = combine(h0, h1, h2);
   }
@@ -919,8 +927,7 @@ CaeKernel exact_kernel_for(CaeKernel k, int n, const CaeDeviceLightField& lf) {
       if (sort_fits && n <= kExactSortUpTo) return CaeKernel::ExactSort;
       return smem_fits ? CaeKernel::ExactSmem : CaeKernel::ExactMask;
     case CaeKernel::ExactSmem:
-    case CaeKernel::ExactSmemBins:
-    case CaeKernel::ExactSmemSeq: return smem_fits ? k : CaeKernel::ExactMask;
+    case CaeKernel::ExactSmemTable: return smem_fits ? k : CaeKernel::ExactMask;
     case CaeKernel::ExactSort: return sort_fits ? k : CaeKernel::ExactMask;
     case CaeKernel::ExactBitonic: return n == 3 || n == 5 || n == 7 ? k : CaeKernel::ExactMask;
     default: return k;
@@ -959,13 +966,12 @@ KArgs make_args(const CaeDeviceLightField& lf, const CaeParams& p, const CaeRoi&
 std::vector<CaeKernel> all_cae_kernels() {
   return {CaeKernel::Baseline,  CaeKernel::Vec,       CaeKernel::Tex,       CaeKernel::Coalesced,
           CaeKernel::Binned,    CaeKernel::BinnedFast, CaeKernel::Exact,     CaeKernel::ExactSmem,
-          CaeKernel::ExactSmemBins, CaeKernel::ExactSmemSeq, CaeKernel::ExactSort, CaeKernel::ExactMask,
-          CaeKernel::ExactBitonic};
+          CaeKernel::ExactSmemTable, CaeKernel::ExactSort, CaeKernel::ExactMask, CaeKernel::ExactBitonic};
 }
 
 std::string cae_variant_list() {
-  return "use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_smem, exact_smem_bins, "
-         "exact_smem_seq, exact_sort, exact_mask or exact_bitonic";
+  return "use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_smem, exact_smem_table, exact_sort, "
+         "exact_mask or exact_bitonic";
 }
 
 CaeKernel parse_cae_kernel(const std::string& name) {
@@ -984,8 +990,7 @@ const char* cae_kernel_name(CaeKernel k) {
     case CaeKernel::BinnedFast: return "binned_fast";
     case CaeKernel::Exact: return "exact";
     case CaeKernel::ExactSmem: return "exact_smem";
-    case CaeKernel::ExactSmemBins: return "exact_smem_bins";
-    case CaeKernel::ExactSmemSeq: return "exact_smem_seq";
+    case CaeKernel::ExactSmemTable: return "exact_smem_table";
     case CaeKernel::ExactSort: return "exact_sort";
     case CaeKernel::ExactMask: return "exact_mask";
     case CaeKernel::ExactBitonic: return "exact_bitonic";
@@ -1006,8 +1011,7 @@ CaeMethod cae_kernel_method(CaeKernel k) {
     case CaeKernel::BinnedFast: return CaeMethod::Binned;
     case CaeKernel::Exact:
     case CaeKernel::ExactSmem:
-    case CaeKernel::ExactSmemBins:
-    case CaeKernel::ExactSmemSeq:
+    case CaeKernel::ExactSmemTable:
     case CaeKernel::ExactSort:
     case CaeKernel::ExactMask:
     case CaeKernel::ExactBitonic: return CaeMethod::Exact;
@@ -1109,7 +1113,7 @@ void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const Ca
     k = exact_kernel_for(k, p.views, lf);
     // The mask kernel keeps its counts zero across labels: several labels per thread
     // amortise the one zeroing (so does exact_smem); the 256-bin kernels zero per label.
-    const bool smem = k == CaeKernel::ExactSmem || k == CaeKernel::ExactSmemBins || k == CaeKernel::ExactSmemSeq;
+    const bool smem = k == CaeKernel::ExactSmem || k == CaeKernel::ExactSmemTable;
     a.labels_per_thread = k == CaeKernel::ExactMask ? 8 : smem ? kSmemLabelsPerThread : 1;
     const uchar4* rgba = lf.rgba.as<uchar4>();
     const unsigned* rgba32 = lf.rgba.as<unsigned>();
@@ -1120,7 +1124,7 @@ void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const Ca
     if (k == CaeKernel::ExactSort) {
       k_term_table<<<(rows * 256 + 255) / 256, 256, 0, s>>>(tables, a.inv_n, rows, terms);
       CUDA_CHECK_LAUNCH();
-    } else if (smem) {
+    } else if (k == CaeKernel::ExactSmemTable) {
       k_term_table_signed<<<(rows * kSignedCols + 255) / 256, 256, 0, s>>>(tables, a.inv_n, rows, terms);
       CUDA_CHECK_LAUNCH();
     }
@@ -1129,11 +1133,9 @@ void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const Ca
       const dim3 grid((roi.w + 31) / 32, (roi.h + kSmemRows - 1) / kSmemRows,
                       static_cast<unsigned>((p.labels + a.labels_per_thread - 1) / a.labels_per_thread));
       if (k == CaeKernel::ExactSmem)
-        launch_exact_smem<SmemWalk::WordsRgb>(p.views, grid, block, a, rgba32, terms, s);
-      else if (k == CaeKernel::ExactSmemSeq)
-        launch_exact_smem<SmemWalk::Words>(p.views, grid, block, a, rgba32, terms, s);
-      else
         launch_exact_smem<SmemWalk::Bins>(p.views, grid, block, a, rgba32, terms, s);
+      else
+        launch_exact_smem<SmemWalk::WordsTable>(p.views, grid, block, a, rgba32, terms, s);
     } else {
       const dim3 block(32, 4);
       const dim3 grid((roi.w + 31) / 32, (roi.h + 3) / 4,

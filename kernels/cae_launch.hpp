@@ -25,8 +25,7 @@ enum class CaeKernel {
   BinnedFast,
   Exact,      // picks ExactSort or ExactSmem by window
   ExactSmem,
-  ExactSmemBins,
-  ExactSmemSeq,
+  ExactSmemTable,
   ExactSort,
   ExactMask,
   ExactBitonic

@@ -8,8 +8,8 @@
 // (measured on H200: 0-0.84 % and 0-3.4 % on full-contrast random noise); tex
 // (hardware bilinear, 8-bit weights): <= 25 % beyond 0.05 (measured 12-21 % on random
 // noise, the worst case; on antinous tex changes 1.9-4.2 % of the labels). Among GPU variants: baseline, vec and exact give costs and labels
-// bit-identical to coalesced (same float arithmetic), and so are exact_smem, exact_smem_bins,
-// exact_smem_seq, exact_sort, exact_mask and exact_bitonic; binned_fast is bit-identical to
+// bit-identical to coalesced (same float arithmetic), and so are exact_smem,
+// exact_smem_table, exact_sort, exact_mask and exact_bitonic; binned_fast is bit-identical to
 // binned.
 #include <doctest/doctest.h>
 
@@ -150,7 +150,7 @@ TEST_CASE("cae gpu: exact kernels and binned_fast bit for bit (windows 3..11, ru
       const LfDepthResult ref = gpu->run(p, "coalesced", o);
       p.method = CaeMethod::Exact;
       for (const char* v :
-           {"exact", "exact_smem", "exact_smem_bins", "exact_smem_seq", "exact_sort", "exact_mask", "exact_bitonic"}) {
+           {"exact", "exact_smem", "exact_smem_table", "exact_sort", "exact_mask", "exact_bitonic"}) {
         const LfDepthResult g = gpu->run(p, v, o);
         INFO(c.w << "x" << c.h << " levels " << c.levels << " sigma " << c.sigma << " views " << views << " variant "
                   << v << " vs coalesced");
@@ -188,7 +188,7 @@ TEST_CASE("cae gpu: exact_smem bit for bit at 13x13 and 15x15, many labels, regi
         p.method = CaeMethod::Cae;
         const LfDepthResult ref = gpu->run(p, "coalesced", o);
         p.method = CaeMethod::Exact;
-        for (const char* v : {"exact", "exact_smem", "exact_smem_bins", "exact_smem_seq"}) {
+        for (const char* v : {"exact", "exact_smem", "exact_smem_table"}) {
           const LfDepthResult g = gpu->run(p, v, o);
           INFO("levels " << levels << " views " << views << " roi " << roi.w << " variant " << v << " vs coalesced");
           REQUIRE(g.cost.size() == ref.cost.size());

@@ -23,22 +23,19 @@
 //   exact_smem per thread 8-bit counts (3 x 64 words) in shared memory, word k of thread t
 //              at [k * 96 + t] (bank = lane whatever k: every data-dependent increment is
 //              one conflict-free atomicAdd); per channel a 64-bit mask of the non-empty
-//              words (one scan), then a loop over the thread's non-empty words in ascending
-//              order, the three channels' walks interleaved (warp cost: the largest
-//              per-thread count, not the union over the warp), each word read once and
-//              written back 0 (counts stay zero across labels), its four bins' terms from a
-//              (count, level - centre) table of the exact (g, logf g) values, empty bytes
-//              adding exact zeros. Blocks 32 x 3, 72 KiB
-//              dynamic shared memory, 3 blocks (9 warps) per SM, 5 labels per thread; x taps
-//              per view column and y taps per view row once per label, texels read without
-//              the x1 / y1 clamp (weight exactly 0 there; the views are padded). Any n <= 15.
-//              Bit-identical to coalesced.                                        [exact]
-//   exact_smem_seq   exact_smem with the channels walked one after the other (one load
-//              chain at a time: less latency hiding, same instruction count).
-//   exact_smem_bins  exact_smem_seq with one loop iteration per occupied bin (lowest
-//              non-zero byte of the current word) instead of per word: fewer table loads
-//              when the occupied words hold one bin, more loop overhead when they hold
-//              several.                                                           [exact]
+//              words (one scan), then one loop over the thread's occupied bins in ascending
+//              order, the three channels interleaved (warp cost: the largest per-thread
+//              count, not the union over the warp), each word read once and written back 0
+//              (counts stay zero across labels), each bin's term computed as coalesced's
+//              add_term (weight from the 1 KiB table, logf in registers). Blocks 32 x 3,
+//              72 KiB dynamic shared memory, 3 blocks (9 warps) per SM, 5 labels per thread;
+//              x taps per view column and y taps per view row once per label, texels read
+//              without the x1 / y1 clamp (weight exactly 0 there; the views are padded).
+//              Any n <= 15. Bit-identical to coalesced.                           [exact]
+//   exact_smem_table  exact_smem walking non-empty words, each word's four bins' (g, logf g)
+//              read from a (count, level - centre) table (as exact_sort's, ~226 KiB):
+//              fewer instructions, but the lanes' loads scatter over the table (up to 32
+//              L1 wavefronts per warp load). Bit-identical to coalesced.          [exact]
 //   exact_sort the n*n samples' three levels packed into one word per sample, sorted per
 //              channel by a SWAR sorting network (Batcher, pruned to n*n keys); runs of
 //              equal levels are the occupied bins in ascending order, their terms come from
@@ -72,7 +69,7 @@
 namespace lb::cuda {
 
 // "baseline", "vec", "tex", "coalesced", "binned", "binned_fast", "exact", "exact_smem",
-// "exact_smem_bins", "exact_smem_seq", "exact_sort", "exact_mask", "exact_bitonic".
+// "exact_smem_table", "exact_sort", "exact_mask", "exact_bitonic".
 std::vector<std::string> cae_variants();
 // The method a variant computes (binned -> Binned, exact -> Exact, others -> Cae). Throws
 // lb::Error for an unknown name.
