@@ -27,8 +27,10 @@
 //              order, the three channels interleaved (warp cost: the largest per-thread
 //              count, not the union over the warp), each word read once and written back 0
 //              (counts stay zero across labels), each bin's term computed as coalesced's
-//              add_term (weight from the 1 KiB table, logf in registers). Blocks 32 x 3,
-//              72 KiB dynamic shared memory, 3 blocks (9 warps) per SM, 5 labels per thread;
+//              add_term (weight from a 1 KiB shared copy of the table, logf in registers).
+//              Blocks 32 x 3, 73 KiB dynamic shared memory (counts 72 KiB + weights), 3
+//              blocks (9 warps) per SM (ptxas: 109-168 registers, no spills), 5 labels per
+//              thread;
 //              x taps per view column and y taps per view row once per label, texels read
 //              without the x1 / y1 clamp (weight exactly 0 there; the views are padded).
 //              Any n <= 15. Bit-identical to coalesced.                           [exact]
