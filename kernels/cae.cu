@@ -681,6 +681,45 @@ __device__ __forceinline__ void scan_words(const unsigned* ch, unsigned& lo, uns
   for (int q = 0; q < 32; ++q) hi += min(ch[(32 + q) * kSmemThreads], 1u) << q;
 }
 
+// logf(a) for a positive normal float a, bit-identical to CUDA's logf there: the sequence
+// nvcc 13 emits for logf (libdevice: exponent split at 2/3, a degree-8 polynomial in
+// m - 1, k ln 2 added last) without its denormal scaling, its inf / NaN / zero branches and
+// the int-to-float conversion of the exponent (made exact by the 1.5 * 2^23 trick; the
+// conversion pipe runs at 1/8 of the FMA rate). Every term g of exact_smem is normal:
+// g >= weight floor (1e-30) / 225 > FLT_MIN. Checked on the host over every float in
+// [FLT_MIN, 1] against a transcription of the full sequence, and on the device against
+// logf itself by cae_log_mismatches() (tests/gpu/test_cae_gpu.cpp).
+__device__ __forceinline__ float logf_pos_normal(float a) {
+  const int ia = __float_as_int(a);
+  const int e = (ia - 0x3F2AAAAB) & static_cast<int>(0xFF800000u);  // exponent, mantissa in [2/3, 4/3)
+  const float m = __int_as_float(ia - e);
+  const float k = __fsub_rn(__int_as_float(0x4B400000 + (e >> 23)), 12582912.0f);  // float(e >> 23)
+  const float f = __fadd_rn(m, -1.0f);
+  float p = __fmaf_rn(__int_as_float(0xBE055027), f, __int_as_float(0x3E1039F6));
+  p = __fmaf_rn(p, f, __int_as_float(0xBDF8CDCC));
+  p = __fmaf_rn(p, f, __int_as_float(0x3E0F2955));
+  p = __fmaf_rn(p, f, __int_as_float(0xBE2AD8B9));
+  p = __fmaf_rn(p, f, __int_as_float(0x3E4CED0B));
+  p = __fmaf_rn(p, f, __int_as_float(0xBE7FFF22));
+  p = __fmaf_rn(p, f, __int_as_float(0x3EAAAA78));
+  p = __fmaf_rn(p, f, __int_as_float(0xBF000000));
+  const float r = __fmaf_rn(__fmul_rn(f, p), f, f);
+  return __fmaf_rn(k, __int_as_float(0x3F317218), r);
+}
+
+// Self-check of logf_pos_normal: counts the floats in [FLT_MIN, 1] where it differs from
+// logf (bitwise).
+__global__ void k_check_log(unsigned first, unsigned last, unsigned long long* mismatches) {
+  const unsigned stride = gridDim.x * blockDim.x;
+  unsigned long long bad = 0;
+  for (unsigned u = first + blockIdx.x * blockDim.x + threadIdx.x; u <= last; u += stride) {
+    const float x = __uint_as_float(u);
+    bad += __float_as_uint(logf_pos_normal(x)) != __float_as_uint(logf(x));
+    if (u > last - stride) break;  // no wrap-around
+  }
+  if (bad) atomicAdd(mismatches, bad);
+}
+
 // One channel's bin walk (exact_smem): add_term's arithmetic on each occupied bin.
 struct BinWalk {
   unsigned lo, hi;
@@ -713,7 +752,7 @@ struct BinWalk {
     const float fc = __fsub_rn(__uint_as_float(kMagicBits | cnt), kMagic);
     const float g = __fmul_rn(wt, __fmul_rn(fc, inv_n));
     G = __fadd_rn(G, g);
-    S = __fmaf_rn(g, logf(g), S);
+    S = __fmaf_rn(g, logf_pos_normal(g), S);
     return true;
   }
   __device__ __forceinline__ float entropy(int normalized) const { return finish(G, S, normalized); }
@@ -1205,6 +1244,19 @@ std::vector<std::string> cae_variants() {
 
 CaeMethod cae_variant_method(const std::string& variant) {
   return detail::cae_kernel_method(detail::parse_cae_kernel(variant));
+}
+
+std::uint64_t cae_log_mismatches(int device) {
+  std::string why;
+  if (!cuda_available(&why)) throw Error("cae_log_mismatches: " + why);
+  CUDA_CHECK_THROW(cudaSetDevice(device));
+  detail::DeviceBuffer count(sizeof(unsigned long long));
+  CUDA_CHECK_THROW(cudaMemset(count.get(), 0, sizeof(unsigned long long)));
+  detail::k_check_log<<<4096, 256>>>(0x00800000u, 0x3F800000u, count.as<unsigned long long>());
+  CUDA_CHECK_LAUNCH();
+  unsigned long long n = 0;
+  CUDA_CHECK_THROW(cudaMemcpy(&n, count.get(), sizeof n, cudaMemcpyDeviceToHost));
+  return n;
 }
 
 namespace {

@@ -23,6 +23,8 @@ CaeMethod cae_variant_method(const std::string& v) {
               "exact_mask or exact_bitonic");
 }
 
+std::uint64_t cae_log_mismatches(int) { throw Error(std::string("cae_log_mismatches: ") + kNoCuda); }
+
 std::unique_ptr<LightFieldDepthEstimator> make_lf_depth_cuda(int) {
   throw Error(std::string("CUDA light-field depth: ") + kNoCuda);
 }

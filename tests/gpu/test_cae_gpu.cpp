@@ -167,6 +167,11 @@ TEST_CASE("cae gpu: exact kernels and binned_fast bit for bit (windows 3..11, ru
   }
 }
 
+TEST_CASE("cae gpu: exact_smem's logf equals logf on every float in [FLT_MIN, 1]") {
+  LB_GPU_TEST_GUARD();
+  CHECK(cuda::cae_log_mismatches() == 0);
+}
+
 TEST_CASE("cae gpu: exact_smem bit for bit at 13x13 and 15x15, many labels, regions") {
   LB_GPU_TEST_GUARD();
   auto gpu = cuda::make_lf_depth_cuda();

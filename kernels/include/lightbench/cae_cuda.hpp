@@ -76,6 +76,9 @@ std::vector<std::string> cae_variants();
 // The method a variant computes (binned -> Binned, exact -> Exact, others -> Cae). Throws
 // lb::Error for an unknown name.
 CaeMethod cae_variant_method(const std::string& variant);
+// Self-check of exact_smem's logf for its terms (positive normal floats): the number of
+// floats in [FLT_MIN, 1] where it differs from CUDA's logf (must be 0). Throws without CUDA.
+std::uint64_t cae_log_mismatches(int device = 0);
 
 // CUDA estimator: set_lightfield() uploads the views once (RGB8, RGBA8 and a layered
 // texture); run() times each launch with CUDA events into timings() under
