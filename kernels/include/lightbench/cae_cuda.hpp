@@ -27,13 +27,14 @@
 //              order, the three channels interleaved (warp cost: the largest per-thread
 //              count, not the union over the warp), each word read once and written back 0
 //              (counts stay zero across labels), each bin's term computed as coalesced's
-//              add_term (weight from a 1 KiB shared copy of the table, logf in registers).
+//              add_term (weight from a 1 KiB shared copy of the table; logf as nvcc's
+//              sequence without its branches for denormals / inf / 0, which no term hits:
+//              bit-identical, checked on every float by cae_log_mismatches).
 //              Blocks 32 x 3, 73 KiB dynamic shared memory (counts 72 KiB + weights), 3
 //              blocks (9 warps) per SM (ptxas: 109-168 registers, no spills), 5 labels per
-//              thread;
-//              x taps per view column and y taps per view row once per label, texels read
-//              without the x1 / y1 clamp (weight exactly 0 there; the views are padded).
-//              Any n <= 15. Bit-identical to coalesced.                           [exact]
+//              thread; x taps per view column and y taps per view row once per label,
+//              texels read without the x1 / y1 clamp (weight exactly 0 there; the views
+//              are padded). Any n <= 15. Bit-identical to coalesced.              [exact]
 //   exact_smem_table  exact_smem walking non-empty words, each word's four bins' (g, logf g)
 //              read from a (count, level - centre) table (as exact_sort's, ~226 KiB):
 //              fewer instructions, but the lanes' loads scatter over the table (up to 32
