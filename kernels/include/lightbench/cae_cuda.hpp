@@ -78,7 +78,7 @@ std::vector<std::string> cae_variants();
 // lb::Error for an unknown name.
 CaeMethod cae_variant_method(const std::string& variant);
 // Self-check of exact_smem's logf for its terms (positive normal floats): the number of
-// floats in [FLT_MIN, 1] where it differs from CUDA's logf (must be 0). Throws without CUDA.
+// floats in [FLT_MIN, 2] where it differs from CUDA's logf (must be 0). Throws without CUDA.
 std::uint64_t cae_log_mismatches(int device = 0);
 
 // CUDA estimator: set_lightfield() uploads the views once (RGB8, RGBA8 and a layered
