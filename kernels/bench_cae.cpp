@@ -131,7 +131,7 @@ std::string format_lf_bench_report(const LfBenchReport& r) {
       << " warm-up passes, up to " << r.options.reps << " timed (fewer past " << r.options.max_seconds
       << " s), median\n";
   char line[512];
-  std::snprintf(line, sizeof line, "%-5s %-10s %-7s %5s %10s %10s %9s  %-9s %9s %10s %8s %8s %8s %9s\n", "views",
+  std::snprintf(line, sizeof line, "%-5s %-15s %-7s %5s %10s %10s %9s  %-9s %9s %10s %8s %8s %8s %9s\n", "views",
                 "variant", "method", "reps", "median_ms", "min_ms", "speedup", "vs_256bin", "labels!=",
                 "max|dC|", "BP0.07", "BP0.03", "BP0.01", "MSEx100");
   out << line;
@@ -142,13 +142,14 @@ std::string format_lf_bench_report(const LfBenchReport& r) {
       cur = e.views;
       base = e.median_ms;
     }
-    std::snprintf(line, sizeof line, "%-5s %-10s %-7s %5d %10.3f %10.3f %8.2fx  %-9s %9llu %10.3g %8.2f %8.2f %8.2f %9.3f\n",
+    std::snprintf(line, sizeof line, "%-5s %-15s %-7s %5d %10.3f %10.3f %8.2fx  %-9s %9llu %10.3g %8.2f %8.2f %8.2f %9.3f\n",
                   (std::to_string(e.views) + "x" + std::to_string(e.views)).c_str(), e.variant.c_str(),
                   e.method.c_str(), e.reps, e.median_ms, e.min_ms, e.median_ms > 0 ? base / e.median_ms : 0.0,
                   e.bit_exact ? "exact" : "differs", static_cast<unsigned long long>(e.label_mismatches),
                   e.max_cost_diff, e.score.badpix_007, e.score.badpix_003, e.score.badpix_001, e.score.mse_x100);
     out << line;
   }
+  out << "exact runs " << exact_dispatch_note() << "\n";
   out << "speedup: over baseline of the same window; vs_256bin: costs and labels bit-identical to coalesced;\n"
          "BadPix/MSE: HCI protocol (15 px border) against the light field's ground truth\n";
   return out.str();

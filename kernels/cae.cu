@@ -411,7 +411,7 @@ __global__ void __launch_bounds__(128) k_exact_reg(KArgs a, const uchar4* __rest
 constexpr unsigned kF1 = 0x00100401u;  // 1 in each field
 constexpr unsigned kGuard = kF1 << 8;  // bits 8, 18, 28
 constexpr unsigned kVal = kF1 * 0xFFu; // value bits of the three fields
-constexpr int kSortMaxWindow = 9;
+static_assert(kTermTableFloats >= (cae::kMaxWindow * cae::kMaxWindow + 1) * 512 * 2, "term table rows");
 
 template <int M>
 struct NetPairs {
@@ -568,6 +568,349 @@ __global__ void __launch_bounds__(128, sort_min_blocks(N))
   }
 }
 
+// ---- exact_smem (any n): 8-bit counts in shared memory, occupied bins walked in order ----
+// Why: the 256-bin kernels keep their counts in local memory, where the lanes' data-dependent
+// bytes fall in up to 32 cache lines per access; the sorting network grows as n log^2 n
+// (864 comparators at 9 x 9). Here thread t's count word k of a channel (bins 4k .. 4k+3)
+// is at smem[k * B + t] (B = block threads, a multiple of 32): its bank is t % 32 whatever
+// k is, so every data-dependent increment is one conflict-free shared access: an atomicAdd
+// whose result is unused (no load-add-store latency chain per sample; only the thread's own
+// words, counts <= 225 never carry into the next byte). Per (pixel, label): the n*n
+// samples' counts are added; each channel's 64 words are scanned into a 64-bit mask of the
+// non-empty words; a loop over the thread's occupied bins (ascending: non-empty words by the
+// mask, non-zero bytes by their lowest set bit; see SmemWalk) reads each word once, writes
+// it back 0 (counts stay zero across the thread's labels: zeroed once at the start), and
+// adds each bin's term with add_term's arithmetic: the same float values added in the same
+// order as coalesced's 256-bin scan. Iterations per warp: the largest per-thread count (not
+// the union over the warp, as a walk of all 64 words with a branch per word would cost).
+// Sampling (conversion-free, as exact): x taps per view column and the y tap per view row
+// once per label; the four texels at p, p + 1, p + W, p + W + 1 without the edge clamp of
+// x1 / y1: at the last column / row the fraction is exactly 0, so the extra texel (next
+// row, next view, or the padding after the last view, see CaeDeviceLightField::upload)
+// enters as fma(0, finite, a) = a: bit-identical levels.
+constexpr int kSmemRows = 3;                   // block 32 x 3
+constexpr int kSmemThreads = 32 * kSmemRows;   // B
+constexpr int kSmemLabelsPerThread = 5;        // amortises the one zeroing; 75 labels: 15 slices
+constexpr int kSmemWords = 3 * 64;             // count words per thread
+// Counts (72 KiB) + the weight table w(|i - c|) (1 KiB: a shared load per bin instead of a
+// global one, bank conflicts only between distances 32 apart, never evicted by the texel
+// stream from the ~28 KiB of L1 this carveout leaves).
+constexpr std::size_t kSmemBytes = (static_cast<std::size_t>(kSmemWords) * kSmemThreads + cae::kBins) * 4;
+// 3 blocks (222 KiB with the 1 KiB per block the driver reserves) per 228 KiB SM: 9 warps.
+
+__device__ __forceinline__ void axis_tap0(float p, int n, int& i0, float& f) {
+  p = fminf(fmaxf(p, 0.0f), static_cast<float>(n - 1));
+  const float m = __fadd_rd(p, kMagic);  // 2^23 + floor(p), exact
+  i0 = static_cast<int>(__float_as_uint(m) - kMagicBits);
+  f = __fsub_rn(p, __fsub_rn(m, kMagic));
+}
+
+// One sample's level (bits of 2^23 + level: the level is the low 8 bits) into a channel's
+// counts (its word 0 of this thread at ch).
+__device__ __forceinline__ void smem_count(unsigned* ch, unsigned bits) {
+  atomicAdd(ch + ((bits >> 2) & 63u) * kSmemThreads, 1u << ((bits & 3u) << 3));
+}
+
+// Term table of exact_smem: [count 0..n*n][level - centre + 256] of (g, logf(g)), g exactly
+// as add_term computes it (the same values as k_term_table's, indexed by the signed offset:
+// no |.| per bin); row 0 is (0, 0), an exact zero term.
+constexpr int kSignedCols = 512;
+__global__ void k_term_table_signed(const float* __restrict__ w256, float inv_n, int rows, float2* table) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= rows * kSignedCols) return;
+  const int cnt = i / kSignedCols, dist = min(abs(i % kSignedCols - 256), 255);
+  if (cnt == 0) {
+    table[i] = make_float2(0.0f, 0.0f);
+    return;
+  }
+  const float g = __fmul_rn(w256[dist], __fmul_rn(static_cast<float>(cnt), inv_n));
+  table[i] = make_float2(g, logf(g));
+}
+
+// A value the compiler must take as is: keeps it from redistributing index sums into
+// per-use 64-bit arithmetic (one 32-bit add and one wide multiply-add per load instead).
+__device__ __forceinline__ int opaque(int v) {
+  asm("" : "+r"(v));
+  return v;
+}
+__device__ __forceinline__ unsigned opaque(unsigned v) {
+  asm("" : "+r"(v));
+  return v;
+}
+
+__device__ __forceinline__ void accumulate(float2 t, float& G, float& S) {
+  G = __fadd_rn(G, t.x);
+  S = __fmaf_rn(t.x, t.y, S);
+}
+
+// How exact_smem walks the occupied bins (the non-empty words of a channel come from one
+// scan into a 64-bit mask; the three channels' walks are interleaved in one loop: three
+// independent shared-load -> term chains per iteration; a channel whose walk has ended in
+// every lane of the warp costs one uniform branch):
+//   Bins        (exact_smem): one step per occupied bin (lowest non-zero byte of the current
+//               word), its term computed as add_term does: w(|bin - c|) from the 1 KiB
+//               weight table, logf in registers;
+//   WordsTable  (exact_smem_table): one step per non-empty word, its four bins' (g, logf g)
+//               read from a (count, level - centre) table (empty bytes read row 0: exact
+//               zeros), consumed in the next step while the next word's loads fly.
+// Why both: the table saves ~20 instructions of logf per bin, but its loads are scattered
+// over ~226 KiB (each lane its own (count, level) entry: up to 32 L1 wavefronts per warp
+// load, the likely limit of exact_sort, which reads the same kind of table), while the
+// weight table's 1 KiB spans 8 cache lines.
+enum class SmemWalk { Bins, WordsTable };
+
+// The next non-empty word of a channel by its mask; false when there is none.
+__device__ __forceinline__ bool next_word(unsigned& lo, unsigned& hi, int& q) {
+  if ((lo | hi) == 0u) return false;
+  if (lo) {
+    q = __ffs(static_cast<int>(lo)) - 1;
+    lo &= lo - 1u;
+  } else {
+    q = 31 + __ffs(static_cast<int>(hi));
+    hi &= hi - 1u;
+  }
+  return true;
+}
+// Non-empty words of a channel: min + shift-add, two operations a word.
+__device__ __forceinline__ void scan_words(const unsigned* ch, unsigned& lo, unsigned& hi) {
+  lo = 0u;
+  hi = 0u;
+#pragma unroll
+  for (int q = 0; q < 32; ++q) lo += min(ch[q * kSmemThreads], 1u) << q;
+#pragma unroll
+  for (int q = 0; q < 32; ++q) hi += min(ch[(32 + q) * kSmemThreads], 1u) << q;
+}
+
+// logf(a) for a positive normal float a, bit-identical to CUDA's logf there: the sequence
+// nvcc 13 emits for logf (libdevice: exponent split at 2/3, a degree-8 polynomial in
+// m - 1, k ln 2 added last) without its denormal scaling, its inf / NaN / zero branches and
+// the int-to-float conversion of the exponent (made exact by the 1.5 * 2^23 trick; the
+// conversion pipe runs at 1/8 of the FMA rate). Every term g of exact_smem is normal:
+// g >= weight floor (1e-30) / 225 > FLT_MIN. Checked on the host over every float in
+// [FLT_MIN, 2] against a transcription of the full sequence, and on the device against
+// logf itself by cae_log_mismatches() (tests/gpu/test_cae_gpu.cpp).
+__device__ __forceinline__ float logf_pos_normal(float a) {
+  const int ia = __float_as_int(a);
+  const int e = (ia - 0x3F2AAAAB) & static_cast<int>(0xFF800000u);  // exponent, mantissa in [2/3, 4/3)
+  const float m = __int_as_float(ia - e);
+  const float k = __fsub_rn(__int_as_float(0x4B400000 + (e >> 23)), 12582912.0f);  // float(e >> 23)
+  const float f = __fadd_rn(m, -1.0f);
+  float p = __fmaf_rn(__int_as_float(0xBE055027), f, __int_as_float(0x3E1039F6));
+  p = __fmaf_rn(p, f, __int_as_float(0xBDF8CDCC));
+  p = __fmaf_rn(p, f, __int_as_float(0x3E0F2955));
+  p = __fmaf_rn(p, f, __int_as_float(0xBE2AD8B9));
+  p = __fmaf_rn(p, f, __int_as_float(0x3E4CED0B));
+  p = __fmaf_rn(p, f, __int_as_float(0xBE7FFF22));
+  p = __fmaf_rn(p, f, __int_as_float(0x3EAAAA78));
+  p = __fmaf_rn(p, f, __int_as_float(0xBF000000));
+  const float r = __fmaf_rn(__fmul_rn(f, p), f, f);
+  return __fmaf_rn(k, __int_as_float(0x3F317218), r);
+}
+
+// Self-check of logf_pos_normal: counts the floats in [FLT_MIN, 2] where it differs from
+// logf (bitwise).
+__global__ void k_check_log(unsigned first, unsigned last, unsigned long long* mismatches) {
+  const unsigned stride = gridDim.x * blockDim.x;
+  unsigned long long bad = 0;
+  for (unsigned u = first + blockIdx.x * blockDim.x + threadIdx.x; u <= last; u += stride) {
+    const float x = __uint_as_float(u);
+    bad += __float_as_uint(logf_pos_normal(x)) != __float_as_uint(logf(x));
+    if (u > last - stride) break;  // no wrap-around
+  }
+  if (bad) atomicAdd(mismatches, bad);
+}
+
+// One channel's bin walk (exact_smem): add_term's arithmetic on each occupied bin.
+struct BinWalk {
+  unsigned lo, hi;
+  unsigned w;  // current word, its processed bytes cleared
+  int base;    // 4 q - centre of the current word
+  int c;
+  float G, S;
+  __device__ __forceinline__ void init(const unsigned* ch, int centre) {
+    scan_words(ch, lo, hi);
+    w = 0u;
+    base = 0;
+    c = centre;
+    G = 0.0f;
+    S = 0.0f;
+  }
+  __device__ __forceinline__ bool step(unsigned* ch, const float* w256, float inv_n) {
+    if (w == 0u) {
+      int q;
+      if (!next_word(lo, hi, q)) return false;
+      unsigned* const pw = ch + q * kSmemThreads;
+      w = *pw;
+      *pw = 0u;
+      base = 4 * q - c;
+    }
+    const unsigned sh = static_cast<unsigned>(__ffs(static_cast<int>(w)) - 1) & ~7u;  // lowest non-zero byte
+    const unsigned cnt = (w >> sh) & 0xFFu;
+    w &= ~(0xFFu << sh);
+    const float wt = w256[abs(base + static_cast<int>(sh >> 3))];
+    // add_term(wt, cnt, ...) with float(cnt) made by the 2^23 trick (exact, no conversion).
+    const float fc = __fsub_rn(__uint_as_float(kMagicBits | cnt), kMagic);
+    const float g = __fmul_rn(wt, __fmul_rn(fc, inv_n));
+    G = __fadd_rn(G, g);
+    S = __fmaf_rn(g, logf_pos_normal(g), S);
+    return true;
+  }
+  __device__ __forceinline__ float entropy(int normalized) const { return finish(G, S, normalized); }
+};
+
+// One channel's word walk with the term table (exact_smem_table).
+struct WordWalk {
+  unsigned lo, hi;
+  int c0;  // table column of level 0: 256 - centre
+  float G, S;
+  float2 p0, p1, p2, p3;  // the previous word's terms (first: exact zeros)
+  __device__ __forceinline__ void init(const unsigned* ch, int c) {
+    scan_words(ch, lo, hi);
+    c0 = 256 - c;
+    G = 0.0f;
+    S = 0.0f;
+    p0 = p1 = p2 = p3 = make_float2(0.0f, 0.0f);
+  }
+  __device__ __forceinline__ bool step(unsigned* ch, const float2* __restrict__ terms) {
+    int q;
+    if (!next_word(lo, hi, q)) return false;
+    unsigned* const pw = ch + q * kSmemThreads;
+    const unsigned w = *pw;
+    *pw = 0u;
+    const int col = opaque(c0 + 4 * q);  // bins 4q .. 4q+3 (32-bit index math, see opaque)
+    const float2 t0 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4440)) * kSignedCols + col));
+    const float2 t1 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4441)) * kSignedCols + col) + 1);
+    const float2 t2 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4442)) * kSignedCols + col) + 2);
+    const float2 t3 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4443)) * kSignedCols + col) + 3);
+    accumulate(p0, G, S);
+    accumulate(p1, G, S);
+    accumulate(p2, G, S);
+    accumulate(p3, G, S);
+    p0 = t0;
+    p1 = t1;
+    p2 = t2;
+    p3 = t3;
+    return true;
+  }
+  __device__ __forceinline__ float entropy(int normalized) {
+    accumulate(p0, G, S);
+    accumulate(p1, G, S);
+    accumulate(p2, G, S);
+    accumulate(p3, G, S);
+    return finish(G, S, normalized);
+  }
+};
+
+template <int N, SmemWalk kWalk>
+__global__ void __launch_bounds__(kSmemThreads, 3)
+    k_exact_smem(KArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
+  extern __shared__ unsigned s_counts[];  // [3 channels][64 words][kSmemThreads]
+  constexpr int RB = N == 3 ? 3 : 1;                    // rows per step: 12 .. 60 texels
+  // Steps unrolled: all up to 7 x 7, in threes where n divides (ptxas then overlaps the
+  // next rows' loads with this row's arithmetic, within the 224 registers of 3 blocks/SM).
+  constexpr int kStepUnroll = N / RB <= 7 ? N / RB : N % 3 == 0 ? 3 : 1;
+  float* const s_w256 = reinterpret_cast<float*>(s_counts + kSmemWords * kSmemThreads);
+  if constexpr (kWalk == SmemWalk::Bins) {
+    for (int i = threadIdx.y * 32 + threadIdx.x; i < cae::kBins; i += kSmemThreads) s_w256[i] = __ldg(a.w256 + i);
+    __syncthreads();
+  }
+  const int px = blockIdx.x * blockDim.x + threadIdx.x;
+  const int py = blockIdx.y * blockDim.y + threadIdx.y;
+  if (px >= a.rw || py >= a.rh) return;  // no block-wide synchronisation below
+  const int x = a.rx + px, y = a.ry + py;
+  // 32-bit texel offsets (launch_cae_cost checks that the views and the padding fit).
+  const unsigned W = static_cast<unsigned>(a.W);
+  const unsigned plane = W * static_cast<unsigned>(a.H);
+  unsigned* const cr = s_counts + threadIdx.y * 32 + threadIdx.x;
+  unsigned* const cg = cr + 64 * kSmemThreads;
+  unsigned* const cb = cg + 64 * kSmemThreads;
+#pragma unroll 8
+  for (int k = 0; k < kSmemWords; ++k) cr[k * kSmemThreads] = 0u;
+  const unsigned cw = __ldg(rgba + static_cast<unsigned>(a.vc * a.nu + a.uc) * plane + static_cast<unsigned>(y) * W +
+                            static_cast<unsigned>(x));
+  const int c0 = static_cast<int>(cw & 0xFFu), c1 = static_cast<int>((cw >> 8) & 0xFFu),
+            c2 = static_cast<int>((cw >> 16) & 0xFFu);
+  const int l0 = blockIdx.z * a.labels_per_thread;
+  const int l1 = min(a.A, l0 + a.labels_per_thread);
+  for (int label = l0; label < l1; ++label) {
+    const float d = cae::label_disparity(a.dmin, a.dmax, a.A, label);
+    unsigned xo[N];  // u * plane + x0 per view column
+    float fx[N];
+#pragma unroll
+    for (int uu = 0; uu < N; ++uu) {
+      const int u = a.u0 + uu;
+      int x0;
+      axis_tap0(shear_pos(x, u - a.uc, d), a.W, x0, fx[uu]);
+      xo[uu] = opaque(static_cast<unsigned>(u) * plane + static_cast<unsigned>(x0));
+    }
+    // RB view rows per step: their 4 * N * RB texels loaded first (all in flight at once:
+    // registers are free here, shared memory limits the SM to 9 warps; the loads are not
+    // left to be hoisted across the shared atomics), then the levels counted.
+#pragma unroll kStepUnroll
+    for (int v0 = a.v0; v0 < a.v0 + N; v0 += RB) {
+      unsigned t00[RB][N], t10[RB][N], t01[RB][N], t11[RB][N];
+      float fy[RB];
+#pragma unroll
+      for (int r = 0; r < RB; ++r) {
+        const int v = v0 + r;
+        int y0;
+        axis_tap0(shear_pos(y, v - a.vc, d), a.H, y0, fy[r]);
+        const unsigned row0 = opaque(static_cast<unsigned>(v * a.nu) * plane + static_cast<unsigned>(y0) * W);
+        const unsigned row1 = opaque(row0 + W);
+#pragma unroll
+        for (int uu = 0; uu < N; ++uu) {
+          const unsigned* const p0 = rgba + (row0 + xo[uu]);
+          const unsigned* const p1 = rgba + (row1 + xo[uu]);
+          t00[r][uu] = __ldg(p0);
+          t10[r][uu] = __ldg(p0 + 1);
+          t01[r][uu] = __ldg(p1);
+          t11[r][uu] = __ldg(p1 + 1);
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < RB; ++r)
+#pragma unroll
+        for (int uu = 0; uu < N; ++uu) {
+          const unsigned p00 = t00[r][uu], p10 = t10[r][uu], p01 = t01[r][uu], p11 = t11[r][uu];
+          smem_count(cr, lerp_level_bits<0>(p00, p10, p01, p11, fx[uu], fy[r]));
+          smem_count(cg, lerp_level_bits<1>(p00, p10, p01, p11, fx[uu], fy[r]));
+          smem_count(cb, lerp_level_bits<2>(p00, p10, p01, p11, fx[uu], fy[r]));
+        }
+    }
+    float h0, h1, h2;
+    if constexpr (kWalk == SmemWalk::Bins) {
+      BinWalk wr, wg, wb;
+      wr.init(cr, c0);
+      wg.init(cg, c1);
+      wb.init(cb, c2);
+      for (;;) {
+        const bool more_r = wr.step(cr, s_w256, a.inv_n);
+        const bool more_g = wg.step(cg, s_w256, a.inv_n);
+        const bool more_b = wb.step(cb, s_w256, a.inv_n);
+        if (!(more_r || more_g || more_b)) break;
+      }
+      h0 = wr.entropy(a.normalized);
+      h1 = wg.entropy(a.normalized);
+      h2 = wb.entropy(a.normalized);
+    } else {
+      WordWalk wr, wg, wb;
+      wr.init(cr, c0);
+      wg.init(cg, c1);
+      wb.init(cb, c2);
+      for (;;) {
+        const bool more_r = wr.step(cr, terms);
+        const bool more_g = wg.step(cg, terms);
+        const bool more_b = wb.step(cb, terms);
+        if (!(more_r || more_g || more_b)) break;
+      }
+      h0 = wr.entropy(a.normalized);
+      h1 = wg.entropy(a.normalized);
+      h2 = wb.entropy(a.normalized);
+    }
+    a.cost[(static_cast<size_t>(label) * a.rh + py) * a.rw + px] = combine(h0, h1, h2);
+  }
+}
+
 __global__ void k_wta(int rw, int rh, int A, float dmin, float dmax, const float* __restrict__ cost,
                       float* disparity, int* label, float* confidence) {
   const int px = blockIdx.x * blockDim.x + threadIdx.x;
@@ -587,6 +930,55 @@ __global__ void k_wta(int rw, int rh, int A, float dmin, float dmax, const float
   disparity[i] = cae::label_disparity(dmin, dmax, A, best_a);
   label[i] = best_a;
   confidence[i] = sum / static_cast<float>(A) - best;
+}
+
+// exact_smem for any window (n = 1 .. kMaxWindow), with the 72 KiB of dynamic shared memory
+// it needs (beyond the 48 KiB default) and the carveout for 3 blocks per SM.
+template <int N, SmemWalk kWalk>
+void launch_smem(dim3 grid, dim3 block, const KArgs& a, const unsigned* rgba, const float2* terms, cudaStream_t s) {
+  CUDA_CHECK_THROW(cudaFuncSetAttribute(k_exact_smem<N, kWalk>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(kSmemBytes)));
+  CUDA_CHECK_THROW(cudaFuncSetAttribute(k_exact_smem<N, kWalk>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                        static_cast<int>(cudaSharedmemCarveoutMaxShared)));
+  k_exact_smem<N, kWalk><<<grid, block, kSmemBytes, s>>>(a, rgba, terms);
+}
+template <SmemWalk kWalk>
+void launch_exact_smem(int n, dim3 grid, dim3 block, const KArgs& a, const unsigned* rgba, const float2* terms,
+                       cudaStream_t s) {
+  static_assert(cae::kMaxWindow == 15, "instantiate k_exact_smem for every odd window");
+  switch (n) {
+    case 1: launch_smem<1, kWalk>(grid, block, a, rgba, terms, s); break;
+    case 3: launch_smem<3, kWalk>(grid, block, a, rgba, terms, s); break;
+    case 5: launch_smem<5, kWalk>(grid, block, a, rgba, terms, s); break;
+    case 7: launch_smem<7, kWalk>(grid, block, a, rgba, terms, s); break;
+    case 9: launch_smem<9, kWalk>(grid, block, a, rgba, terms, s); break;
+    case 11: launch_smem<11, kWalk>(grid, block, a, rgba, terms, s); break;
+    case 13: launch_smem<13, kWalk>(grid, block, a, rgba, terms, s); break;
+    case 15: launch_smem<15, kWalk>(grid, block, a, rgba, terms, s); break;
+    default: throw Error("exact_smem: no kernel for a " + std::to_string(n) + "x" + std::to_string(n) + " window");
+  }
+}
+
+// The exact kernel that runs for a named variant and window n. exact: the sorting network
+// where it is fastest (n = 3, 5; H200, 512 x 512, 75 labels: 1.24 / 3.54 ms against
+// binned_fast's 2.62 / 4.70), exact_smem elsewhere. Windows a kernel does not cover run
+// exact_mask: exact_sort beyond 9 x 9, exact_bitonic beyond 7 x 7, exact_smem when the
+// views and padding exceed its 32-bit texel offsets (4 G texels).
+constexpr int kExactSortUpTo = 5;
+CaeKernel exact_kernel_for(CaeKernel k, int n, const CaeDeviceLightField& lf) {
+  const bool smem_fits = static_cast<std::uint64_t>(lf.nu) * lf.nv * lf.width * lf.height + lf.width + 1 <
+                         (std::uint64_t{1} << 32);
+  const bool sort_fits = n == 3 || n == 5 || n == 7 || n == 9;
+  switch (k) {
+    case CaeKernel::Exact:
+      if (sort_fits && n <= kExactSortUpTo) return CaeKernel::ExactSort;
+      return smem_fits ? CaeKernel::ExactSmem : CaeKernel::ExactMask;
+    case CaeKernel::ExactSmem:
+    case CaeKernel::ExactSmemTable: return smem_fits ? k : CaeKernel::ExactMask;
+    case CaeKernel::ExactSort: return sort_fits ? k : CaeKernel::ExactMask;
+    case CaeKernel::ExactBitonic: return n == 3 || n == 5 || n == 7 ? k : CaeKernel::ExactMask;
+    default: return k;
+  }
 }
 
 KArgs make_args(const CaeDeviceLightField& lf, const CaeParams& p, const CaeRoi& roi, const float* tables,
@@ -619,12 +1011,14 @@ KArgs make_args(const CaeDeviceLightField& lf, const CaeParams& p, const CaeRoi&
 }  // namespace
 
 std::vector<CaeKernel> all_cae_kernels() {
-  return {CaeKernel::Baseline,   CaeKernel::Vec,   CaeKernel::Tex,       CaeKernel::Coalesced,   CaeKernel::Binned,
-          CaeKernel::BinnedFast, CaeKernel::Exact, CaeKernel::ExactMask, CaeKernel::ExactBitonic};
+  return {CaeKernel::Baseline,  CaeKernel::Vec,       CaeKernel::Tex,       CaeKernel::Coalesced,
+          CaeKernel::Binned,    CaeKernel::BinnedFast, CaeKernel::Exact,     CaeKernel::ExactSmem,
+          CaeKernel::ExactSmemTable, CaeKernel::ExactSort, CaeKernel::ExactMask, CaeKernel::ExactBitonic};
 }
 
 std::string cae_variant_list() {
-  return "use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_mask or exact_bitonic";
+  return "use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_smem, exact_smem_table, exact_sort, "
+         "exact_mask or exact_bitonic";
 }
 
 CaeKernel parse_cae_kernel(const std::string& name) {
@@ -642,10 +1036,20 @@ const char* cae_kernel_name(CaeKernel k) {
     case CaeKernel::Binned: return "binned";
     case CaeKernel::BinnedFast: return "binned_fast";
     case CaeKernel::Exact: return "exact";
+    case CaeKernel::ExactSmem: return "exact_smem";
+    case CaeKernel::ExactSmemTable: return "exact_smem_table";
+    case CaeKernel::ExactSort: return "exact_sort";
     case CaeKernel::ExactMask: return "exact_mask";
     case CaeKernel::ExactBitonic: return "exact_bitonic";
   }
   return "?";
+}
+
+std::string exact_dispatch_note() {
+  std::string sort;
+  for (int n = 3; n <= kExactSortUpTo; n += 2)
+    sort += (sort.empty() ? "" : ", ") + std::to_string(n) + "x" + std::to_string(n);
+  return "exact_sort at " + sort + ", exact_smem at the other windows";
 }
 
 CaeMethod cae_kernel_method(CaeKernel k) {
@@ -653,6 +1057,9 @@ CaeMethod cae_kernel_method(CaeKernel k) {
     case CaeKernel::Binned:
     case CaeKernel::BinnedFast: return CaeMethod::Binned;
     case CaeKernel::Exact:
+    case CaeKernel::ExactSmem:
+    case CaeKernel::ExactSmemTable:
+    case CaeKernel::ExactSort:
     case CaeKernel::ExactMask:
     case CaeKernel::ExactBitonic: return CaeMethod::Exact;
     default: return CaeMethod::Cae;
@@ -674,7 +1081,9 @@ void CaeDeviceLightField::upload(const LightField4D& lf, cudaStream_t s) {
   release();
   const std::size_t plane = static_cast<std::size_t>(lf.width) * lf.height;
   const std::size_t nviews = lf.views.size();
-  std::vector<unsigned char> h_rgb(plane * 3 * nviews), h_rgba(plane * 4 * nviews);
+  // RGBA8 with (width + 1) zero texels after the last view: exact_smem reads the texels at
+  // p + 1, p + W, p + W + 1 without clamping (their weight is 0 at the last column / row).
+  std::vector<unsigned char> h_rgb(plane * 3 * nviews), h_rgba((plane * nviews + lf.width + 1) * 4, 0);
   for (std::size_t k = 0; k < nviews; ++k) {
     const ImageU8& v = lf.views[k];
     std::memcpy(h_rgb.data() + k * plane * 3, v.data.data(), plane * 3);
@@ -746,48 +1155,62 @@ void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const Ca
     else
       k_vec<true><<<grid, block, 0, s>>>(a, lf.rgba.as<uchar4>(), static_cast<cudaTextureObject_t>(lf.tex));
   } else {
-    // exact: the sorting kernel up to 9 x 9 (its term table first: (n*n + 1) x 256 logf,
-    // a few microseconds, timed with the pass); beyond, the mask kernel. exact_bitonic: the
-    // first register kernel (3, 5, 7), else the mask kernel.
-    const bool sort = k == CaeKernel::Exact && p.views <= kSortMaxWindow;
-    const bool reg = k == CaeKernel::ExactBitonic && (p.views == 3 || p.views == 5 || p.views == 7);
-    if (k == CaeKernel::Exact || k == CaeKernel::ExactBitonic) k = sort || reg ? k : CaeKernel::ExactMask;
+    // Which exact kernel runs (see lightbench/cae_cuda.hpp): exact picks by window, the
+    // others name one; windows a kernel does not cover fall back to exact_mask.
+    k = exact_kernel_for(k, p.views, lf);
     // The mask kernel keeps its counts zero across labels: several labels per thread
-    // amortise the one zeroing; the 256-bin kernels zero per label anyway.
-    a.labels_per_thread = k == CaeKernel::ExactMask ? 8 : 1;
-    const dim3 block(32, 4);
+    // amortise the one zeroing (so does exact_smem); the 256-bin kernels zero per label.
+    const bool smem = k == CaeKernel::ExactSmem || k == CaeKernel::ExactSmemTable;
+    a.labels_per_thread = k == CaeKernel::ExactMask ? 8 : smem ? kSmemLabelsPerThread : 1;
     const uchar4* rgba = lf.rgba.as<uchar4>();
     const unsigned* rgba32 = lf.rgba.as<unsigned>();
     float2* terms = reinterpret_cast<float2*>(tables + cae::kBins + cae::kBinnedWeights);
-    if (sort) {
-      const int rows = p.views * p.views + 1;
+    // Their term table first ((n*n + 1) x 256 or x 512 (g, logf g), a few microseconds,
+    // timed with the pass; the two layouts share the room).
+    const int rows = p.views * p.views + 1;
+    if (k == CaeKernel::ExactSort) {
       k_term_table<<<(rows * 256 + 255) / 256, 256, 0, s>>>(tables, a.inv_n, rows, terms);
       CUDA_CHECK_LAUNCH();
+    } else if (k == CaeKernel::ExactSmemTable) {
+      k_term_table_signed<<<(rows * kSignedCols + 255) / 256, 256, 0, s>>>(tables, a.inv_n, rows, terms);
+      CUDA_CHECK_LAUNCH();
     }
-    const dim3 grid((roi.w + 31) / 32, (roi.h + 3) / 4,
-                    static_cast<unsigned>((p.labels + a.labels_per_thread - 1) / a.labels_per_thread));
-    if (k == CaeKernel::Coalesced)
-      k_pixels<CaeKernel::Coalesced><<<grid, block, 0, s>>>(a, rgba);
-    else if (k == CaeKernel::Binned)
-      k_pixels<CaeKernel::Binned><<<grid, block, 0, s>>>(a, rgba);
-    else if (k == CaeKernel::BinnedFast)
-      k_pixels<CaeKernel::BinnedFast><<<grid, block, 0, s>>>(a, rgba);
-    else if (sort && p.views == 3)
-      k_exact_sort<3><<<grid, block, 0, s>>>(a, rgba32, terms);
-    else if (sort && p.views == 5)
-      k_exact_sort<5><<<grid, block, 0, s>>>(a, rgba32, terms);
-    else if (sort && p.views == 7)
-      k_exact_sort<7><<<grid, block, 0, s>>>(a, rgba32, terms);
-    else if (sort && p.views == 9)
-      k_exact_sort<9><<<grid, block, 0, s>>>(a, rgba32, terms);
-    else if (reg && p.views == 3)
-      k_exact_reg<3><<<grid, block, 0, s>>>(a, rgba);
-    else if (reg && p.views == 5)
-      k_exact_reg<5><<<grid, block, 0, s>>>(a, rgba);
-    else if (reg && p.views == 7)
-      k_exact_reg<7><<<grid, block, 0, s>>>(a, rgba);
-    else
-      k_pixels<CaeKernel::ExactMask><<<grid, block, 0, s>>>(a, rgba);
+    if (smem) {
+      const dim3 block(32, kSmemRows);
+      const dim3 grid((roi.w + 31) / 32, (roi.h + kSmemRows - 1) / kSmemRows,
+                      static_cast<unsigned>((p.labels + a.labels_per_thread - 1) / a.labels_per_thread));
+      if (k == CaeKernel::ExactSmem)
+        launch_exact_smem<SmemWalk::Bins>(p.views, grid, block, a, rgba32, terms, s);
+      else
+        launch_exact_smem<SmemWalk::WordsTable>(p.views, grid, block, a, rgba32, terms, s);
+    } else {
+      const dim3 block(32, 4);
+      const dim3 grid((roi.w + 31) / 32, (roi.h + 3) / 4,
+                      static_cast<unsigned>((p.labels + a.labels_per_thread - 1) / a.labels_per_thread));
+      const bool reg = k == CaeKernel::ExactBitonic;
+      if (k == CaeKernel::Coalesced)
+        k_pixels<CaeKernel::Coalesced><<<grid, block, 0, s>>>(a, rgba);
+      else if (k == CaeKernel::Binned)
+        k_pixels<CaeKernel::Binned><<<grid, block, 0, s>>>(a, rgba);
+      else if (k == CaeKernel::BinnedFast)
+        k_pixels<CaeKernel::BinnedFast><<<grid, block, 0, s>>>(a, rgba);
+      else if (k == CaeKernel::ExactSort && p.views == 3)
+        k_exact_sort<3><<<grid, block, 0, s>>>(a, rgba32, terms);
+      else if (k == CaeKernel::ExactSort && p.views == 5)
+        k_exact_sort<5><<<grid, block, 0, s>>>(a, rgba32, terms);
+      else if (k == CaeKernel::ExactSort && p.views == 7)
+        k_exact_sort<7><<<grid, block, 0, s>>>(a, rgba32, terms);
+      else if (k == CaeKernel::ExactSort && p.views == 9)
+        k_exact_sort<9><<<grid, block, 0, s>>>(a, rgba32, terms);
+      else if (reg && p.views == 3)
+        k_exact_reg<3><<<grid, block, 0, s>>>(a, rgba);
+      else if (reg && p.views == 5)
+        k_exact_reg<5><<<grid, block, 0, s>>>(a, rgba);
+      else if (reg && p.views == 7)
+        k_exact_reg<7><<<grid, block, 0, s>>>(a, rgba);
+      else
+        k_pixels<CaeKernel::ExactMask><<<grid, block, 0, s>>>(a, rgba);
+    }
   }
   CUDA_CHECK_LAUNCH();
 }
@@ -821,6 +1244,19 @@ std::vector<std::string> cae_variants() {
 
 CaeMethod cae_variant_method(const std::string& variant) {
   return detail::cae_kernel_method(detail::parse_cae_kernel(variant));
+}
+
+std::uint64_t cae_log_mismatches(int device) {
+  std::string why;
+  if (!cuda_available(&why)) throw Error("cae_log_mismatches: " + why);
+  CUDA_CHECK_THROW(cudaSetDevice(device));
+  detail::DeviceBuffer count(sizeof(unsigned long long));
+  CUDA_CHECK_THROW(cudaMemset(count.get(), 0, sizeof(unsigned long long)));
+  detail::k_check_log<<<4096, 256>>>(0x00800000u, 0x40000000u, count.as<unsigned long long>());
+  CUDA_CHECK_LAUNCH();
+  unsigned long long n = 0;
+  CUDA_CHECK_THROW(cudaMemcpy(&n, count.get(), sizeof n, cudaMemcpyDeviceToHost));
+  return n;
 }
 
 namespace {

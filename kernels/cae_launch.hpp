@@ -14,13 +14,29 @@
 namespace lb::cuda::detail {
 
 // In bench order. binned_fast: binned with the conversion-free sampling of exact (a fair
-// baseline for exact); exact_mask / exact_bitonic: the earlier exact kernels, for the record.
-enum class CaeKernel { Baseline, Vec, Tex, Coalesced, Binned, BinnedFast, Exact, ExactMask, ExactBitonic };
+// baseline for exact); exact: exact_sort or exact_smem, whichever is faster at the window;
+// exact_mask / exact_bitonic: the earlier exact kernels, for the record.
+enum class CaeKernel {
+  Baseline,
+  Vec,
+  Tex,
+  Coalesced,
+  Binned,
+  BinnedFast,
+  Exact,      // picks ExactSort or ExactSmem by window
+  ExactSmem,
+  ExactSmemTable,
+  ExactSort,
+  ExactMask,
+  ExactBitonic
+};
 std::vector<CaeKernel> all_cae_kernels();
 std::string cae_variant_list();                       // "use baseline, vec, ..."
 CaeKernel parse_cae_kernel(const std::string& name);  // throws lb::Error
 const char* cae_kernel_name(CaeKernel k);
 CaeMethod cae_kernel_method(CaeKernel k);
+// Which kernel the "exact" variant runs at which window, in words (for reports).
+std::string exact_dispatch_note();
 
 // The light field resident on the device: packed RGB8, RGBA8 and a layered uchar4 array
 // with a bilinear texture object (one layer per view).
@@ -43,9 +59,9 @@ class CaeDeviceLightField {
 };
 
 // Weight tables in float: w by |i - c| (256), the binned weights (512), then room for the
-// exact sorting kernel's term table ((9*9 + 1) x 256 float2, filled on the device by
-// launch_cae_cost, hence the non-const tables pointer there).
-constexpr std::size_t kTermTableFloats = (9 * 9 + 1) * 256 * 2;
+// term table of exact_sort or exact_smem ((n*n + 1) x 256 or x 512 float2, n up to 15,
+// filled on the device by launch_cae_cost, hence the non-const tables pointer there).
+constexpr std::size_t kTermTableFloats = (15 * 15 + 1) * 512 * 2;
 std::vector<float> cae_weight_tables(float sigma);
 
 // Cost volume [label][roi.h][roi.w] for the resolved roi; tables = cae_weight_tables on the

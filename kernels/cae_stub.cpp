@@ -8,16 +8,22 @@ constexpr const char* kNoCuda = "this build has no CUDA support";
 }
 
 std::vector<std::string> cae_variants() {
-  return {"baseline", "vec", "tex", "coalesced", "binned", "binned_fast", "exact", "exact_mask", "exact_bitonic"};
+  return {"baseline",   "vec",        "tex",        "coalesced",  "binned",        "binned_fast",      "exact",
+          "exact_smem", "exact_smem_table", "exact_sort", "exact_mask", "exact_bitonic"};
 }
 
 CaeMethod cae_variant_method(const std::string& v) {
   if (v == "binned" || v == "binned_fast") return CaeMethod::Binned;
-  if (v == "exact" || v == "exact_mask" || v == "exact_bitonic") return CaeMethod::Exact;
+  if (v == "exact" || v == "exact_smem" || v == "exact_smem_table" || v == "exact_sort" || v == "exact_mask" ||
+      v == "exact_bitonic")
+    return CaeMethod::Exact;
   if (v == "baseline" || v == "vec" || v == "tex" || v == "coalesced") return CaeMethod::Cae;
   throw Error("--variant '" + v +
-              "': use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_mask or exact_bitonic");
+              "': use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_smem, exact_smem_table, exact_sort, "
+              "exact_mask or exact_bitonic");
 }
+
+std::uint64_t cae_log_mismatches(int) { throw Error(std::string("cae_log_mismatches: ") + kNoCuda); }
 
 std::unique_ptr<LightFieldDepthEstimator> make_lf_depth_cuda(int) {
   throw Error(std::string("CUDA light-field depth: ") + kNoCuda);

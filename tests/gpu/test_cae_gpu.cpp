@@ -8,8 +8,9 @@
 // (measured on H200: 0-0.84 % and 0-3.4 % on full-contrast random noise); tex
 // (hardware bilinear, 8-bit weights): <= 25 % beyond 0.05 (measured 12-21 % on random
 // noise, the worst case; on antinous tex changes 1.9-4.2 % of the labels). Among GPU variants: baseline, vec and exact give costs and labels
-// bit-identical to coalesced (same float arithmetic), and so are exact_mask and exact_bitonic;
-// binned_fast is bit-identical to binned.
+// bit-identical to coalesced (same float arithmetic), and so are exact_smem,
+// exact_smem_table, exact_sort, exact_mask and exact_bitonic; binned_fast is bit-identical to
+// binned.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -100,7 +101,7 @@ TEST_CASE("cae gpu: every variant vs the CPU reference (odd sizes, 3x3 and 5x5)"
         coalesced_cost = g.cost;
         coalesced_labels = g.labels;
       }
-      if (v == "exact" || v == "exact_mask" || v == "exact_bitonic" || v == "baseline" || v == "vec") {
+      if (v.rfind("exact", 0) == 0 || v == "baseline" || v == "vec") {
         // baseline and vec run before coalesced: compare them in a second pass below.
         if (!coalesced_cost.empty()) {
           CHECK(g.labels == coalesced_labels);
@@ -122,7 +123,10 @@ TEST_CASE("cae gpu: exact kernels and binned_fast bit for bit (windows 3..11, ru
   LB_GPU_TEST_GUARD();
   auto gpu = cuda::make_lf_depth_cuda();
   // levels 1: every sample equal (one run of n*n per channel); 2 and 8: long runs; 256:
-  // mostly distinct levels. Windows 3..9 run the sorting kernel, 11 the mask kernel.
+  // mostly distinct levels. exact runs the sorting kernel at 3 and 5, exact_smem beyond;
+  // exact_sort covers 3..9 and exact_bitonic 3..7 (the mask kernel beyond). The shear
+  // clamps samples to the last column / row of every view, the last view included at 11
+  // (exact_smem's unclamped texel reads there must add exact zeros).
   struct Case {
     int w, h, levels;
     float sigma;
@@ -145,7 +149,8 @@ TEST_CASE("cae gpu: exact kernels and binned_fast bit for bit (windows 3..11, ru
       p.method = CaeMethod::Cae;
       const LfDepthResult ref = gpu->run(p, "coalesced", o);
       p.method = CaeMethod::Exact;
-      for (const char* v : {"exact", "exact_mask", "exact_bitonic"}) {
+      for (const char* v :
+           {"exact", "exact_smem", "exact_smem_table", "exact_sort", "exact_mask", "exact_bitonic"}) {
         const LfDepthResult g = gpu->run(p, v, o);
         INFO(c.w << "x" << c.h << " levels " << c.levels << " sigma " << c.sigma << " views " << views << " variant "
                   << v << " vs coalesced");
@@ -158,6 +163,44 @@ TEST_CASE("cae gpu: exact kernels and binned_fast bit for bit (windows 3..11, ru
       INFO(c.w << "x" << c.h << " levels " << c.levels << " views " << views << " binned_fast vs binned");
       CHECK(bf.labels == b.labels);
       CHECK(std::memcmp(bf.cost.data(), b.cost.data(), b.cost.size() * 4) == 0);
+    }
+  }
+}
+
+TEST_CASE("cae gpu: exact_smem's logf equals logf on every float in [FLT_MIN, 2]") {
+  LB_GPU_TEST_GUARD();
+  CHECK(cuda::cae_log_mismatches() == 0);
+}
+
+TEST_CASE("cae gpu: exact_smem bit for bit at 13x13 and 15x15, many labels, regions") {
+  LB_GPU_TEST_GUARD();
+  auto gpu = cuda::make_lf_depth_cuda();
+  // Windows beyond the test above; 77 labels (not a multiple of exact_smem's labels per
+  // thread); a region whose edges are not multiples of the 32 x 3 block.
+  for (const int levels : {256, 4}) {
+    const LightField4D lf = random_lf(35, 26, 15, static_cast<std::uint64_t>(levels) + 99, levels);
+    gpu->set_lightfield(lf);
+    for (int views : {1, 13, 15}) {
+      CaeParams p;
+      p.views = views;
+      p.labels = 77;
+      p.dmin = -1.3f;
+      p.dmax = 1.6f;
+      CaeRunOptions o;
+      o.keep_cost = true;
+      for (const CaeRoi roi : {CaeRoi{}, CaeRoi{3, 2, 29, 20}}) {
+        o.roi = roi;
+        p.method = CaeMethod::Cae;
+        const LfDepthResult ref = gpu->run(p, "coalesced", o);
+        p.method = CaeMethod::Exact;
+        for (const char* v : {"exact", "exact_smem", "exact_smem_table"}) {
+          const LfDepthResult g = gpu->run(p, v, o);
+          INFO("levels " << levels << " views " << views << " roi " << roi.w << " variant " << v << " vs coalesced");
+          REQUIRE(g.cost.size() == ref.cost.size());
+          CHECK(g.labels == ref.labels);
+          CHECK(std::memcmp(g.cost.data(), ref.cost.data(), g.cost.size() * 4) == 0);
+        }
+      }
     }
   }
 }
@@ -181,6 +224,9 @@ TEST_CASE("cae gpu: regions, timings, errors, surfaces") {
   for (float d : r.disparity.data) CHECK(d == 1.0f);
   CHECK(gpu->timings().stats("lfdepth/exact").count == 1);
   CHECK(gpu->timings().stats("lfdepth/wta").count == 1);
+  const LfDepthResult rs = gpu->run(p, "exact_smem", o);
+  CHECK(rs.disparity.data == r.disparity.data);
+  CHECK(gpu->timings().stats("lfdepth/exact_smem").count == 1);
   CHECK_THROWS_AS(gpu->run(p, "binned", o), Error);  // binned is not --method exact
   CHECK_THROWS_AS(gpu->run(p, "warp", o), Error);
   p.views = 7;

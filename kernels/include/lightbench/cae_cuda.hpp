@@ -17,14 +17,35 @@
 //   binned_fast  binned with the conversion-free sampling of exact (bytes -> floats by a
 //              byte permute onto 2^23, floor by a round-down add; bit-identical samples):
 //              the fair baseline for exact's speed.                                 [binned]
-//   exact      the 256-bin CAE over the occupied bins only, without any histogram (n <= 9):
-//              the n*n samples' three levels packed into one word per sample, sorted per
+//   exact      the 256-bin CAE over the occupied bins only, without a 256-bin scan: the
+//              fastest exact kernel for the window, exact_sort at 3x3 and 5x5, exact_smem
+//              from 7x7 (and 1x1). Bit-identical costs and labels to coalesced.      [exact]
+//   exact_smem per thread 8-bit counts (3 x 64 words) in shared memory, word k of thread t
+//              at [k * 96 + t] (bank = lane whatever k: every data-dependent increment is
+//              one conflict-free atomicAdd); per channel a 64-bit mask of the non-empty
+//              words (one scan), then one loop over the thread's occupied bins in ascending
+//              order, the three channels interleaved (warp cost: the largest per-thread
+//              count, not the union over the warp), each word read once and written back 0
+//              (counts stay zero across labels), each bin's term computed as coalesced's
+//              add_term (weight from a 1 KiB shared copy of the table; logf as nvcc's
+//              sequence without its branches for denormals / inf / 0, which no term hits:
+//              bit-identical, checked on every float by cae_log_mismatches).
+//              Blocks 32 x 3, 73 KiB dynamic shared memory (counts 72 KiB + weights), 3
+//              blocks (9 warps) per SM (ptxas: 109-168 registers, no spills), 5 labels per
+//              thread; x taps per view column and y taps per view row once per label,
+//              texels read without the x1 / y1 clamp (weight exactly 0 there; the views
+//              are padded). Any n <= 15. Bit-identical to coalesced.              [exact]
+//   exact_smem_table  exact_smem walking non-empty words, each word's four bins' (g, logf g)
+//              read from a (count, level - centre) table (as exact_sort's, ~226 KiB):
+//              fewer instructions, but the lanes' loads scatter over the table (up to 32
+//              L1 wavefronts per warp load). Bit-identical to coalesced.          [exact]
+//   exact_sort the n*n samples' three levels packed into one word per sample, sorted per
 //              channel by a SWAR sorting network (Batcher, pruned to n*n keys); runs of
 //              equal levels are the occupied bins in ascending order, their terms come from
 //              a (count, |level - centre|) table of the exact (g, logf g) values computed on
 //              the device, positions inside a run add exact zeros. Conversion-free sampling.
-//              n > 9: the exact_mask kernel. Bit-identical costs and labels to coalesced.
-//                                                                                    [exact]
+//              n = 3..9 (O(n^2 log^2 n) compare-exchanges: loses to binned from 7x7); other
+//              n: the exact_mask kernel. Bit-identical to coalesced.              [exact]
 //   exact_mask coalesced + a 256-bit occupancy mask per channel and 8-bit counts kept zero
 //              between labels (reset by walking the mask): no 256-bin zeroing or scan.
 //   exact_bitonic  the first register kernel (n = 3, 5, 7: samples in registers, bitonic
@@ -36,8 +57,8 @@
 // (tests/gpu/test_cae_gpu.cpp, random full-contrast noise): <= 2 % of pixels whose GPU
 // label costs more than 1e-5 above the CPU minimum, <= 5 % of cost entries off by > 1e-4;
 // tex (hardware bilinear, 8-bit weights): <= 25 % beyond 0.05 (antinous: 1.9-4.2 %).
-// baseline, vec, coalesced, exact, exact_mask and exact_bitonic are bit-identical to each
-// other (same float operations, same bin order); binned_fast is bit-identical to binned.
+// baseline, vec, coalesced and all exact* variants are bit-identical to each other (same
+// float operations, same bin order); binned_fast is bit-identical to binned.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -50,12 +71,15 @@
 
 namespace lb::cuda {
 
-// "baseline", "vec", "tex", "coalesced", "binned", "binned_fast", "exact", "exact_mask",
-// "exact_bitonic".
+// "baseline", "vec", "tex", "coalesced", "binned", "binned_fast", "exact", "exact_smem",
+// "exact_smem_table", "exact_sort", "exact_mask", "exact_bitonic".
 std::vector<std::string> cae_variants();
 // The method a variant computes (binned -> Binned, exact -> Exact, others -> Cae). Throws
 // lb::Error for an unknown name.
 CaeMethod cae_variant_method(const std::string& variant);
+// Self-check of exact_smem's logf for its terms (positive normal floats): the number of
+// floats in [FLT_MIN, 2] where it differs from CUDA's logf (must be 0). Throws without CUDA.
+std::uint64_t cae_log_mismatches(int device = 0);
 
 // CUDA estimator: set_lightfield() uploads the views once (RGB8, RGBA8 and a layered
 // texture); run() times each launch with CUDA events into timings() under
