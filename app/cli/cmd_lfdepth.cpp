@@ -15,6 +15,11 @@
 namespace lb::cli {
 
 namespace {
+std::string variant_list() {
+  std::string s;
+  for (const auto& v : cuda::cae_variants()) s += (s.empty() ? "" : " | ") + v;
+  return s;
+}
 CaeRoi parse_crop(const std::string& text) {
   CaeRoi r;
   char tail = 0;
@@ -50,7 +55,7 @@ Action add_lfdepth(CLI::App& app) {
   app.add_option("--drange", o->drange, "disparity range MIN,MAX (px)")->capture_default_str();
   app.add_option("--method", o->method, "cae | binned | exact")->capture_default_str();
   app.add_option("--variant", o->variant,
-                 "CUDA kernel: baseline | vec | tex | coalesced | binned | binned_fast | exact | exact_mask | exact_bitonic (default: per method)");
+                 "CUDA kernel: " + variant_list() + " (default: per method)");
   app.add_option("--sigma", o->sigma, "Gaussian constraint (intensity levels)")->capture_default_str();
   app.add_flag("--normalized-log", o->normalized_log,
                "entropy with log(g/|g|) instead of the spec's log(g)");
