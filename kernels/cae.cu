@@ -921,9 +921,9 @@ __global__ void __launch_bounds__(kSmemThreads, 3)
 // Same function as the 256-bin CAE in exact arithmetic, but a different float summation
 // (per sample, any order): NOT bit-identical to coalesced; within the CPU tolerances.
 // Pass 1 counts the levels (exact_smem's conflict-free 8-bit shared counters) and keeps the
-// samples' packed levels (r | g << 8 | b << 16: registers up to 9 x 9, shared memory
-// beyond); pass 2 reads each sample's count back (one conflict-free shared load per sample
-// and channel) and accumulates, in base 2, w = 2^e and S2 = sum w (e + log2 c) with
+// samples' levels (registers up to 7 x 7, shared memory beyond, see terms_in_regs); pass 2
+// reads each sample's count back (one conflict-free shared load per sample and channel)
+// and accumulates, in base 2, G = sum w, w = 2^e, and S2 = sum w (e + log2 c) with
 // e = max(-(L - c)^2 log2(e) / (2 sigma^2), log2(kWeightFloor)) (no log of w; ex2 / lg2.approx:
 // two MUFU operations per sample and channel, no bin walk, no divergence); pass 3 zeroes
 // the counters (the sample's words, or all 192 when 3 n^2 > 192).
@@ -937,11 +937,19 @@ __device__ __forceinline__ float lg2_approx(float x) {
   asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
   return y;
 }
-// Samples kept in registers up to this window (81 words at 9 x 9), else in shared memory.
-constexpr bool terms_in_regs(int n) { return n <= 9; }
+// Levels kept in registers up to 7 x 7, four samples' levels of one channel per word
+// (3 x 13 words at 7 x 7), else in shared memory (one r | g << 8 | b << 16 word per sample;
+// 9 x 9: 102 KiB a block, 2 blocks = 6 warps per SM). 9 x 9 in registers spilled 4 to 24
+// bytes at the 224-register cap of 3 blocks per SM whatever the packing (ptxas hoists the
+// texel loads and shared loads to fill the registers).
+constexpr bool terms_in_regs(int n) { return n <= 7; }
 constexpr std::size_t terms_smem_bytes(int n) {
   return (static_cast<std::size_t>(kSmemWords) + (terms_in_regs(n) ? 0 : static_cast<std::size_t>(n) * n)) *
          kSmemThreads * 4;
+}
+// Byte k of w replaced by byte 0 of b (k static after unrolling).
+__device__ __forceinline__ unsigned put_byte(unsigned w, unsigned b, int k) {
+  return k == 0 ? (b & 0xFFu) : __byte_perm(w, b, k == 1 ? 0x3240u : k == 2 ? 0x3410u : 0x4210u);
 }
 
 // One sample's channel: level (low 8 bits of lv), its count from the counters, the term.
@@ -965,8 +973,8 @@ __device__ __forceinline__ float terms_entropy(float G, float S2, const KArgs& a
 }
 
 // 3 blocks of 96 threads per SM (shared memory: 3 x 72 KiB) allow 224 registers a thread,
-// but __launch_bounds__(96, 3) lets ptxas take only 168 (it spilled 276 bytes at 9 x 9 with
-// the 81 levels in registers): the cap is given directly.
+// but __launch_bounds__(96, 3) lets ptxas take only 168 (7 x 7 and 9 x 9 with the levels in
+// registers spilled): the cap is given directly.
 constexpr int kTermsMaxRegs = 224;
 template <int N>
 __global__ void __maxnreg__(kTermsMaxRegs) k_exact_terms(KArgs a, const unsigned* __restrict__ rgba) {
@@ -976,7 +984,7 @@ __global__ void __maxnreg__(kTermsMaxRegs) k_exact_terms(KArgs a, const unsigned
   constexpr int RB = N == 3 ? 3 : 1;
   // Registers: every loop fully unrolled (static indices into lv); else as exact_smem.
   constexpr int kStepUnroll = kRegs ? N / RB : N % 3 == 0 ? 3 : 1;
-  constexpr int kTermUnroll = kRegs ? NN : 3;
+  constexpr int kRowUnroll = kRegs ? N : 1;
   const int px = blockIdx.x * blockDim.x + threadIdx.x;
   const int py = blockIdx.y * blockDim.y + threadIdx.y;
   if (px >= a.rw || py >= a.rh) return;  // no block-wide synchronisation below
@@ -999,7 +1007,17 @@ __global__ void __maxnreg__(kTermsMaxRegs) k_exact_terms(KArgs a, const unsigned
   const int l1 = min(a.A, l0 + a.labels_per_thread);
   for (int label = l0; label < l1; ++label) {
     const float d = cae::label_disparity(a.dmin, a.dmax, a.A, label);
-    unsigned lv[kRegs ? NN : 1];
+    constexpr int kLvWords = kRegs ? (NN + 3) / 4 : 1;
+    unsigned lv[3][kLvWords];  // registers: channel ch, samples 4i .. 4i+3 in word i
+#pragma unroll
+    for (int i = 0; i < kLvWords; ++i) lv[0][i] = lv[1][i] = lv[2][i] = 0u;
+    // Level of sample j in channel ch (low 8 bits; higher bits: other channels' levels).
+    auto level = [&](int ch, int j) -> unsigned {
+      if constexpr (kRegs)
+        return lv[ch][kRegs ? j >> 2 : 0] >> (8 * (j & 3));
+      else
+        return slv[j * kSmemThreads] >> (8 * ch);
+    };
     unsigned xo[N];
     float fx[N];
 #pragma unroll
@@ -1042,22 +1060,38 @@ __global__ void __maxnreg__(kTermsMaxRegs) k_exact_terms(KArgs a, const unsigned
           smem_count(cr, br);
           smem_count(cg, bg);
           smem_count(cb, bb);
-          const unsigned packed = __byte_perm(__byte_perm(br, bg, 0x1140), bb, 0x2410);  // r | g << 8 | b << 16
           const int j = (vv0 + r) * N + uu;
-          if constexpr (kRegs)
-            lv[j] = packed;
-          else
-            slv[j * kSmemThreads] = packed;
+          if constexpr (kRegs) {
+            lv[0][j >> 2] = put_byte(lv[0][j >> 2], br, j & 3);
+            lv[1][j >> 2] = put_byte(lv[1][j >> 2], bg, j & 3);
+            lv[2][j >> 2] = put_byte(lv[2][j >> 2], bb, j & 3);
+          } else {
+            slv[j * kSmemThreads] = __byte_perm(__byte_perm(br, bg, 0x1140), bb, 0x2410);  // r | g << 8 | b << 16
+          }
         }
     }
-    // Pass 2: every sample's term (its level's count read back), three channels.
-    float G0 = 0.0f, S0 = 0.0f, G1 = 0.0f, S1 = 0.0f, G2 = 0.0f, S2 = 0.0f;
-#pragma unroll kTermUnroll
-    for (int j = 0; j < NN; ++j) {
-      const unsigned p = kRegs ? lv[kRegs ? j : 0] : slv[j * kSmemThreads];
-      sample_term(cr, p, cf0, k2, e_floor, G0, S0);
-      sample_term(cg, p >> 8, cf1, k2, e_floor, G1, S1);
-      sample_term(cb, p >> 16, cf2, k2, e_floor, G2, S2);
+    // Pass 2: every sample's term (its level's count read back), one channel after the other
+    // (2 + 2 accumulators live: 9 x 9 keeps its 81 levels in registers without spills);
+    // summed per view row first (n partial sums of n terms: when all weights are floored,
+    // H ~ 70 and one chain of n^2 float additions is off by up to ~1.5e-4, row sums ~2e-5).
+    float h[3];
+#pragma unroll
+    for (int ch = 0; ch < 3; ++ch) {
+      const unsigned* const cc = cr + ch * 64 * kSmemThreads;
+      const float cf = ch == 0 ? cf0 : ch == 1 ? cf1 : cf2;
+      float G = 0.0f, S2 = 0.0f;
+#pragma unroll kRowUnroll
+      for (int vv = 0; vv < N; ++vv) {
+        float gr = 0.0f, sr = 0.0f;
+#pragma unroll
+        for (int uu = 0; uu < N; ++uu) {
+          const int j = vv * N + uu;
+          sample_term(cc, level(ch, j), cf, k2, e_floor, gr, sr);
+        }
+        G = __fadd_rn(G, gr);
+        S2 = __fadd_rn(S2, sr);
+      }
+      h[ch] = terms_entropy(G, S2, a);
     }
     // Pass 3: counters back to zero for the next label.
     if constexpr (3 * NN > kSmemWords) {
@@ -1066,14 +1100,12 @@ __global__ void __maxnreg__(kTermsMaxRegs) k_exact_terms(KArgs a, const unsigned
     } else {
 #pragma unroll
       for (int j = 0; j < NN; ++j) {
-        const unsigned p = kRegs ? lv[kRegs ? j : 0] : slv[j * kSmemThreads];
-        cr[((p >> 2) & 63u) * kSmemThreads] = 0u;
-        cg[((p >> 10) & 63u) * kSmemThreads] = 0u;
-        cb[((p >> 18) & 63u) * kSmemThreads] = 0u;
+        cr[((level(0, j) >> 2) & 63u) * kSmemThreads] = 0u;
+        cg[((level(1, j) >> 2) & 63u) * kSmemThreads] = 0u;
+        cb[((level(2, j) >> 2) & 63u) * kSmemThreads] = 0u;
       }
     }
-    a.cost[(static_cast<size_t>(label) * a.rh + py) * a.rw + px] =
-        combine(terms_entropy(G0, S0, a), terms_entropy(G1, S1, a), terms_entropy(G2, S2, a));
+    a.cost[(static_cast<size_t>(label) * a.rh + py) * a.rw + px] = combine(h[0], h[1], h[2]);
   }
 }
 
@@ -1126,7 +1158,7 @@ void launch_exact_smem(int n, dim3 grid, dim3 block, const KArgs& a, const unsig
 }
 
 // exact_terms for any window, with its dynamic shared memory (counters, and the levels
-// beyond 9 x 9) and the carveout for 3 blocks per SM (up to 9 x 9).
+// beyond 7 x 7) and the carveout for 3 blocks per SM (up to 7 x 7; 2 at 9 x 9).
 template <int N>
 void launch_terms(dim3 grid, dim3 block, const KArgs& a, const unsigned* rgba, cudaStream_t s) {
   constexpr std::size_t bytes = terms_smem_bytes(N);
