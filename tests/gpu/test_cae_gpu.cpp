@@ -11,7 +11,8 @@
 // bit-identical to coalesced (same float arithmetic), and so are exact_smem,
 // exact_smem_table, exact_sort, exact_mask and exact_bitonic; binned_fast is bit-identical to
 // binned. exact_terms computes the same (exact) CAE summed per sample instead of per bin: not
-// bit-identical to coalesced, held to the same CPU tolerances (and tested at windows 1..15).
+// bit-identical to coalesced, held to the same CPU tolerances (windows 1..9), and within
+// 1e-4 + 4e-6 |C| of coalesced at windows 1..15.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -155,12 +156,18 @@ static void check_vs_cpu(LightFieldDepthEstimator& gpu, const LightField4D& lf, 
   CHECK(cost_pct <= 5.0);
 }
 
-TEST_CASE("cae gpu: exact_terms vs the CPU reference (windows 1..15, normalized, small sigma, regions)") {
+TEST_CASE("cae gpu: exact_terms vs the CPU reference and coalesced (windows 1..15, normalized, small sigma)") {
   LB_GPU_TEST_GUARD();
   auto gpu = cuda::make_lf_depth_cuda();
-  // Levels 256: mostly distinct levels (counts 1); 4: counts up to n*n. sigma 2 floors most
-  // weights (log w clamped at log 1e-30), 60 almost flat. 77 labels: not a multiple of the
-  // labels per thread; the region's edges are not multiples of the 32 x 3 block.
+  // Levels 256: mostly distinct levels (counts 1); 4 and 8: counts up to n*n. sigma 2 floors
+  // most weights (log w clamped at log 1e-30, H up to ~70), 60 almost flat. 77 labels: not a
+  // multiple of the labels per thread; the region's edges are not multiples of the 32 x 3
+  // block. Against the CPU reference up to 9 x 9 only: beyond, the float sampling that every
+  // GPU variant shares moves at least one of the n*n samples to the neighbouring level in
+  // 15-35 % of the costs on this noise (host emulation of the kernels' sampling). Against
+  // coalesced (the same float samples) at every window: exact_terms differs only by its float
+  // summation (per sample vs per bin): |dC| <= 1e-4 + 4e-6 |C| everywhere, and a label
+  // differs only where coalesced's own costs at both labels are within that.
   struct Case {
     int levels;
     float sigma;
@@ -172,14 +179,40 @@ TEST_CASE("cae gpu: exact_terms vs the CPU reference (windows 1..15, normalized,
     for (int views : {1, 3, 5, 7, 9, 11, 13, 15}) {
       CaeParams p;
       p.views = views;
-      p.labels = views >= 11 ? 11 : 77;
+      p.labels = views >= 11 ? 13 : 77;
       p.dmin = -1.3f;
       p.dmax = 1.6f;
       p.sigma = c.sigma;
       p.normalized_log = c.normalized;
       p.method = CaeMethod::Exact;
-      check_vs_cpu(*gpu, lf, p, "exact_terms");
-      if (views == 7 || views == 9) check_vs_cpu(*gpu, lf, p, "exact_terms", CaeRoi{3, 2, 21, 14});
+      if (views <= 9) {
+        check_vs_cpu(*gpu, lf, p, "exact_terms");
+        if (views >= 7) check_vs_cpu(*gpu, lf, p, "exact_terms", CaeRoi{3, 2, 21, 14});
+      }
+      CaeRunOptions o;
+      o.keep_cost = true;
+      const LfDepthResult t = gpu->run(p, "exact_terms", o);
+      p.method = CaeMethod::Cae;
+      const LfDepthResult ref = gpu->run(p, "coalesced", o);
+      REQUIRE(t.cost.size() == ref.cost.size());
+      const std::size_t plane = ref.labels.size();
+      double worst = 0;  // |dC| / (1e-4 + 4e-6 |C|)
+      std::size_t label_off = 0;
+      for (std::size_t i = 0; i < ref.cost.size(); ++i) {
+        const double tol = 1e-4 + 4e-6 * std::fabs(static_cast<double>(ref.cost[i]));
+        const double e = std::isfinite(t.cost[i]) ? std::fabs(static_cast<double>(t.cost[i]) - ref.cost[i]) : 1e30;
+        worst = std::max(worst, e / tol);
+      }
+      for (std::size_t i = 0; i < plane; ++i)
+        if (t.labels[i] != ref.labels[i]) {
+          const double ct = ref.cost[static_cast<std::size_t>(t.labels[i]) * plane + i];
+          const double cr = ref.cost[static_cast<std::size_t>(ref.labels[i]) * plane + i];
+          label_off += ct - cr > 2 * (1e-4 + 4e-6 * std::fabs(cr));
+        }
+      INFO("levels " << c.levels << " sigma " << c.sigma << " normalized " << c.normalized << " views " << views
+                     << ": exact_terms vs coalesced, worst |dC| / tolerance " << worst);
+      CHECK(worst <= 1.0);
+      CHECK(label_off == 0);
     }
   }
 }
