@@ -1011,7 +1011,8 @@ __global__ void __maxnreg__(kTermsMaxRegs) k_exact_terms(KArgs a, const unsigned
     unsigned lv[3][kLvWords];  // registers: channel ch, samples 4i .. 4i+3 in word i
 #pragma unroll
     for (int i = 0; i < kLvWords; ++i) lv[0][i] = lv[1][i] = lv[2][i] = 0u;
-    // Level of sample j in channel ch (low 8 bits; higher bits: other channels' levels).
+    // Level of sample j in channel ch: the low 8 bits (the higher bits hold other samples' levels
+    // of the channel in registers, other channels' levels in shared memory).
     auto level = [&](int ch, int j) -> unsigned {
       if constexpr (kRegs)
         return lv[ch][kRegs ? j >> 2 : 0] >> (8 * (j & 3));
