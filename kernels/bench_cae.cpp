@@ -150,7 +150,8 @@ std::string format_lf_bench_report(const LfBenchReport& r) {
     out << line;
   }
   out << "exact runs " << exact_dispatch_note() << "\n";
-  out << "speedup: over baseline of the same window; vs_256bin: costs and labels bit-identical to coalesced;\n"
+  out << "speedup: over baseline of the same window; vs_256bin: costs and labels bit-identical to coalesced\n"
+         "(exact_terms sums the same exact CAE per sample: 'differs' is expected, max|dC| is its float error);\n"
          "BadPix/MSE: HCI protocol (15 px border) against the light field's ground truth\n";
   return out.str();
 }

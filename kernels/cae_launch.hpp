@@ -26,6 +26,7 @@ enum class CaeKernel {
   Exact,      // picks ExactSort or ExactSmem by window
   ExactSmem,
   ExactSmemTable,
+  ExactTerms,  // exact CAE summed per sample: not bit-identical to coalesced
   ExactSort,
   ExactMask,
   ExactBitonic

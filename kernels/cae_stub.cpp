@@ -9,17 +9,17 @@ constexpr const char* kNoCuda = "this build has no CUDA support";
 
 std::vector<std::string> cae_variants() {
   return {"baseline",   "vec",        "tex",        "coalesced",  "binned",        "binned_fast",      "exact",
-          "exact_smem", "exact_smem_table", "exact_sort", "exact_mask", "exact_bitonic"};
+          "exact_smem", "exact_smem_table", "exact_terms", "exact_sort", "exact_mask", "exact_bitonic"};
 }
 
 CaeMethod cae_variant_method(const std::string& v) {
   if (v == "binned" || v == "binned_fast") return CaeMethod::Binned;
-  if (v == "exact" || v == "exact_smem" || v == "exact_smem_table" || v == "exact_sort" || v == "exact_mask" ||
+  if (v == "exact" || v == "exact_smem" || v == "exact_smem_table" || v == "exact_terms" || v == "exact_sort" || v == "exact_mask" ||
       v == "exact_bitonic")
     return CaeMethod::Exact;
   if (v == "baseline" || v == "vec" || v == "tex" || v == "coalesced") return CaeMethod::Cae;
   throw Error("--variant '" + v +
-              "': use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_smem, exact_smem_table, exact_sort, "
+              "': use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_smem, exact_smem_table, exact_terms, exact_sort, "
               "exact_mask or exact_bitonic");
 }
 

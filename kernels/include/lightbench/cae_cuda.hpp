@@ -39,6 +39,18 @@
 //              read from a (count, level - centre) table (as exact_sort's, ~226 KiB):
 //              fewer instructions, but the lanes' loads scatter over the table (up to 32
 //              L1 wavefronts per warp load). Bit-identical to coalesced.          [exact]
+//   exact_terms  the same exact (unbinned) CAE summed over the SAMPLES instead of the bins:
+//              with c_s the count of sample s's level and w_s its weight, G = sum w_s,
+//              S = sum w_s (log w_s + log c_s): H = log(n*n) - S / G (spec), log G - S / G
+//              (normalized_log). Pass 1 counts the levels in exact_smem's shared counters
+//              and keeps them (registers up to 7x7, shared memory beyond); pass 2 reads every
+//              sample's count back and adds its term (log w analytic: -(L - c)^2 / (2 sigma^2)
+//              clamped at log 1e-30; w and log c by ex2 / lg2.approx), per view row then in
+//              total; pass 3 zeroes the counters. No bin walk, no divergence. Different
+//              float summation: NOT bit-identical to coalesced; CPU tolerances below (and
+//              tested at every window 1..15, normalized_log, sigma 2 and 60). Blocks 32 x 3,
+//              72 KiB shared (3 blocks per SM, <= 224 registers) up to 7x7, 102 KiB at 9x9
+//              (2 blocks per SM); ptxas: no spills.                               [exact]
 //   exact_sort the n*n samples' three levels packed into one word per sample, sorted per
 //              channel by a SWAR sorting network (Batcher, pruned to n*n keys); runs of
 //              equal levels are the occupied bins in ascending order, their terms come from
@@ -57,8 +69,8 @@
 // (tests/gpu/test_cae_gpu.cpp, random full-contrast noise): <= 2 % of pixels whose GPU
 // label costs more than 1e-5 above the CPU minimum, <= 5 % of cost entries off by > 1e-4;
 // tex (hardware bilinear, 8-bit weights): <= 25 % beyond 0.05 (antinous: 1.9-4.2 %).
-// baseline, vec, coalesced and all exact* variants are bit-identical to each other (same
-// float operations, same bin order); binned_fast is bit-identical to binned.
+// baseline, vec, coalesced and all exact* variants but exact_terms are bit-identical to each
+// other (same float operations, same bin order); binned_fast is bit-identical to binned.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -72,7 +84,7 @@
 namespace lb::cuda {
 
 // "baseline", "vec", "tex", "coalesced", "binned", "binned_fast", "exact", "exact_smem",
-// "exact_smem_table", "exact_sort", "exact_mask", "exact_bitonic".
+// "exact_smem_table", "exact_terms", "exact_sort", "exact_mask", "exact_bitonic".
 std::vector<std::string> cae_variants();
 // The method a variant computes (binned -> Binned, exact -> Exact, others -> Cae). Throws
 // lb::Error for an unknown name.
