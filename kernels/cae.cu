@@ -1184,12 +1184,14 @@ void launch_exact_terms(int n, dim3 grid, dim3 block, const KArgs& a, const unsi
   }
 }
 
-// The exact kernel that runs for a named variant and window n. exact: the sorting network
-// where it is fastest (n = 3, 5; H200, 512 x 512, 75 labels: 1.24 / 3.54 ms against
-// binned_fast's 2.62 / 4.70), exact_smem elsewhere. Windows a kernel does not cover run
-// exact_mask: exact_sort beyond 9 x 9, exact_bitonic beyond 7 x 7, exact_smem when the
-// views and padding exceed its 32-bit texel offsets (4 G texels).
-constexpr int kExactSortUpTo = 5;
+// The exact kernel that runs for a named variant and window n: exact picks the fastest
+// bit-identical one (below). Windows a kernel does not cover run exact_mask: exact_sort
+// beyond 9 x 9, exact_bitonic beyond 7 x 7, exact_smem* when the views and padding exceed
+// their 32-bit texel offsets (4 G texels).
+// Measured on an H200 (antinous, 75 labels, docs/PERFORMANCE.md): exact_sort is the fastest
+// exact kernel up to 7 x 7 (1.24 / 3.54 / 9.30 ms), exact_smem_table beyond (13.2 ms at 9 x 9
+// against exact_smem 16.6, exact_terms 15.3, exact_sort 21.1).
+constexpr int kExactSortUpTo = 7;
 CaeKernel exact_kernel_for(CaeKernel k, int n, const CaeDeviceLightField& lf) {
   const bool smem_fits = static_cast<std::uint64_t>(lf.nu) * lf.nv * lf.width * lf.height + lf.width + 1 <
                          (std::uint64_t{1} << 32);
@@ -1197,7 +1199,7 @@ CaeKernel exact_kernel_for(CaeKernel k, int n, const CaeDeviceLightField& lf) {
   switch (k) {
     case CaeKernel::Exact:
       if (sort_fits && n <= kExactSortUpTo) return CaeKernel::ExactSort;
-      return smem_fits ? CaeKernel::ExactSmem : CaeKernel::ExactMask;
+      return smem_fits ? CaeKernel::ExactSmemTable : CaeKernel::ExactMask;
     case CaeKernel::ExactSmem:
     case CaeKernel::ExactSmemTable:
     case CaeKernel::ExactTerms: return smem_fits ? k : CaeKernel::ExactMask;
@@ -1280,7 +1282,7 @@ std::string exact_dispatch_note() {
   std::string sort;
   for (int n = 3; n <= kExactSortUpTo; n += 2)
     sort += (sort.empty() ? "" : ", ") + std::to_string(n) + "x" + std::to_string(n);
-  return "exact_sort at " + sort + ", exact_smem at the other windows";
+  return "exact_sort at " + sort + ", exact_smem_table at the other windows";
 }
 
 CaeMethod cae_kernel_method(CaeKernel k) {

@@ -18,8 +18,9 @@
 //              byte permute onto 2^23, floor by a round-down add; bit-identical samples):
 //              the fair baseline for exact's speed.                                 [binned]
 //   exact      the 256-bin CAE over the occupied bins only, without a 256-bin scan: the
-//              fastest exact kernel for the window, exact_sort at 3x3 and 5x5, exact_smem
-//              from 7x7 (and 1x1). Bit-identical costs and labels to coalesced.      [exact]
+//              fastest bit-identical exact kernel for the window on an H200, exact_sort up
+//              to 7x7, exact_smem_table from 9x9 (and 1x1). Bit-identical costs and labels
+//              to coalesced. Faster than binned up to 5x5 only (docs/PERFORMANCE.md).  [exact]
 //   exact_smem per thread 8-bit counts (3 x 64 words) in shared memory, word k of thread t
 //              at [k * 96 + t] (bank = lane whatever k: every data-dependent increment is
 //              one conflict-free atomicAdd); per channel a 64-bit mask of the non-empty
