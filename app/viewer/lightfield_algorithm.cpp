@@ -1,7 +1,6 @@
 #include "lightfield_algorithm.hpp"
 
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -13,8 +12,6 @@
 
 namespace lb::viewer {
 namespace {
-
-ImageU8 rgba_of(const ImageU8& rgb) { return rgb.channels == 4 ? rgb : to_rgba(rgb); }
 
 // The bundled scene: 192 x 160 views, 9 x 9, background at -1.2 px, square at +1.6 px.
 constexpr int kSynthW = 192, kSynthH = 160, kSynthN = 9;
@@ -52,7 +49,7 @@ void LightFieldAlgorithm::install(LightField4D lf) {
   // Textures first, so a failure leaves the current light field as it was.
   auto centre = std::make_unique<gl::GlTextureSurface>(SurfaceFormat::RGBA8);
   centre->set_interop_enabled(false, "light-field texture");
-  centre->upload_host(rgba_of(lf.centre()));
+  centre->upload_host(to_rgba(lf.centre()));
   auto truth = std::make_unique<gl::GlTextureSurface>(SurfaceFormat::R32F);
   truth->set_interop_enabled(false, "light-field texture");
   float tmin = 0, tmax = 1;
@@ -193,29 +190,14 @@ bool LightFieldAlgorithm::draw_controls() {
   ImGui::TextWrapped("light field: %s", lf_.source.c_str());
   ImGui::TextDisabled("%d x %d views of %d x %d%s", lf_.nu, lf_.nv, lf_.width, lf_.height,
                       lf_.has_gt() ? ", with ground truth" : "");
-  ImGui::SetNextItemWidth(-60);
-  const bool enter = ImGui::InputTextWithHint("##lfpath", "light-field folder", &path_field_,
-                                              ImGuiInputTextFlags_EnterReturnsTrue);
-  ImGui::SameLine();
-  if ((ImGui::Button("Open##lf") || enter) && !path_field_.empty()) {
-    try {
-      open(path_field_);
-      open_error_.clear();
-      changed = true;
-    } catch (const std::exception& e) {
-      open_error_ = e.what();  // the current light field stays
-    }
-  }
+  changed |= path_open_row("lf", "light-field folder", path_field_, &open_error_,
+                           [this](const std::string& p) { open(p); });
   if (ImGui::SmallButton("synthetic two planes")) {
     generate(static_cast<unsigned>(seed_));
     open_error_.clear();
     changed = true;
   }
-  if (!open_error_.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
-    ImGui::TextWrapped("%s", open_error_.c_str());
-    ImGui::PopStyleColor();
-  }
+  error_line(open_error_);
   changed |= draw_angular_pad();
 
   ImGui::AlignTextToFramePadding();
@@ -346,11 +328,11 @@ void LightFieldAlgorithm::run(BackendPool& pool, BackendSlot slot, const PaneRun
   const Params p = effective(run);
   if (output == "view") {
     LB_REQUIRE(p.u >= 0 && p.u < lf_.nu && p.v >= 0 && p.v < lf_.nv, "view (u, v) outside the grid");
-    out.upload_host(rgba_of(lf_.view(p.u, p.v)));
+    out.upload_host(to_rgba(lf_.view(p.u, p.v)));
     return;
   }
   if (output == "refocus") {
-    out.upload_host(rgba_of(refocus_cpu(lf_, p.refocus, p.aperture)));
+    out.upload_host(to_rgba(refocus_cpu(lf_, p.refocus, p.aperture)));
     return;
   }
   const auto names = variants();

@@ -18,15 +18,6 @@
 namespace lb::viewer {
 namespace {
 
-ImageU8 display_rgba(const ImageU8& img) {
-  if (img.channels == 4) return img;
-  if (img.channels == 3) return to_rgba(img);
-  ImageU8 out(img.width, img.height, 4, 255);
-  for (std::size_t i = 0; i < img.pixels(); ++i)
-    for (int c = 0; c < 3; ++c) out.data[i * 4 + c] = img.data[i * img.channels];
-  return out;
-}
-
 ImageF to_float(const ImageD& d) {
   ImageF f(d.width, d.height, 1);
   for (std::size_t i = 0; i < d.data.size(); ++i) f.data[i] = static_cast<float>(d.data[i]);
@@ -81,7 +72,7 @@ void MadAlgorithm::set_images(const ImageU8& reference, const ImageU8& distorted
                    std::to_string(distorted.height) + ")");
   auto rt = std::make_unique<gl::GlTextureSurface>(SurfaceFormat::RGBA8);
   rt->set_interop_enabled(false, "image-pair texture");
-  rt->upload_host(display_rgba(reference));
+  rt->upload_host(to_rgba(reference));
   reference_ = reference;
   loaded_distorted_ = distorted;
   ref_tex_ = std::move(rt);
@@ -108,7 +99,7 @@ void MadAlgorithm::refresh_distorted() {
     const DistortKind kind = all_distort_kinds()[static_cast<std::size_t>(params_.distortion - 1)];
     distorted_ = distort(reference_, kind, params_.strength, static_cast<std::uint64_t>(params_.seed));
   }
-  dist_tex_->upload_host(display_rgba(distorted_));
+  dist_tex_->upload_host(to_rgba(distorted_));
   distorted_key_ = k.str();
   static std::uint64_t next_id = 0;
   id_ = ++next_id;
@@ -159,11 +150,7 @@ bool MadAlgorithm::draw_controls() {
     ImGui::SetTooltip("Switch to another algorithm, set its panes (e.g. A: view on the CPU,\n"
                       "B: view on CUDA NoSync), come back and click: A becomes the reference,\n"
                       "B the distorted image.");
-  if (!open_error_.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
-    ImGui::TextWrapped("%s", open_error_.c_str());
-    ImGui::PopStyleColor();
-  }
+  error_line(open_error_);
   ImGui::SetNextItemWidth(180);
   if (ImGui::Combo("distortion", &params_.distortion, kDistortions, 5)) {
     params_.strength = std::min(params_.strength, static_cast<float>(kStrengthMax[params_.distortion]));

@@ -1,11 +1,38 @@
 #include "param_widgets.hpp"
 
 #include <imgui.h>
+#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cmath>
 
 namespace lb::viewer {
+
+bool path_open_row(const char* id, const char* hint, std::string& path, std::string* error,
+                   const std::function<void(const std::string&)>& open) {
+  ImGui::PushID(id);
+  ImGui::SetNextItemWidth(-60);
+  const bool enter = ImGui::InputTextWithHint("##path", hint, &path, ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SameLine();
+  const bool clicked = ImGui::Button("Open");
+  ImGui::PopID();
+  if (!(clicked || enter) || path.empty()) return false;
+  try {
+    open(path);
+    error->clear();
+    return true;
+  } catch (const std::exception& e) {
+    *error = e.what();
+    return false;
+  }
+}
+
+void error_line(const std::string& error) {
+  if (error.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
+  ImGui::TextWrapped("%s", error.c_str());
+  ImGui::PopStyleColor();
+}
 
 double param_value(const ParamInfo& p) {
   if (!p.value) return 0.0;

@@ -1,7 +1,6 @@
 #include "stereo_algorithm.hpp"
 
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <sstream>
@@ -16,15 +15,6 @@ namespace {
 
 // The bundled pair: 256 x 192, background at disparity 4, a square at 11, 16 disparities.
 constexpr int kSynthW = 256, kSynthH = 192, kSynthBack = 4, kSynthFront = 11, kSynthNdisp = 16;
-
-ImageU8 display_rgba(const ImageU8& img) {
-  if (img.channels == 4) return img;
-  if (img.channels == 3) return to_rgba(img);
-  ImageU8 out(img.width, img.height, 4, 255);
-  for (std::size_t i = 0; i < img.pixels(); ++i)
-    for (int c = 0; c < 3; ++c) out.data[i * 4 + c] = img.data[i * img.channels];
-  return out;
-}
 
 const std::string kBp = "bp/", kLocal = "local/";
 
@@ -76,8 +66,8 @@ void StereoAlgorithm::install(stereo::StereoScene s) {
   auto r = std::make_unique<gl::GlTextureSurface>(SurfaceFormat::RGBA8);
   auto t = std::make_unique<gl::GlTextureSurface>(SurfaceFormat::R32F);
   for (auto* x : {l.get(), r.get(), t.get()}) x->set_interop_enabled(false, "stereo input texture");
-  l->upload_host(display_rgba(s.pair.left));
-  r->upload_host(display_rgba(s.pair.right));
+  l->upload_host(to_rgba(s.pair.left));
+  r->upload_host(to_rgba(s.pair.right));
   if (!s.gt.empty()) t->upload_host(s.gt.disparity);
   scene_ = std::move(s);
   left_tex_ = std::move(l);
@@ -158,29 +148,14 @@ bool StereoAlgorithm::draw_controls() {
   ImGui::TextDisabled("%d x %d, %s%s", scene_.pair.left.width, scene_.pair.left.height,
                       scene_.pair.left.channels == 1 ? "gray" : "colour",
                       scene_.gt.empty() ? "" : ", with ground truth");
-  ImGui::SetNextItemWidth(-60);
-  const bool enter = ImGui::InputTextWithHint("##stereopath", "Middlebury folder (imL, imR, ...)",
-                                              &path_field_, ImGuiInputTextFlags_EnterReturnsTrue);
-  ImGui::SameLine();
-  if ((ImGui::Button("Open##stereo") || enter) && !path_field_.empty()) {
-    try {
-      open(path_field_);
-      open_error_.clear();
-      changed = true;
-    } catch (const std::exception& e) {
-      open_error_ = e.what();  // the current pair stays
-    }
-  }
+  changed |= path_open_row("stereo", "Middlebury folder (imL, imR, ...)", path_field_, &open_error_,
+                           [this](const std::string& p) { open(p); });
   if (ImGui::SmallButton("synthetic two planes##stereo")) {
     generate(1);
     open_error_.clear();
     changed = true;
   }
-  if (!open_error_.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
-    ImGui::TextWrapped("%s", open_error_.c_str());
-    ImGui::PopStyleColor();
-  }
+  error_line(open_error_);
   auto combo = [&](const char* label, const std::vector<std::string>& names, int* index) {
     ImGui::SetNextItemWidth(140);
     if (ImGui::BeginCombo(label, names[*index].c_str())) {

@@ -2,6 +2,7 @@
 // planes. See lightfield.hpp for the layouts and conventions.
 #include "lightbench/lightfield.hpp"
 
+#include <cstdio>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -316,7 +317,9 @@ LightField4D synthetic_two_plane_lightfield(int width, int height, int nu, int n
   for (int y = 0; y < height; ++y)
     for (int x = 0; x < width; ++x)
       if (x >= x0 && x < x1 && y >= y0 && y < y1) back.gt.at(x, y) = d_front;
-  back.source = "synthetic two planes d=" + std::to_string(d_back) + " / " + std::to_string(d_front);
+  char name[96];
+  std::snprintf(name, sizeof name, "synthetic two planes, d = %g (back) / %g (square)", d_back, d_front);
+  back.source = name;
   return back;
 }
 
