@@ -721,6 +721,44 @@ __global__ void k_check_log(unsigned first, unsigned last, unsigned long long* m
   if (bad) atomicAdd(mismatches, bad);
 }
 
+// The sheared sampling of exact_smem and exact_terms (conversion-free bilinear taps, 32-bit
+// texel offsets), written once. Per view column u: the texel offset u * plane + x0 of the left
+// tap and its weight fx.
+template <int N>
+__device__ __forceinline__ void column_taps(const KArgs& a, int x, float d, unsigned plane, unsigned (&xo)[N],
+                                            float (&fx)[N]) {
+#pragma unroll
+  for (int uu = 0; uu < N; ++uu) {
+    const int u = a.u0 + uu;
+    int x0;
+    axis_tap0(shear_pos(x, u - a.uc, d), a.W, x0, fx[uu]);
+    xo[uu] = opaque(static_cast<unsigned>(u) * plane + static_cast<unsigned>(x0));
+  }
+}
+
+// View row v: its weight fy and the four bilinear texels of every view column (loaded
+// together so that they are in flight at once). Texels are read without the x1 / y1 clamp:
+// their weight is exactly 0 there and the views are padded.
+template <int N>
+__device__ __forceinline__ void gather_row(const KArgs& a, const unsigned* __restrict__ rgba, int y, int v, float d,
+                                           unsigned plane, unsigned W, const unsigned (&xo)[N], float& fy,
+                                           unsigned (&t00)[N], unsigned (&t10)[N], unsigned (&t01)[N],
+                                           unsigned (&t11)[N]) {
+  int y0;
+  axis_tap0(shear_pos(y, v - a.vc, d), a.H, y0, fy);
+  const unsigned row0 = opaque(static_cast<unsigned>(v * a.nu) * plane + static_cast<unsigned>(y0) * W);
+  const unsigned row1 = opaque(row0 + W);
+#pragma unroll
+  for (int uu = 0; uu < N; ++uu) {
+    const unsigned* const p0 = rgba + (row0 + xo[uu]);
+    const unsigned* const p1 = rgba + (row1 + xo[uu]);
+    t00[uu] = __ldg(p0);
+    t10[uu] = __ldg(p0 + 1);
+    t01[uu] = __ldg(p1);
+    t11[uu] = __ldg(p1 + 1);
+  }
+}
+
 // One channel's bin walk (exact_smem): add_term's arithmetic on each occupied bin.
 struct BinWalk {
   unsigned lo, hi;
@@ -837,13 +875,7 @@ __global__ void __launch_bounds__(kSmemThreads, 3)
     const float d = cae::label_disparity(a.dmin, a.dmax, a.A, label);
     unsigned xo[N];  // u * plane + x0 per view column
     float fx[N];
-#pragma unroll
-    for (int uu = 0; uu < N; ++uu) {
-      const int u = a.u0 + uu;
-      int x0;
-      axis_tap0(shear_pos(x, u - a.uc, d), a.W, x0, fx[uu]);
-      xo[uu] = opaque(static_cast<unsigned>(u) * plane + static_cast<unsigned>(x0));
-    }
+    column_taps<N>(a, x, d, plane, xo, fx);
     // RB view rows per step: their 4 * N * RB texels loaded first (all in flight at once:
     // registers are free here, shared memory limits the SM to 9 warps; the loads are not
     // left to be hoisted across the shared atomics), then the levels counted.
@@ -852,22 +884,7 @@ __global__ void __launch_bounds__(kSmemThreads, 3)
       unsigned t00[RB][N], t10[RB][N], t01[RB][N], t11[RB][N];
       float fy[RB];
 #pragma unroll
-      for (int r = 0; r < RB; ++r) {
-        const int v = v0 + r;
-        int y0;
-        axis_tap0(shear_pos(y, v - a.vc, d), a.H, y0, fy[r]);
-        const unsigned row0 = opaque(static_cast<unsigned>(v * a.nu) * plane + static_cast<unsigned>(y0) * W);
-        const unsigned row1 = opaque(row0 + W);
-#pragma unroll
-        for (int uu = 0; uu < N; ++uu) {
-          const unsigned* const p0 = rgba + (row0 + xo[uu]);
-          const unsigned* const p1 = rgba + (row1 + xo[uu]);
-          t00[r][uu] = __ldg(p0);
-          t10[r][uu] = __ldg(p0 + 1);
-          t01[r][uu] = __ldg(p1);
-          t11[r][uu] = __ldg(p1 + 1);
-        }
-      }
+      for (int r = 0; r < RB; ++r) gather_row<N>(a, rgba, y, v0 + r, d, plane, W, xo, fy[r], t00[r], t10[r], t01[r], t11[r]);
 #pragma unroll
       for (int r = 0; r < RB; ++r)
 #pragma unroll
@@ -1019,37 +1036,17 @@ __global__ void __maxnreg__(kTermsMaxRegs) k_exact_terms(KArgs a, const unsigned
       else
         return slv[j * kSmemThreads] >> (8 * ch);
     };
-    unsigned xo[N];
+    unsigned xo[N];  // u * plane + x0 per view column
     float fx[N];
-#pragma unroll
-    for (int uu = 0; uu < N; ++uu) {
-      const int u = a.u0 + uu;
-      int x0;
-      axis_tap0(shear_pos(x, u - a.uc, d), a.W, x0, fx[uu]);
-      xo[uu] = opaque(static_cast<unsigned>(u) * plane + static_cast<unsigned>(x0));
-    }
+    column_taps<N>(a, x, d, plane, xo, fx);
     // Pass 1: sample, count, keep the packed levels.
 #pragma unroll kStepUnroll
     for (int vv0 = 0; vv0 < N; vv0 += RB) {
       unsigned t00[RB][N], t10[RB][N], t01[RB][N], t11[RB][N];
       float fy[RB];
 #pragma unroll
-      for (int r = 0; r < RB; ++r) {
-        const int v = a.v0 + vv0 + r;
-        int y0;
-        axis_tap0(shear_pos(y, v - a.vc, d), a.H, y0, fy[r]);
-        const unsigned row0 = opaque(static_cast<unsigned>(v * a.nu) * plane + static_cast<unsigned>(y0) * W);
-        const unsigned row1 = opaque(row0 + W);
-#pragma unroll
-        for (int uu = 0; uu < N; ++uu) {
-          const unsigned* const p0 = rgba + (row0 + xo[uu]);
-          const unsigned* const p1 = rgba + (row1 + xo[uu]);
-          t00[r][uu] = __ldg(p0);
-          t10[r][uu] = __ldg(p0 + 1);
-          t01[r][uu] = __ldg(p1);
-          t11[r][uu] = __ldg(p1 + 1);
-        }
-      }
+      for (int r = 0; r < RB; ++r)
+        gather_row<N>(a, rgba, y, a.v0 + vv0 + r, d, plane, W, xo, fy[r], t00[r], t10[r], t01[r], t11[r]);
 #pragma unroll
       for (int r = 0; r < RB; ++r)
 #pragma unroll

@@ -240,6 +240,25 @@ std::size_t fused_smem_bytes(int r) {
   return (hh * hw + 2 * hh * kFT) * sizeof(unsigned);
 }
 
+// The fused kernels' first step: the truncated costs at disparity d of the hw x hh halo tile
+// whose top-left image pixel is (gx0, gy0), coordinates clamped to the image (= the clamped
+// convolutions), into sc with row stride `stride`. The block's threads stride over the tile.
+__device__ __forceinline__ void cost_tile(const uchar4* __restrict__ ref, const uchar4* __restrict__ oth, int W,
+                                          int H, int dir, const KernelParams& k, int d, int gx0, int gy0, int hw,
+                                          int hh, int stride, unsigned* sc) {
+  for (int hy = threadIdx.y; hy < hh; hy += kBY) {
+    const int gy = sl::clampi(gy0 + hy, 0, H - 1);
+    const uchar4* rrow = ref + static_cast<std::size_t>(gy) * W;
+    const uchar4* orow = oth + static_cast<std::size_t>(gy) * W;
+    for (int hx = threadIdx.x; hx < hw; hx += kBX) {
+      const int gx = sl::clampi(gx0 + hx, 0, W - 1);
+      const uchar4 a = rrow[gx];
+      const uchar4 b = orow[sl::match_x(gx, d, dir, W)];
+      sc[hy * stride + hx] = sl::pixel_cost(a.x, a.y, a.z, b.x, b.y, b.z, k.trunc3);
+    }
+  }
+}
+
 __global__ void __launch_bounds__(kBX* kBY) fused_kernel(const uchar4* __restrict__ ref, const uchar4* __restrict__ oth,
                                                          int W, int H, int dir, KernelParams k, int dpb,
                                                          u64* __restrict__ out) {
@@ -258,17 +277,7 @@ __global__ void __launch_bounds__(kBX* kBY) fused_kernel(const uchar4* __restric
   for (int q = 0; q < kRowsPerThread; ++q) best[q] = sl::kNoPacked;
   for (int d = d_begin; d < d_end; ++d) {
     // 1. costs of the tile + halo, coordinates clamped (= the clamped convolutions).
-    for (int hy = ty; hy < HH; hy += kBY) {
-      const int gy = sl::clampi(y0 - r + hy, 0, H - 1);
-      const uchar4* rrow = ref + static_cast<std::size_t>(gy) * W;
-      const uchar4* orow = oth + static_cast<std::size_t>(gy) * W;
-      for (int hx = tx; hx < HW; hx += kBX) {
-        const int gx = sl::clampi(x0 - r + hx, 0, W - 1);
-        const uchar4 a = rrow[gx];
-        const uchar4 b = orow[sl::match_x(gx, d, dir, W)];
-        sc[hy * HW + hx] = sl::pixel_cost(a.x, a.y, a.z, b.x, b.y, b.z, k.trunc3);
-      }
-    }
+    cost_tile(ref, oth, W, H, dir, k, d, x0 - r, y0 - r, HW, HH, HW, sc);
     __syncthreads();
     // 2. horizontal streams of the tile's columns, all halo rows.
     for (int hy = ty; hy < HH; hy += kBY) {
@@ -352,17 +361,7 @@ __global__ void __launch_bounds__(kBX* kBY) fused_fixed_kernel(const uchar4* __r
 #pragma unroll
   for (int q = 0; q < kRowsPerThread; ++q) best[q] = sl::kNoPacked;
   for (int d = d_begin; d < d_end; ++d) {
-    for (int hy = ty; hy < HH; hy += kBY) {
-      const int gy = sl::clampi(y0 - R + hy, 0, H - 1);
-      const uchar4* rrow = ref + static_cast<std::size_t>(gy) * W;
-      const uchar4* orow = oth + static_cast<std::size_t>(gy) * W;
-      for (int hx = tx; hx < HW; hx += kBX) {
-        const int gx = sl::clampi(x0 - R + hx, 0, W - 1);
-        const uchar4 a = rrow[gx];
-        const uchar4 b = orow[sl::match_x(gx, d, dir, W)];
-        sc[hy * SW + hx] = sl::pixel_cost(a.x, a.y, a.z, b.x, b.y, b.z, k.trunc3);
-      }
-    }
+    cost_tile(ref, oth, W, H, dir, k, d, x0 - R, y0 - R, HW, HH, SW, sc);
     __syncthreads();
     // Horizontal: a task is 4 consecutive columns 4g .. 4g+3 of one halo row (8 tasks per
     // row, a warp = 4 rows x 8 column groups); it streams halo columns 4g .. 4g+3+2R once:
