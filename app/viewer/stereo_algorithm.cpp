@@ -214,7 +214,7 @@ void StereoAlgorithm::draw_results() {
 StereoAlgorithm::Params StereoAlgorithm::effective(const PaneRun& run) const {
   Params p = params_;
   if (!run.override_param.empty()) {
-    const auto infos = const_cast<StereoAlgorithm*>(this)->describe_all(p);
+    const auto infos = describe_all(p);
     if (const ParamInfo* info = find_param(infos, run.override_param))
       set_param_value(*info, run.override_value);
   }

@@ -65,7 +65,7 @@ class StereoAlgorithm final : public Algorithm {
     std::string what;             // backend and variant of the cached result
   };
   Params effective(const PaneRun& run) const;
-  std::vector<ParamInfo> describe_all(Params& p);
+  static std::vector<ParamInfo> describe_all(Params& p);  // BP then local (without ndisp)
   // The variant name (without "bp/" or "local/") a pane runs for a method.
   std::string variant_for(const PaneRun& run, bool bp) const;
   void install(stereo::StereoScene scene);
