@@ -15,6 +15,7 @@
 #include "lightbench/render_tables.hpp"
 #include "render_launch.hpp"
 #include "depth_launch.hpp"
+#include "depth_score.hpp"
 #include "lightbench/plenoptic_depth.hpp"
 
 namespace lb::cuda {
@@ -297,6 +298,47 @@ class CudaBackend final : public ComputeBackend {
 
   void set_depth_tuning(const DepthTuning& t) { depth_tuning_ = t; }
 
+  DepthScore score_last_depth(const ImageF& truth) override {
+    const cudaStream_t s = prepare_truth(truth, "depth score");
+    const DepthScoreSums sums = depth_score_device(static_cast<const float*>(depth_map_.get()), depth_map_.pitch(),
+                                                   truth_dev_.as<float>(), truth.width, truth.height, 0, s);
+    DepthScore r;
+    r.pixels = sums.pixels;
+    if (sums.pixels) {
+      r.exact_pct = 100.0 * static_cast<double>(sums.exact) / static_cast<double>(sums.pixels);
+      r.mae = sums.abs_err / static_cast<double>(sums.pixels);
+    }
+    return r;
+  }
+
+  void last_depth_error(const ImageF& truth, Surface& out) override {
+    LB_REQUIRE(out.format() == SurfaceFormat::R32F, "depth error: the output surface must be R32F");
+    const cudaStream_t s = prepare_truth(truth, "depth error");
+    const int w = truth.width, h = truth.height;
+    error_map_.resize(static_cast<std::size_t>(w) * 4, static_cast<std::size_t>(h));
+    launch_depth_error(static_cast<const float*>(depth_map_.get()), depth_map_.pitch(), truth_dev_.as<float>(), w,
+                       h, static_cast<float*>(error_map_.get()), error_map_.pitch(), s);
+    out.resize(w, h);
+    const DeviceTarget t = out.map_device(s);
+    if (t.kind == DeviceTarget::Kind::None) {
+      ImageF img(w, h, 1);
+      CUDA_CHECK_THROW(cudaMemcpy2DAsync(img.data.data(), static_cast<std::size_t>(w) * 4, error_map_.get(),
+                                         error_map_.pitch(), static_cast<std::size_t>(w) * 4,
+                                         static_cast<std::size_t>(h), cudaMemcpyDeviceToHost, s));
+      CUDA_CHECK_THROW(cudaStreamSynchronize(s));
+      out.upload_host(img);
+      return;
+    }
+    write_mapped(out, t, w, h, "depth error", [&](const OutputDevice& o) {
+      launch_copy_map(static_cast<const float*>(error_map_.get()), error_map_.pitch(), w, h, o, s);
+    });
+  }
+
+  std::unique_ptr<Surface> scratch_surface(SurfaceFormat format) override {
+    return format == SurfaceFormat::R32F ? make_cuda_surface(format) : make_cuda_buffer_surface();
+  }
+
+
  private:
   struct Pending {
     std::string name;
@@ -423,6 +465,26 @@ class CudaBackend final : public ComputeBackend {
     depth_valid_ = true;
   }
 
+  // The ground truth on the device (uploaded when it differs from the last one), checked
+  // against the last depth map's size. Returns the stream.
+  cudaStream_t prepare_truth(const ImageF& truth, const char* what) {
+    LB_REQUIRE(map_valid_, std::string(what) + ": no depth map computed yet");
+    const int w = depth_width(map_grid_, map_params_), h = depth_height(map_grid_, map_params_);
+    LB_REQUIRE(truth.channels == 1 && truth.width == w && truth.height == h,
+               std::string(what) + ": depth map " + std::to_string(w) + "x" + std::to_string(h) +
+                   " and ground truth " + std::to_string(truth.width) + "x" + std::to_string(truth.height) +
+                   " differ in size");
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    const cudaStream_t s = stream_->get();
+    if (truth_host_.data != truth.data || truth_host_.width != truth.width) {
+      CUDA_CHECK_THROW(cudaStreamSynchronize(s));  // queued passes may read the old truth
+      truth_dev_.reserve(truth.data.size() * 4);
+      CUDA_CHECK_THROW(cudaMemcpy(truth_dev_.get(), truth.data.data(), truth.data.size() * 4, cudaMemcpyHostToDevice));
+      truth_host_ = truth;
+    }
+    return s;
+  }
+
   template <class F>
   void launch_timed_fn(const std::string& name, std::uint64_t bytes, F&& enqueue) {
     const cudaStream_t s = stream_->get();
@@ -507,6 +569,9 @@ class CudaBackend final : public ComputeBackend {
   std::uint64_t depth_bytes_ = 0;
   DeviceBuffer depth_table_dev_, depth_scratch_;
   DepthTablesDevice depth_dev_tables_;
+  ImageF truth_host_;      // the ground truth truth_dev_ holds (scores, error maps)
+  DeviceBuffer truth_dev_;
+  PitchedBuffer error_map_;
   PitchedBuffer depth_map_;  // the last depth() map (or set_depth_map), float, pitched
   bool map_valid_ = false;
   PlenopticGrid map_grid_{};

@@ -34,37 +34,18 @@ void error_line(const std::string& error) {
   ImGui::PopStyleColor();
 }
 
-double param_value(const ParamInfo& p) {
-  if (!p.value) return 0.0;
-  return p.kind == ParamInfo::Kind::Int ? *static_cast<int*>(p.value)
-                                        : static_cast<double>(*static_cast<float*>(p.value));
-}
-
-void set_param_value(const ParamInfo& p, double v) {
-  if (!p.value) return;
-  v = std::clamp(v, p.min, p.max);
-  if (p.kind == ParamInfo::Kind::Int) *static_cast<int*>(p.value) = static_cast<int>(std::lround(v));
-  else *static_cast<float*>(p.value) = static_cast<float>(v);
-}
-
-const ParamInfo* find_param(const std::vector<ParamInfo>& params, const std::string& name) {
-  for (const auto& p : params)
-    if (p.name == name) return &p;
-  return nullptr;
-}
-
 bool param_sliders(const std::vector<ParamInfo>& params) {
   bool changed = false;
   for (const auto& p : params) {
     ImGui::PushID(p.name.c_str());
-    if (p.kind == ParamInfo::Kind::Int) {
-      int* v = static_cast<int*>(p.value);
-      changed |= ImGui::SliderInt(p.label.c_str(), v, static_cast<int>(p.min),
+    if (auto* i = std::get_if<int*>(&p.value)) {
+      changed |= ImGui::SliderInt(p.label.c_str(), *i, static_cast<int>(p.min),
                                   static_cast<int>(p.max), "%d", ImGuiSliderFlags_AlwaysClamp);
-    } else {
-      float* v = static_cast<float*>(p.value);
-      changed |= ImGui::SliderFloat(p.label.c_str(), v, static_cast<float>(p.min),
+    } else if (auto* f = std::get_if<float*>(&p.value)) {
+      changed |= ImGui::SliderFloat(p.label.c_str(), *f, static_cast<float>(p.min),
                                     static_cast<float>(p.max), "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    } else if (auto* b = std::get_if<bool*>(&p.value)) {
+      changed |= ImGui::Checkbox(p.label.c_str(), *b);
     }
     if (!p.help.empty() && ImGui::IsItemHovered())
       ImGui::SetTooltip("%s\n(%s; ctrl+click to type a value)", p.help.c_str(), p.name.c_str());

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "lightbench/plenoptic_params.hpp"
+#include "lightbench/params.hpp"
 
 namespace lb::viewer {
 
@@ -21,11 +21,9 @@ bool path_open_row(const char* id, const char* hint, std::string& path, std::str
 // The red one-line error under a control (nothing when empty).
 void error_line(const std::string& error);
 
-// Current value of a parameter as double.
-double param_value(const ParamInfo& p);
-// Sets a parameter, rounded for Int and clamped to its range.
-void set_param_value(const ParamInfo& p, double v);
-// The parameter called `name`, or nullptr.
-const ParamInfo* find_param(const std::vector<ParamInfo>& params, const std::string& name);
+// Current value of a parameter as double (ParamInfo::get).
+inline double param_value(const ParamInfo& p) { return p.get(); }
+// Sets a parameter, rounded for Int and clamped to its range (ParamInfo::set).
+inline void set_param_value(const ParamInfo& p, double v) { p.set(v); }
 
 }  // namespace lb::viewer

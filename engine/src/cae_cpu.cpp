@@ -256,9 +256,42 @@ LfDepthResult cae_depth_cpu(const LightField4D& lf, const CaeParams& p, const Ca
 
 void LightFieldDepthEstimator::run_to_surface(const CaeParams& p, const std::string& variant,
                                               Surface& out, const CaeRunOptions& o) {
-  const LfDepthResult r = run(p, variant, o);
-  out.resize(r.disparity.width, r.disparity.height);
-  out.upload_host(r.disparity);
+  last_ = run(p, variant, o);
+  has_last_ = true;
+  out.resize(last_.disparity.width, last_.disparity.height);
+  out.upload_host(last_.disparity);
+}
+
+void LightFieldDepthEstimator::last_error_to_surface(Surface& out) {
+  LB_REQUIRE(has_last_ && host_lf_, "light-field error: no depth computed yet");
+  LB_REQUIRE(host_lf_->has_gt(), "this light field has no ground truth");
+  const ImageF err = hci_error_map(last_.disparity, host_lf_->gt, last_.roi.x, last_.roi.y);
+  out.resize(err.width, err.height);
+  out.upload_host(err);
+}
+
+HciScore LightFieldDepthEstimator::score_last(int border) {
+  LB_REQUIRE(has_last_ && host_lf_, "light-field score: no depth computed yet");
+  LB_REQUIRE(host_lf_->has_gt(), "this light field has no ground truth");
+  return hci_score_region(last_.disparity, host_lf_->gt, last_.roi.x, last_.roi.y, border);
+}
+
+void LightFieldDepthEstimator::view_to_surface(int u, int v, Surface& out) {
+  LB_REQUIRE(host_lf_, "no light field loaded");
+  const ImageU8 img = to_rgba(extract_view(*host_lf_, u, v));
+  out.resize(img.width, img.height);
+  out.upload_host(img);
+}
+
+void LightFieldDepthEstimator::refocus_to_surface(float disparity, int aperture_radius, Surface& out) {
+  LB_REQUIRE(host_lf_, "no light field loaded");
+  ImageU8 img;
+  {
+    ScopedCpuTimer t(timings_, "refocus/cpu", 0);
+    img = to_rgba(refocus_cpu(*host_lf_, disparity, aperture_radius));
+  }
+  out.resize(img.width, img.height);
+  out.upload_host(img);
 }
 
 namespace {

@@ -1,4 +1,5 @@
 // The CPU reference backend: multithreaded, variant-agnostic (it IS the reference).
+#include <cmath>
 #include <thread>
 
 #include "lightbench/backend.hpp"
@@ -19,6 +20,10 @@ BackendRequest parse_backend_request(const std::string& s) {
 
 void ComputeBackend::depth(const PlenopticGrid&, const DepthParams&, const DepthConfig&, Surface&) {
   throw Error("depth: not supported by the " + std::string(to_string(kind())) + " backend");
+}
+
+std::unique_ptr<Surface> ComputeBackend::scratch_surface(SurfaceFormat format) {
+  return std::make_unique<HostSurface>(format);
 }
 
 void ComputeBackend::render_all_in_focus(const PlenopticGrid&, const RenderParams&, const DepthParams&, Surface&) {
@@ -90,6 +95,20 @@ class CpuBackend final : public ComputeBackend {
     }
     out.resize(img.width, img.height);
     out.upload_host(img);
+  }
+
+  DepthScore score_last_depth(const ImageF& truth) override {
+    LB_REQUIRE(!last_depth_.empty(), "depth score: no depth map computed yet");
+    return score_depth(last_depth_, truth);
+  }
+
+  void last_depth_error(const ImageF& truth, Surface& out) override {
+    LB_REQUIRE(!last_depth_.empty(), "depth error: no depth map computed yet");
+    LB_REQUIRE(last_depth_.same_shape(truth), "depth error: depth map and ground truth differ in size");
+    ImageF err(truth.width, truth.height, 1);
+    for (std::size_t i = 0; i < err.data.size(); ++i) err.data[i] = std::abs(last_depth_.data[i] - truth.data[i]);
+    out.resize(err.width, err.height);
+    out.upload_host(err);
   }
 
  private:

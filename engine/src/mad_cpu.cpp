@@ -362,4 +362,23 @@ MadResult mad_cpu(const ImageD& ref, const ImageD& dst, const MadOptions& o) {
   return m.run(ref, dst, "", o);
 }
 
+void MadEvaluator::map_to_surface(bool hi, Surface& out) {
+  LB_REQUIRE(has_last_ && !(hi ? last_.hi : last_.lo).empty(), "MAD: no maps computed yet");
+  const ImageD& m = hi ? last_.hi : last_.lo;
+  ImageF f(m.width, m.height, 1);
+  for (std::size_t i = 0; i < m.data.size(); ++i) f.data[i] = static_cast<float>(m.data[i]);
+  out.resize(f.width, f.height);
+  out.upload_host(f);
+}
+
+float MadEvaluator::map_quantile(bool hi, double q) {
+  LB_REQUIRE(has_last_ && !(hi ? last_.hi : last_.lo).empty(), "MAD: no maps computed yet");
+  const ImageD& m = hi ? last_.hi : last_.lo;
+  std::vector<float> v(m.data.size());
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(m.data[i]);
+  const std::size_t k = std::min(v.size() - 1, static_cast<std::size_t>(static_cast<double>(v.size()) * q));
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(k), v.end());
+  return v[k];
+}
+
 }  // namespace lb

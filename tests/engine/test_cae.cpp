@@ -150,7 +150,7 @@ TEST_CASE("cae: parameters are validated with one-line errors; describe binds th
   REQUIRE(info.size() == 5);
   CHECK(info[0].name == "views");
   CHECK(info[0].max == 5.0);
-  *static_cast<int*>(info[1].value) = 33;
+  info[1].set(33);
   CHECK(p.labels == 33);
   CHECK(cae_label_disparity(p, 0) == p.dmin);
   CHECK(cae_label_disparity(p, 32) == doctest::Approx(p.dmax));

@@ -73,7 +73,7 @@ TEST_CASE("distort: viewer parameters") {
   DistortParams p;
   auto info = describe(p);
   REQUIRE(info.size() == 3);
-  CHECK(info[0].value == &p.kind);
+  CHECK(std::get<int*>(info[0].value) == &p.kind);
   CHECK(info[1].max == 10.0);
   p.kind = 2;
   CHECK(describe(p)[1].max == 99.0);

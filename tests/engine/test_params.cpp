@@ -56,9 +56,38 @@ TEST_CASE("describe() binds the live parameters with grid-dependent ranges") {
   auto info = describe(p, g);
   REQUIRE(info.size() == 5);
   CHECK(info[0].name == "patch");
-  CHECK(info[0].value == &p.patch);
+  CHECK(std::get<int*>(info[0].value) == &p.patch);
   CHECK(info[0].max == 20);
   CHECK(info[1].max == doctest::Approx(10.25));
+}
+
+TEST_CASE("ParamInfo: typed get/set clamp to the range, round ints, and report changes") {
+  const PlenopticGrid g{10, 8, 20.5, 0, 0};
+  RenderParams p;
+  auto info = describe(p, g);
+  const ParamInfo* patch = find_param(info, "patch");
+  REQUIRE(patch);
+  CHECK(patch->set(7.6));
+  CHECK(p.patch == 8);
+  CHECK_FALSE(patch->set(8.2));  // rounds to the same value
+  patch->set(1e9);
+  CHECK(p.patch == 20);  // clamped to the grid's maximum
+  patch->set(std::nan(""));
+  CHECK(p.patch == 20);  // NaN leaves it
+  const ParamInfo* vx = find_param(info, "view_x");
+  REQUIRE(vx);
+  vx->set(-3.25);
+  CHECK(p.view_x == doctest::Approx(-3.25));
+  bool flag = false;
+  const ParamInfo b{"flag", "flag", "", ParamInfo::Kind::Bool, &flag, 0, 1};
+  CHECK(b.set(1));
+  CHECK(flag);
+  CHECK(b.get() == 1.0);
+  const ParamValues v = read_values(info);
+  CHECK(v.at("patch") == 20);
+  RenderParams q;
+  apply_values(describe(q, g), {{"patch", 5}, {"unknown", 1}});
+  CHECK(q.patch == 5);
 }
 
 TEST_CASE("render tables: nearest-pixel starts and quantised separable weights") {

@@ -278,7 +278,7 @@ TEST_CASE("depth parameter validation gives one-line errors naming the parameter
   const auto info = describe(live, g);
   CHECK(info.size() == 6);
   for (const auto& i : info) CHECK(i.min <= i.max);
-  *static_cast<int*>(info[1].value) = 9;
+  info[1].set(9);
   CHECK(live.pmin == 9);
   // The raw must hold the grid.
   CHECK_THROWS_AS(build_depth_tables(g, DepthParams{}, 100, 100), Error);

@@ -134,7 +134,7 @@ TEST_CASE("bp params: validation errors name the parameter; describe binds all s
   CHECK(fails(q, "iterations"));
   const auto info = describe(p);
   CHECK(info.size() == 7);
-  for (const auto& i : info) CHECK(i.value != nullptr);
+  for (const auto& i : info) CHECK(i.bound());
   const StereoPair small = synthetic_plane_pair(10, 8, 1, 1u);
   p.ndisp = 16;
   CHECK_THROWS_AS(validate(p, small), Error);

@@ -182,7 +182,7 @@ TEST_CASE("stereo local: parameters and the matcher interface") {
   }
   const auto info = describe(p);
   REQUIRE(info.size() == 6);
-  *static_cast<int*>(info[0].value) = 20;
+  info[0].set(20);
   CHECK(p.ndisp == 20);
   CHECK(local_variants().size() == 5);
   CHECK(local_timing_key("fused") == "stereo/local/fused");

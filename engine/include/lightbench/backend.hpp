@@ -53,6 +53,16 @@ class ComputeBackend {
   virtual void render_all_in_focus(const PlenopticGrid& grid, const RenderParams& render,
                                    const DepthParams& depth, Surface& out);
 
+  // Scoring of the map of the last depth() call against a ground truth of its size (the
+  // patch-size map at the same output patch M): where the map is (device memory on CUDA, so
+  // no second run and no download of the map). Throws lb::Error without a depth map or on a
+  // size mismatch.
+  virtual DepthScore score_last_depth(const ImageF& truth) = 0;
+  // |depth - truth| of the last depth() call into out (R32F, resized).
+  virtual void last_depth_error(const ImageF& truth, Surface& out) = 0;
+  // A surface of this backend's own kind for intermediate results (CUDA: device memory).
+  virtual std::unique_ptr<Surface> scratch_surface(SurfaceFormat format);
+
   // Blocks until queued work is done (CUDA) and event timings are collected.
   virtual void synchronize() {}
 

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "lightbench/backend.hpp"
+#include "lightbench/hci_metrics.hpp"
 #include "lightbench/image.hpp"
 #include "lightbench/lightfield.hpp"
 #include "lightbench/plenoptic_params.hpp"  // ParamInfo
@@ -101,12 +102,33 @@ class LightFieldDepthEstimator {
   // compute p.method throws lb::Error naming both.
   virtual LfDepthResult run(const CaeParams& p, const std::string& variant = "",
                             const CaeRunOptions& o = {}) = 0;
-  // Disparity into a surface (R32F, resized to the region). Default: run() + upload_host.
+  // Disparity into a surface (R32F, resized to the region) and kept as "the last depth" for
+  // last_error_to_surface() / score_last(). Default: run() + upload_host (the CUDA estimator
+  // writes from device memory instead).
   virtual void run_to_surface(const CaeParams& p, const std::string& variant, Surface& out,
                               const CaeRunOptions& o = {});
+  // |last depth - ground truth| (hci_error_map) into an R32F surface. Throws without a last
+  // depth or ground truth.
+  virtual void last_error_to_surface(Surface& out);
+  // The HCI score of the last depth (hci_score_region, border cropped from the full image).
+  virtual HciScore score_last(int border);
+  // The sub-aperture view (u, v) into an RGBA8 surface (bounds checked).
+  virtual void view_to_surface(int u, int v, Surface& out);
+  // Shift-and-add refocus (lb::refocus_cpu's image) into an RGBA8 surface.
+  virtual void refocus_to_surface(float disparity, int aperture_radius, Surface& out);
+  // The host copy of the light field the defaults above read (the caller keeps it alive:
+  // the runner holds the data); forgets the last depth.
+  void set_host_lightfield(const LightField4D* lf) {
+    host_lf_ = lf;
+    has_last_ = false;
+  }
   TimingRegistry& timings() { return timings_; }
 
  protected:
+  // The light field the defaults above read (set_host_lightfield).
+  const LightField4D* host_lf_ = nullptr;
+  LfDepthResult last_;  // the default run_to_surface's result
+  bool has_last_ = false;
   TimingRegistry timings_;
 };
 

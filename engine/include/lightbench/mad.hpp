@@ -20,6 +20,7 @@
 
 #include "lightbench/backend.hpp"
 #include "lightbench/image.hpp"
+#include "lightbench/surface.hpp"
 #include "lightbench/timing.hpp"
 
 namespace lb {
@@ -64,9 +65,23 @@ class MadEvaluator {
   // variant "" = default_variant(); an unknown variant throws lb::Error.
   virtual MadResult run(const ImageD& ref, const ImageD& dst, const std::string& variant = "",
                         const MadOptions& o = {}) = 0;
+  // Runs and keeps the result as "the last" for map_to_surface() (the CUDA evaluator keeps
+  // its maps on the device; the returned result then has no host maps).
+  virtual MadResult run_keep(const ImageD& ref, const ImageD& dst, const std::string& variant,
+                             const MadOptions& o) {
+    last_ = run(ref, dst, variant, o);
+    has_last_ = true;
+    return last_;
+  }
+  // The last run's HI (hi = true) or LO map into an R32F surface (full size).
+  virtual void map_to_surface(bool hi, Surface& out);
+  // The q-quantile (0..1) of the last run's HI or LO map: a display scale for heavy tails.
+  virtual float map_quantile(bool hi, double q);
   TimingRegistry& timings() { return timings_; }
 
  protected:
+  MadResult last_;  // run_keep's result (CPU: with its maps)
+  bool has_last_ = false;
   TimingRegistry timings_;
 };
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "lightbench/params.hpp"
+
 namespace lb {
 
 // A rectangular grid of NX x NY micro-images of pitch D (pixels, may be non-integer);
@@ -58,17 +60,7 @@ void validate(const RenderParams& p, const PlenopticGrid& grid);
 inline int render_width(const PlenopticGrid& g, const RenderParams& p) { return g.nx * p.patch; }
 inline int render_height(const PlenopticGrid& g, const RenderParams& p) { return g.ny * p.patch; }
 
-// A parameter described for generated UIs and CLIs.
-struct ParamInfo {
-  enum class Kind { Int, Float };
-  std::string name;   // CLI/JSON name, e.g. "patch"
-  std::string label;  // panel label
-  std::string help;
-  Kind kind = Kind::Int;
-  void* value = nullptr;  // int* or float*
-  double min = 0.0;
-  double max = 0.0;
-};
+// ParamInfo: lightbench/params.hpp.
 // Live parameters of the renderer, bound to p. Ranges depend on the grid (e.g. the view
 // shift is limited to half a micro-image).
 std::vector<ParamInfo> describe(RenderParams& p, const PlenopticGrid& grid);

@@ -12,7 +12,9 @@
 
 #include "lightbench/backend.hpp"  // BackendKind
 #include "lightbench/image.hpp"
-#include "lightbench/plenoptic_params.hpp"  // ParamInfo
+#include "lightbench/error.hpp"
+#include "lightbench/params.hpp"
+#include "lightbench/surface.hpp"
 #include "lightbench/timing.hpp"
 
 namespace lb::stereo {
@@ -31,6 +33,29 @@ struct StereoGroundTruth {
   ImageU8 mask_nonocc, mask_all, mask_disc;
   bool empty() const { return disparity.empty(); }
 };
+
+// ---- scoring (Middlebury; stereo_metrics.cpp) ----
+struct BadPixels {
+  double percent = 0;      // of the evaluated pixels
+  std::size_t bad = 0;     // count
+  std::size_t pixels = 0;  // evaluated
+};
+
+struct StereoScore {
+  double threshold = 1.0;
+  BadPixels nonocc, all, disc;
+};
+
+// disp (1 channel) and gt of the same size; throws lb::Error naming the mismatch.
+StereoScore score_stereo(const ImageF& disp, const StereoGroundTruth& gt, double threshold = 1.0);
+// One region: mask may be empty (then every pixel with known truth).
+BadPixels bad_pixels(const ImageF& disp, const ImageF& gt, const ImageU8& mask, double threshold = 1.0);
+
+// The viewer's error map (RGB8): the disparity scaled to gray (max_disp -> 255, <= 0: the
+// truth's maximum) where correct, wrong pixels (|d - d_gt| > threshold inside `mask`, or
+// inside the known truth when the mask is empty) in red, unknown truth darkened blue-gray.
+ImageU8 stereo_error_map(const ImageF& disp, const StereoGroundTruth& gt, double threshold = 1.0,
+                         float max_disp = 0.0f);
 
 enum class StereoMethod { Bp, Local };
 const char* to_string(StereoMethod m);
@@ -59,9 +84,33 @@ class StereoMatcher {
   // variant "" picks default_variant(); an unknown variant throws lb::Error naming it and
   // the known ones.
   virtual StereoResult run(const Params& p, const std::string& variant = "") = 0;
+  // The disparity map into an R32F surface, kept as "the last map" for the error map and the
+  // score. Default: run() + upload_host (the CUDA matchers write from device memory).
+  virtual void run_to_surface(const Params& p, const std::string& variant, Surface& out) {
+    last_ = run(p, variant);
+    has_last_ = true;
+    out.resize(last_.disparity.width, last_.disparity.height);
+    out.upload_host(last_.disparity);
+  }
+  // What the last run_to_surface() ran ("registers", "registers->local ...").
+  virtual std::string last_variant() const { return last_.variant; }
+  // The Middlebury error map (stereo_error_map) of the last map, as RGBA8.
+  virtual void last_error_to_surface(const StereoGroundTruth& gt, float max_disp, Surface& out) {
+    LB_REQUIRE(has_last_, "stereo error map: no disparity computed yet");
+    const ImageU8 img = to_rgba(stereo_error_map(last_.disparity, gt, 1.0, max_disp));
+    out.resize(img.width, img.height);
+    out.upload_host(img);
+  }
+  // Bad pixels of the last map (threshold 1).
+  virtual StereoScore score_last(const StereoGroundTruth& gt) {
+    LB_REQUIRE(has_last_, "stereo score: no disparity computed yet");
+    return score_stereo(last_.disparity, gt, 1.0);
+  }
   TimingRegistry& timings() { return timings_; }
 
  protected:
+  StereoResult last_;  // the default run_to_surface's result
+  bool has_last_ = false;
   TimingRegistry timings_;
 };
 

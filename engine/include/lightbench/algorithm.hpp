@@ -1,0 +1,223 @@
+#pragma once
+// The one algorithm contract. Every algorithm of lightbench declares, once, in one engine
+// file (engine/src/algorithms/<id>.cpp):
+//   * the data it runs on (a plenoptic scene, a 4D light field, a stereo pair, an image pair),
+//   * its parameters (a ParamInfo table with data-dependent ranges, and the defaults),
+//   * its outputs (name, format, whether it shows the data or a result, the parameters it
+//     depends on, whether it needs ground truth),
+//   * its kernel variants (name, method, bit-identical to the reference or not, a note),
+//   * a CPU runner factory; kernels/ adds a CUDA runner factory when CUDA is built
+//     (lb::cuda::register_runners, no stubs otherwise).
+// A Runner takes the data once (the CUDA runner uploads it and keeps it resident), then runs
+// (params, variant) and writes each requested output into an lb::Surface. The CUDA runner
+// writes from device memory (a GL texture registered with CUDA receives it through interop,
+// with no host round trip); the CPU runner uploads from host memory. The viewer, the CLI, the
+// benches and the tests read the same tables (AlgorithmRegistry).
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lightbench/backend.hpp"  // BackendKind, BackendRequest
+#include "lightbench/image.hpp"
+#include "lightbench/lightfield.hpp"
+#include "lightbench/params.hpp"
+#include "lightbench/scene_file.hpp"
+#include "lightbench/stereo.hpp"
+#include "lightbench/surface.hpp"
+#include "lightbench/timing.hpp"
+
+namespace lb {
+
+// ---------------------------------------------------------------------------------------
+// Data
+// ---------------------------------------------------------------------------------------
+enum class DataKind { PlenopticScene, LightField, StereoPair, ImagePair };
+const char* to_string(DataKind k);
+
+// What an algorithm runs on. Immutable once made (shared between runners and front ends);
+// every instance has its own id, so "same id" means "same content".
+struct AlgorithmData {
+  AlgorithmData();
+  virtual ~AlgorithmData() = default;
+  virtual DataKind kind() const = 0;
+  virtual bool has_truth() const = 0;
+  const std::uint64_t id;
+};
+
+struct PlenopticData final : AlgorithmData {
+  PlenopticScene scene;  // raw (RGBA8), grid, truth (patch-size map at truth_patch) or empty
+  DataKind kind() const override { return DataKind::PlenopticScene; }
+  bool has_truth() const override { return !scene.truth.empty(); }
+};
+
+struct LightFieldData final : AlgorithmData {
+  LightField4D lf;  // views and (optional) ground-truth disparity of the centre view
+  DataKind kind() const override { return DataKind::LightField; }
+  bool has_truth() const override { return lf.has_gt(); }
+};
+
+struct StereoData final : AlgorithmData {
+  stereo::StereoPair pair;
+  stereo::StereoGroundTruth gt;  // may be empty
+  int ndisp_hint = 0;            // the data set's disparity count (0: unknown)
+  DataKind kind() const override { return DataKind::StereoPair; }
+  bool has_truth() const override { return !gt.empty(); }
+};
+
+struct ImagePairData final : AlgorithmData {
+  ImageU8 reference, distorted;  // 8-bit, 1 or 3 channels, same size
+  std::string source;            // where the pair came from (for reports)
+  DataKind kind() const override { return DataKind::ImagePair; }
+  bool has_truth() const override { return false; }
+};
+
+[[noreturn]] void throw_data_kind_mismatch(DataKind got, DataKind expected);
+// The data as its concrete type; throws lb::Error naming both kinds on a mismatch.
+template <class T>
+const T& data_as(const AlgorithmData& d, DataKind expected) {
+  if (d.kind() != expected)
+    throw_data_kind_mismatch(d.kind(), expected);
+  return static_cast<const T&>(d);
+}
+
+// ---------------------------------------------------------------------------------------
+// Declarations
+// ---------------------------------------------------------------------------------------
+struct OutputInfo {
+  std::string name;   // "view", "depth", "disparity", "hi", "truth", ...
+  std::string label;  // "rendered view"
+  SurfaceFormat format = SurfaceFormat::RGBA8;
+  bool input = false;        // shows the data (no variant, no compute); any runner writes it
+  bool needs_truth = false;  // exists only when the data has ground truth
+  // Parameters the output depends on (run keys use only these, so dragging the view of a
+  // light field does not recompute its depth).
+  std::vector<std::string> params;
+  bool uses_variant = true;  // false: every variant gives the same image (e.g. a refocus)
+};
+
+struct VariantInfo {
+  std::string name;    // "nosync", "exact", "registers", "fused"
+  std::string method;  // what it computes when an algorithm has several ("binned"); "" otherwise
+  bool bit_identical = true;  // the reference's result bit for bit (else: within a tolerance)
+  std::string note;           // one line for tooltips and --help
+};
+
+// An algorithm's parameter table for some data (ranges fit it) and its default values.
+struct ParamTable {
+  std::vector<ParamInfo> infos;  // unbound (value is monostate): names, kinds, ranges
+  ParamValues defaults;
+};
+
+class Runner;
+using RunnerFactory = std::function<std::unique_ptr<Runner>()>;
+
+struct AlgorithmSpec {
+  std::string id;    // "plenoptic", "lightfield", "stereo-bp", "stereo-local", "mad"
+  std::string name;  // "plenoptic: render & depth"
+  std::string spec;  // the definition it follows ("../shared/specs/plenoptic.md")
+  DataKind data = DataKind::PlenopticScene;
+  std::vector<OutputInfo> outputs;
+  std::vector<VariantInfo> variants;  // the CUDA kernel variants; the CPU runs "reference"
+  std::string default_variant;
+  // Parameters for this data (nullptr data: ranges without data).
+  std::function<ParamTable(const AlgorithmData*)> params;
+  // Validates a full parameter set for the data; throws lb::Error naming the parameter.
+  std::function<void(const ParamValues&, const AlgorithmData&)> validate;
+  RunnerFactory cpu;
+  RunnerFactory cuda;  // set by lb::cuda::register_runners() in CUDA builds
+
+  const OutputInfo* output(const std::string& name) const;
+  const VariantInfo* variant(const std::string& name) const;
+  // Outputs available for this data (needs_truth ones only with ground truth).
+  std::vector<OutputInfo> outputs_for(const AlgorithmData* data) const;
+  // "" -> default_variant; an unknown name throws lb::Error listing the known ones.
+  std::string resolve_variant(const std::string& name) const;
+  std::vector<std::string> variant_names() const;
+};
+
+// ---------------------------------------------------------------------------------------
+// Runners
+// ---------------------------------------------------------------------------------------
+class Runner {
+ public:
+  virtual ~Runner() = default;
+  virtual BackendKind kind() const = 0;
+  virtual std::string device_name() const = 0;
+  // Hands the data over (the CUDA runner uploads it once); kept until replaced. Throws
+  // lb::Error when the data is of the wrong kind.
+  virtual void set_data(std::shared_ptr<const AlgorithmData> data) = 0;
+  bool has_data() const { return data_ != nullptr; }
+  const AlgorithmData* data() const { return data_.get(); }
+  // Computes `output` for (params, variant) into out, resizing it. Missing parameters take
+  // their defaults; variant "" the default (the CPU runner computes the reference whatever
+  // the variant). Throws lb::Error on bad parameters, unknown outputs or variants.
+  virtual void run(const ParamValues& params, const std::string& variant, const std::string& output,
+                   Surface& out) = 0;
+  // Scores against the ground truth of the latest run that produced them ({} when none):
+  // {"badpix_007": .., "mse_x100": .., "scored_pixels": .., "scored_with": "..."} etc.
+  virtual nlohmann::json scores() const { return scores_; }
+  // Blocks until queued work is done and event timings are collected.
+  virtual void synchronize() {}
+  // What ran last ("exact", "registers->local (no instance for 100)", "reference").
+  const std::string& last_variant() const { return last_variant_; }
+  TimingRegistry& timings() { return timings_; }
+
+ protected:
+  std::shared_ptr<const AlgorithmData> data_;
+  nlohmann::json scores_ = nlohmann::json::object();
+  std::string last_variant_;
+  TimingRegistry timings_;
+};
+
+// ---------------------------------------------------------------------------------------
+// Registry
+// ---------------------------------------------------------------------------------------
+// How CUDA is reached in this build: kernels/ fills it in lb::cuda::register_runners().
+struct CudaHooks {
+  std::function<bool(std::string* why)> available;  // a usable device?
+  std::function<std::string()> describe;            // "NVIDIA H100 ... (sm_90, ...)"
+};
+
+class AlgorithmRegistry {
+ public:
+  void add(AlgorithmSpec spec);
+  // Adds the CUDA runner factory of an algorithm added before (throws on an unknown id).
+  void add_cuda(const std::string& id, RunnerFactory cuda);
+  void set_cuda_hooks(CudaHooks hooks) { cuda_ = std::move(hooks); }
+
+  const std::vector<AlgorithmSpec>& all() const { return specs_; }
+  const AlgorithmSpec& get(const std::string& id) const;  // throws lb::Error listing the ids
+  const AlgorithmSpec* find(const std::string& id) const;
+
+  // Whether CUDA runners can run here; *why says why not ("this build has no CUDA support").
+  bool cuda_available(std::string* why = nullptr) const;
+  std::string cuda_device() const;
+  // Auto: CUDA when available, else CPU (reason says which and why). An explicit Cuda
+  // request that cannot be served throws lb::Error naming why.
+  BackendKind choose(BackendRequest request, std::string* reason = nullptr) const;
+  std::unique_ptr<Runner> make_runner(const std::string& id, BackendKind kind) const;
+
+ private:
+  std::vector<AlgorithmSpec> specs_;
+  CudaHooks cuda_;
+};
+
+// The built-in algorithms with their CPU runners (plenoptic, lightfield, stereo-bp,
+// stereo-local, mad). Front ends call lb::cuda::register_runners(registry) once in CUDA
+// builds (lightbench/runners.hpp in kernels/ does it for them: lb::builtin_registry()).
+AlgorithmRegistry make_cpu_registry();
+
+// Keys of a run: equal keys mean identical images (only the parameters the output depends
+// on are part of it; the data id is the caller's).
+std::string run_key(const AlgorithmSpec& spec, const std::string& output, const ParamValues& params,
+                    const std::string& variant);
+
+// Runner helpers shared by implementations: the typed parameters of `values` over the
+// defaults of the spec for the data.
+ParamValues complete_params(const AlgorithmSpec& spec, const AlgorithmData& data, const ParamValues& values);
+
+}  // namespace lb

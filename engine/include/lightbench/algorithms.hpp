@@ -1,0 +1,59 @@
+#pragma once
+// The built-in algorithms (one engine file each under engine/src/algorithms/): their specs,
+// their typed parameters as the runners read them from ParamValues, and runner factories
+// over each algorithm's compute engine (the CPU reference here; kernels/ passes the CUDA one).
+#include <memory>
+
+#include "lightbench/algorithm.hpp"
+#include "lightbench/backend.hpp"
+#include "lightbench/cae.hpp"
+#include "lightbench/mad.hpp"
+#include "lightbench/plenoptic_depth.hpp"
+#include "lightbench/stereo_bp.hpp"
+#include "lightbench/stereo_local.hpp"
+
+namespace lb {
+
+// ---- plenoptic: render, depth, all-in-focus (seed 000) -------------------------------
+struct PlenopticRunParams {
+  RenderParams render;
+  OriginalSwitches switches;
+  DepthParams depth;  // patch and lim are the render's
+};
+// The table bound to p; ranges from the grid (nullptr: without data).
+std::vector<ParamInfo> describe(PlenopticRunParams& p, const PlenopticGrid* grid);
+PlenopticRunParams plenoptic_params(const ParamValues& values, const PlenopticGrid& grid);
+AlgorithmSpec plenoptic_spec();
+std::unique_ptr<Runner> make_plenoptic_runner(std::unique_ptr<ComputeBackend> backend);
+
+// ---- 4D light field: view, refocus, CAE depth (seed 003) ------------------------------
+struct LightFieldRunParams {
+  int u = 0, v = 0;        // the view shown by "view"
+  float refocus = 0.0f;    // disparity brought into focus by "refocus"
+  int aperture = 2;        // refocus aperture radius in views
+  CaeParams cae;           // method from the variant
+};
+std::vector<ParamInfo> describe(LightFieldRunParams& p, const LightField4D* lf);
+LightFieldRunParams lightfield_params(const ParamValues& values, const LightField4D& lf);
+AlgorithmSpec lightfield_spec();
+std::unique_ptr<Runner> make_lightfield_runner(std::unique_ptr<LightFieldDepthEstimator> estimator);
+// The method a CAE variant computes (from the spec's variant table).
+CaeMethod cae_variant_method(const std::string& variant);
+std::vector<std::string> cae_variant_names();
+
+// ---- stereo (seeds 004, 002) -----------------------------------------------------------
+AlgorithmSpec stereo_bp_spec();
+AlgorithmSpec stereo_local_spec();
+stereo::BpParams stereo_bp_params(const ParamValues& values);
+stereo::LocalParams stereo_local_params(const ParamValues& values);
+std::unique_ptr<Runner> make_stereo_bp_runner(std::unique_ptr<stereo::StereoMatcher<stereo::BpParams>> m);
+std::unique_ptr<Runner> make_stereo_local_runner(std::unique_ptr<stereo::StereoMatcher<stereo::LocalParams>> m);
+
+// ---- MAD (seed 001) ----------------------------------------------------------------------
+AlgorithmSpec mad_spec();
+std::unique_ptr<Runner> make_mad_runner(std::unique_ptr<MadEvaluator> evaluator);
+
+// The unbound form of a bound table (names, kinds, ranges) and its values: a ParamTable.
+ParamTable param_table(const std::vector<ParamInfo>& bound);
+
+}  // namespace lb

@@ -1,0 +1,47 @@
+#pragma once
+// Parameters described once, for generated UIs (the viewer's sliders), the CLI, JSON reports
+// and the algorithm contract (algorithm.hpp). A ParamInfo is bound to a field of a typed
+// parameter struct (int, float or bool); get() and set() go through that typed binding, so a
+// table can never write a float into an int or past its declared range.
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace lb {
+
+// Where a described parameter lives: a field of a typed parameter struct (or nothing, for a
+// table used only for its names and ranges).
+using ParamTarget = std::variant<std::monostate, int*, float*, bool*>;
+
+struct ParamInfo {
+  enum class Kind { Int, Float, Bool };
+  std::string name;   // CLI/JSON name, e.g. "patch"
+  std::string label;  // panel label
+  std::string help;
+  Kind kind = Kind::Int;
+  ParamTarget value;  // the bound field; its type must match kind
+  double min = 0.0;
+  double max = 0.0;
+
+  bool bound() const { return !std::holds_alternative<std::monostate>(value); }
+  // The bound field's value (0 when unbound).
+  double get() const;
+  // Clamps v to [min, max] (NaN: left unchanged), rounds to the nearest integer for Int,
+  // v != 0 for Bool, and stores it in the bound field. Returns whether the field changed.
+  bool set(double v) const;
+};
+
+// The parameter of that name, or nullptr.
+const ParamInfo* find_param(const std::vector<ParamInfo>& params, const std::string& name);
+
+// Named parameter values: the generic form of an algorithm's typed parameter struct (the
+// viewer keeps one per algorithm, the CLI builds one from its flags, run keys hash it).
+using ParamValues = std::map<std::string, double>;
+
+// The current values of a bound table.
+ParamValues read_values(const std::vector<ParamInfo>& params);
+// Stores the values whose names the table has (others are ignored), clamped by set().
+void apply_values(const std::vector<ParamInfo>& params, const ParamValues& values);
+
+}  // namespace lb

@@ -1,0 +1,160 @@
+// The algorithm contract's shared pieces: data ids, spec lookups, the registry, run keys.
+#include "lightbench/algorithm.hpp"
+
+#include <atomic>
+#include <cctype>
+#include <sstream>
+
+#include "lightbench/error.hpp"
+
+namespace lb {
+namespace {
+
+std::uint64_t next_data_id() {
+  static std::atomic<std::uint64_t> next{0};
+  return ++next;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+}  // namespace
+
+const char* to_string(DataKind k) {
+  switch (k) {
+    case DataKind::PlenopticScene: return "plenoptic scene";
+    case DataKind::LightField: return "4D light field";
+    case DataKind::StereoPair: return "stereo pair";
+    case DataKind::ImagePair: return "image pair";
+  }
+  return "?";
+}
+
+AlgorithmData::AlgorithmData() : id(next_data_id()) {}
+
+void throw_data_kind_mismatch(DataKind got, DataKind expected) {
+  throw Error(std::string("wrong data: expected a ") + to_string(expected) + ", got a " + to_string(got));
+}
+
+const OutputInfo* AlgorithmSpec::output(const std::string& n) const {
+  for (const auto& o : outputs)
+    if (o.name == n) return &o;
+  return nullptr;
+}
+
+const VariantInfo* AlgorithmSpec::variant(const std::string& n) const {
+  for (const auto& v : variants)
+    if (v.name == n) return &v;
+  return nullptr;
+}
+
+std::vector<OutputInfo> AlgorithmSpec::outputs_for(const AlgorithmData* data) const {
+  std::vector<OutputInfo> v;
+  for (const auto& o : outputs)
+    if (!o.needs_truth || (data && data->has_truth())) v.push_back(o);
+  return v;
+}
+
+std::vector<std::string> AlgorithmSpec::variant_names() const {
+  std::vector<std::string> v;
+  for (const auto& x : variants) v.push_back(x.name);
+  return v;
+}
+
+std::string AlgorithmSpec::resolve_variant(const std::string& n) const {
+  if (n.empty()) return default_variant;
+  // Any case ("NoSync", "nosync").
+  for (const auto& v : variants) {
+    if (v.name.size() != n.size()) continue;
+    bool same = true;
+    for (std::size_t i = 0; i < n.size() && same; ++i)
+      same = std::tolower(static_cast<unsigned char>(v.name[i])) == std::tolower(static_cast<unsigned char>(n[i]));
+    if (same) return v.name;
+  }
+  throw Error(name + ": unknown variant '" + n + "' (known: " + join(variant_names()) + ")");
+}
+
+void AlgorithmRegistry::add(AlgorithmSpec spec) {
+  LB_REQUIRE(!find(spec.id), "algorithm '" + spec.id + "' registered twice");
+  specs_.push_back(std::move(spec));
+}
+
+void AlgorithmRegistry::add_cuda(const std::string& id, RunnerFactory cuda) {
+  for (auto& s : specs_)
+    if (s.id == id) {
+      s.cuda = std::move(cuda);
+      return;
+    }
+  throw Error("CUDA runner for an unknown algorithm '" + id + "'");
+}
+
+const AlgorithmSpec* AlgorithmRegistry::find(const std::string& id) const {
+  for (const auto& s : specs_)
+    if (s.id == id) return &s;
+  return nullptr;
+}
+
+const AlgorithmSpec& AlgorithmRegistry::get(const std::string& id) const {
+  if (const auto* s = find(id)) return *s;
+  std::vector<std::string> ids;
+  for (const auto& s : specs_) ids.push_back(s.id);
+  throw Error("unknown algorithm '" + id + "' (known: " + join(ids) + ")");
+}
+
+bool AlgorithmRegistry::cuda_available(std::string* why) const {
+  if (!cuda_.available) {
+    if (why) *why = "this build has no CUDA support (no nvcc found when it was built)";
+    return false;
+  }
+  return cuda_.available(why);
+}
+
+std::string AlgorithmRegistry::cuda_device() const { return cuda_.describe ? cuda_.describe() : ""; }
+
+BackendKind AlgorithmRegistry::choose(BackendRequest request, std::string* reason) const {
+  std::string why;
+  if (request == BackendRequest::Cpu) {
+    if (reason) *reason = "CPU: requested";
+    return BackendKind::Cpu;
+  }
+  if (cuda_available(&why)) {
+    if (reason) *reason = "CUDA: " + cuda_device();
+    return BackendKind::Cuda;
+  }
+  LB_REQUIRE(request != BackendRequest::Cuda, "CUDA backend requested but unavailable: " + why);
+  if (reason) *reason = "CPU (multithreaded reference): " + why;
+  return BackendKind::Cpu;
+}
+
+std::unique_ptr<Runner> AlgorithmRegistry::make_runner(const std::string& id, BackendKind kind) const {
+  const AlgorithmSpec& s = get(id);
+  if (kind == BackendKind::Cpu) return s.cpu();
+  std::string why;
+  LB_REQUIRE(cuda_available(&why), "CUDA backend unavailable: " + why);
+  LB_REQUIRE(s.cuda != nullptr, s.name + ": no CUDA runner in this build");
+  return s.cuda();
+}
+
+std::string run_key(const AlgorithmSpec& spec, const std::string& output, const ParamValues& params,
+                    const std::string& variant) {
+  std::ostringstream k;
+  k << std::hexfloat << spec.id << '|' << output;
+  const OutputInfo* o = spec.output(output);
+  if (!o) return k.str() + "|?";
+  if (o->input && o->params.empty()) return k.str();
+  if (o->uses_variant && !o->input) k << '|' << variant;
+  for (const auto& name : o->params)
+    if (auto it = params.find(name); it != params.end()) k << '|' << name << '=' << it->second;
+  return k.str();
+}
+
+ParamValues complete_params(const AlgorithmSpec& spec, const AlgorithmData& data, const ParamValues& values) {
+  ParamValues v = spec.params ? spec.params(&data).defaults : ParamValues{};
+  for (const auto& [k, x] : values) v[k] = x;
+  return v;
+}
+
+}  // namespace lb

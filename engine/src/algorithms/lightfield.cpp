@@ -1,0 +1,236 @@
+// The 4D light field (seed 003, ../shared/specs/lightfield4d-cae.md) in the contract:
+//   view      sub-aperture view (u, v) (RGBA8)       refocus  shift-and-add refocus (RGBA8)
+//   depth     CAE disparity (R32F)                    error    |depth - truth| (R32F)
+//   centre, truth   the data
+// The variant picks the CAE kernel and with it the method (cae / binned / exact); the CPU
+// runs the double reference of that method. The runner drives a LightFieldDepthEstimator
+// (CPU, or CUDA from kernels/, which keeps the views and the last depth on the device).
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "lightbench/algorithms.hpp"
+#include "lightbench/error.hpp"
+
+namespace lb {
+namespace {
+
+const std::vector<std::string> kCaeParams = {"views", "labels", "dmin", "dmax", "sigma", "normalized_log"};
+
+const AlgorithmSpec& spec() {
+  static const AlgorithmSpec s = lightfield_spec();
+  return s;
+}
+
+int score_border(const LightField4D& lf) { return std::min(15, std::min(lf.width, lf.height) / 4); }
+
+class LightFieldRunner final : public Runner {
+ public:
+  explicit LightFieldRunner(std::unique_ptr<LightFieldDepthEstimator> e) : est_(std::move(e)) {
+    LB_REQUIRE(est_ != nullptr, "light-field runner without an estimator");
+  }
+  BackendKind kind() const override { return est_->kind(); }
+  std::string device_name() const override { return est_->device_name(); }
+  void set_data(std::shared_ptr<const AlgorithmData> data) override {
+    const auto& d = data_as<LightFieldData>(*data, DataKind::LightField);
+    est_->set_lightfield(d.lf);
+    est_->set_host_lightfield(&d.lf);
+    data_ = std::move(data);
+    depth_key_.clear();
+    scores_ = nlohmann::json::object();
+  }
+
+  void run(const ParamValues& values, const std::string& variant_in, const std::string& output,
+           Surface& out) override {
+    LB_REQUIRE(data_ != nullptr, "no light field loaded");
+    const LightField4D& lf = static_cast<const LightFieldData&>(*data_).lf;
+    const LightFieldRunParams p = lightfield_params(values, lf);
+    if (output == "view") {
+      est_->view_to_surface(p.u, p.v, out);
+    } else if (output == "centre") {
+      est_->view_to_surface(lf.uc(), lf.vc(), out);
+    } else if (output == "truth") {
+      LB_REQUIRE(lf.has_gt(), "this light field has no ground truth");
+      out.resize(lf.gt.width, lf.gt.height);
+      out.upload_host(lf.gt);
+    } else if (output == "refocus") {
+      est_->refocus_to_surface(p.refocus, p.aperture, out);
+    } else if (output == "depth") {
+      depth(p, variant_in, &out);
+    } else if (output == "error") {
+      LB_REQUIRE(lf.has_gt(), "this light field has no ground truth");
+      depth(p, variant_in, nullptr);
+      est_->last_error_to_surface(out);
+    } else {
+      throw Error("light field: no output '" + output + "'");
+    }
+  }
+
+ private:
+  // The CAE depth of p into out (or a scratch run when out is null and the last depth is
+  // another one); scores it when the light field has ground truth.
+  void depth(const LightFieldRunParams& p, const std::string& variant_in, Surface* out) {
+    const LightField4D& lf = static_cast<const LightFieldData&>(*data_).lf;
+    const std::string variant = spec().resolve_variant(variant_in);
+    CaeParams cp = p.cae;
+    cp.method = cae_variant_method(variant);
+    validate(cp, lf);
+    std::ostringstream k;
+    k << std::hexfloat << data_->id << '|' << variant << '|' << cp.views << ',' << cp.labels << ',' << cp.dmin
+      << ',' << cp.dmax << ',' << cp.sigma << ',' << cp.normalized_log;
+    if (!out && k.str() == depth_key_) return;
+    const std::string run_variant = est_->kind() == BackendKind::Cuda ? variant : "";
+    if (out) {
+      est_->run_to_surface(cp, run_variant, *out);
+    } else {
+      // Depth for the error map or the score only: the estimator keeps it (CUDA: on the
+      // device); the scratch surface takes the copy it writes.
+      if (!scratch_) scratch_ = std::make_unique<HostSurface>(SurfaceFormat::R32F);
+      est_->run_to_surface(cp, run_variant, *scratch_);
+    }
+    depth_key_ = k.str();
+    last_variant_ = est_->kind() == BackendKind::Cuda ? variant : std::string("reference ") + to_string(cp.method);
+    if (lf.has_gt()) {
+      const HciScore s = est_->score_last(score_border(lf));
+      scores_ = {{"badpix_007", s.badpix_007}, {"badpix_003", s.badpix_003},
+                 {"badpix_001", s.badpix_001}, {"mse_x100", s.mse_x100},
+                 {"scored_pixels", s.pixels},  {"border", s.border},
+                 {"scored_with", std::string(to_string(est_->kind())) + " " + last_variant_ + ", " +
+                                     std::to_string(cp.views) + "x" + std::to_string(cp.views) + " views"}};
+    }
+  }
+
+  std::unique_ptr<LightFieldDepthEstimator> est_;
+  std::unique_ptr<Surface> scratch_;
+  std::string depth_key_;
+};
+
+struct CaeVariantRow {
+  const char* name;
+  CaeMethod method;
+  bool bit_identical;
+  const char* note;
+};
+
+// The one table of CAE kernel variants (kernels/include/lightbench/cae_cuda.hpp explains each).
+const CaeVariantRow kCaeVariants[] = {
+    {"baseline", CaeMethod::Cae, true, "one thread per (pixel, label), 256-bin histograms in local memory"},
+    {"vec", CaeMethod::Cae, true, "+ RGBA8 loads, 3 channels per pass"},
+    {"tex", CaeMethod::Cae, false, "+ hardware bilinear through a layered texture (8-bit weights)"},
+    {"coalesced", CaeMethod::Cae, true, "2D pixel blocks, row-contiguous loads"},
+    {"binned", CaeMethod::Binned, true, "64-bin histogram (Ivan et al.)"},
+    {"binned_fast", CaeMethod::Binned, true, "binned with conversion-free sampling"},
+    {"exact", CaeMethod::Exact, true, "occupied bins only: the fastest exact kernel for the window"},
+    {"exact_smem", CaeMethod::Exact, true, "8-bit counters in shared memory, bin walk"},
+    {"exact_smem_table", CaeMethod::Exact, true, "exact_smem with a (count, level) term table"},
+    {"exact_terms", CaeMethod::Exact, false, "the exact CAE summed per sample (float error ~1e-6)"},
+    {"exact_sort", CaeMethod::Exact, true, "SWAR sorting network per channel"},
+};
+
+}  // namespace
+
+CaeMethod cae_variant_method(const std::string& variant) {
+  for (const auto& r : kCaeVariants)
+    if (variant == r.name) return r.method;
+  throw Error("unknown CAE variant '" + variant + "'");
+}
+
+std::vector<std::string> cae_variant_names() {
+  std::vector<std::string> v;
+  for (const auto& r : kCaeVariants) v.emplace_back(r.name);
+  return v;
+}
+
+std::vector<ParamInfo> describe(LightFieldRunParams& p, const LightField4D* lf) {
+  using K = ParamInfo::Kind;
+  const int nu = lf ? lf->nu : 9, nv = lf ? lf->nv : 9;
+  const int rmax = std::max(0, std::max(nu, nv) / 2);
+  std::vector<ParamInfo> v = {
+      {"u", "view u", "angular column of the view shown (drag on the pad: parallax)", K::Int, &p.u, 0,
+       static_cast<double>(std::max(0, nu - 1))},
+      {"v", "view v", "angular row of the view shown", K::Int, &p.v, 0, static_cast<double>(std::max(0, nv - 1))},
+      {"refocus", "refocus disparity", "points at this disparity come out sharp (px per view)", K::Float,
+       &p.refocus, -6.0, 6.0},
+      {"aperture", "aperture radius", "refocus averages the views within this many of the centre", K::Int,
+       &p.aperture, 0, static_cast<double>(rmax)},
+  };
+  for (auto& c : describe(p.cae, lf)) v.push_back(c);
+  v.push_back({"normalized_log", "entropy with log(g/|g|)", "H = -sum p log p with p = g/|g| (not the spec's log g)",
+               K::Bool, &p.cae.normalized_log, 0, 1});
+  return v;
+}
+
+namespace {
+// Defaults that fit the light field: the centre view, a 5x5 window (or the largest that
+// fits), labels spanning the ground truth's range a little wider.
+LightFieldRunParams lightfield_defaults(const LightField4D* lf) {
+  LightFieldRunParams p;
+  if (!lf || lf->empty()) return p;
+  p.u = lf->uc();
+  p.v = lf->vc();
+  p.aperture = std::min(2, std::max(lf->nu, lf->nv) / 2);
+  const int nmin = std::min(lf->nu, lf->nv);
+  p.cae.views = std::min(5, nmin | 1);
+  if (p.cae.views > nmin) p.cae.views = std::max(1, nmin - 1) | 1;
+  if (lf->has_gt()) {
+    float tmin = 0, tmax = 0;
+    bool any = false;
+    for (float d : lf->gt.data)
+      if (std::isfinite(d)) {
+        tmin = any ? std::min(tmin, d) : d;
+        tmax = any ? std::max(tmax, d) : d;
+        any = true;
+      }
+    if (any) {
+      if (tmax <= tmin) tmax = tmin + 1.0f;
+      const float pad = 0.1f * (tmax - tmin) + 0.1f;
+      p.cae.dmin = tmin - pad;
+      p.cae.dmax = tmax + pad;
+      p.refocus = tmax;
+    }
+  }
+  return p;
+}
+}  // namespace
+
+LightFieldRunParams lightfield_params(const ParamValues& values, const LightField4D& lf) {
+  LightFieldRunParams p = lightfield_defaults(&lf);
+  apply_values(describe(p, &lf), values);
+  return p;
+}
+
+AlgorithmSpec lightfield_spec() {
+  AlgorithmSpec s;
+  s.id = "lightfield";
+  s.name = "4D light field: refocus & CAE depth";
+  s.spec = "../shared/specs/lightfield4d-cae.md";
+  s.data = DataKind::LightField;
+  s.outputs = {
+      {"depth", "CAE disparity", SurfaceFormat::R32F, false, false, kCaeParams},
+      {"view", "sub-aperture view (u, v)", SurfaceFormat::RGBA8, false, false, {"u", "v"}, false},
+      {"refocus", "shift-and-add refocus", SurfaceFormat::RGBA8, false, false, {"refocus", "aperture"}, false},
+      {"centre", "centre view", SurfaceFormat::RGBA8, true},
+      {"truth", "ground-truth disparity", SurfaceFormat::R32F, true, true},
+      {"error", "|depth - truth|", SurfaceFormat::R32F, false, true, kCaeParams},
+  };
+  for (const auto& r : kCaeVariants) s.variants.push_back({r.name, to_string(r.method), r.bit_identical, r.note});
+  s.default_variant = "exact";
+  s.params = [](const AlgorithmData* d) {
+    const LightField4D* lf = d ? &data_as<LightFieldData>(*d, DataKind::LightField).lf : nullptr;
+    LightFieldRunParams p = lightfield_defaults(lf);
+    return param_table(describe(p, lf));
+  };
+  s.validate = [](const ParamValues& v, const AlgorithmData& d) {
+    const LightField4D& lf = data_as<LightFieldData>(d, DataKind::LightField).lf;
+    const LightFieldRunParams p = lightfield_params(v, lf);
+    validate(p.cae, lf);
+  };
+  s.cpu = [] { return make_lightfield_runner(make_lf_depth_cpu()); };
+  return s;
+}
+
+std::unique_ptr<Runner> make_lightfield_runner(std::unique_ptr<LightFieldDepthEstimator> estimator) {
+  return std::make_unique<LightFieldRunner>(std::move(estimator));
+}
+
+}  // namespace lb

@@ -1,0 +1,205 @@
+// Stereo matching in the contract: hierarchical belief propagation (seed 004,
+// ../shared/specs/stereo-bp.md) and center-biased local windows (seed 002, stereo-local.md):
+//   disparity  the map, 0 .. ndisp-1 (R32F)     error  Middlebury error map (RGBA8, with truth)
+//   left, right, truth   the data
+// One runner shape for both methods, over the method's StereoMatcher (CPU reference, or the
+// CUDA matcher from kernels/, which keeps the map on the device for the error map and score).
+#include <sstream>
+
+#include "lightbench/algorithms.hpp"
+#include "lightbench/error.hpp"
+
+namespace lb {
+namespace {
+
+template <class P>
+struct MethodTraits;
+template <>
+struct MethodTraits<stereo::BpParams> {
+  static const AlgorithmSpec& spec() {
+    static const AlgorithmSpec s = stereo_bp_spec();
+    return s;
+  }
+  static stereo::BpParams params(const ParamValues& v) { return stereo_bp_params(v); }
+};
+template <>
+struct MethodTraits<stereo::LocalParams> {
+  static const AlgorithmSpec& spec() {
+    static const AlgorithmSpec s = stereo_local_spec();
+    return s;
+  }
+  static stereo::LocalParams params(const ParamValues& v) { return stereo_local_params(v); }
+};
+
+template <class P>
+class StereoRunner final : public Runner {
+ public:
+  explicit StereoRunner(std::unique_ptr<stereo::StereoMatcher<P>> m) : m_(std::move(m)) {
+    LB_REQUIRE(m_ != nullptr, "stereo runner without a matcher");
+  }
+  BackendKind kind() const override { return m_->kind(); }
+  std::string device_name() const override { return m_->device_name(); }
+  void set_data(std::shared_ptr<const AlgorithmData> data) override {
+    const auto& d = data_as<StereoData>(*data, DataKind::StereoPair);
+    m_->set_pair(d.pair);
+    data_ = std::move(data);
+    key_.clear();
+    scores_ = nlohmann::json::object();
+  }
+
+  void run(const ParamValues& values, const std::string& variant_in, const std::string& output,
+           Surface& out) override {
+    LB_REQUIRE(data_ != nullptr, "no stereo pair loaded");
+    const auto& d = static_cast<const StereoData&>(*data_);
+    if (output == "left" || output == "right") {
+      const ImageU8 img = to_rgba(output == "left" ? d.pair.left : d.pair.right);
+      out.resize(img.width, img.height);
+      out.upload_host(img);
+      return;
+    }
+    if (output == "truth") {
+      LB_REQUIRE(!d.gt.empty(), "this pair has no ground truth");
+      out.resize(d.gt.disparity.width, d.gt.disparity.height);
+      out.upload_host(d.gt.disparity);
+      return;
+    }
+    const AlgorithmSpec& spec = MethodTraits<P>::spec();
+    const P p = MethodTraits<P>::params(values);
+    const std::string variant = spec.resolve_variant(variant_in);
+    validate(p, d.pair);
+    const std::string run_variant = m_->kind() == BackendKind::Cuda ? variant : "";
+    if (output == "disparity") {
+      m_->run_to_surface(p, run_variant, out);
+      remember(p, variant);
+    } else if (output == "error") {
+      LB_REQUIRE(!d.gt.empty(), "this pair has no ground truth");
+      if (key_ != key(p, variant)) {
+        if (!scratch_) scratch_ = std::make_unique<HostSurface>(SurfaceFormat::R32F);
+        m_->run_to_surface(p, run_variant, *scratch_);
+        remember(p, variant);
+      }
+      m_->last_error_to_surface(d.gt, static_cast<float>(p.ndisp - 1), out);
+    } else {
+      throw Error(spec.name + ": no output '" + output + "'");
+    }
+  }
+
+ private:
+  std::string key(const P& p, const std::string& variant) const {
+    std::ostringstream k;
+    k << data_->id << '|' << variant;
+    for (const auto& info : describe(const_cast<P&>(p))) k << '|' << info.get();
+    return k.str();
+  }
+  void remember(const P& p, const std::string& variant) {
+    key_ = key(p, variant);
+    last_variant_ = m_->last_variant();
+    const auto& d = static_cast<const StereoData&>(*data_);
+    if (d.gt.empty()) {
+      scores_ = nlohmann::json::object();
+      return;
+    }
+    const stereo::StereoScore s = m_->score_last(d.gt);
+    scores_ = {{"bad_nonocc", s.nonocc.percent}, {"bad_all", s.all.percent},
+               {"bad_disc", s.disc.percent},     {"threshold", s.threshold},
+               {"scored_with", std::string(to_string(m_->kind())) + " " + last_variant_}};
+  }
+
+  std::unique_ptr<stereo::StereoMatcher<P>> m_;
+  std::unique_ptr<Surface> scratch_;
+  std::string key_;
+};
+
+std::vector<std::string> names(const std::vector<ParamInfo>& t) {
+  std::vector<std::string> v;
+  for (const auto& p : t) v.push_back(p.name);
+  return v;
+}
+
+StereoData const* stereo_data(const AlgorithmData* d) {
+  return d ? &data_as<StereoData>(*d, DataKind::StereoPair) : nullptr;
+}
+
+template <class P>
+ParamTable stereo_table(const AlgorithmData* d) {
+  P p;
+  if (const auto* s = stereo_data(d); s && s->ndisp_hint > 0) p.ndisp = s->ndisp_hint;
+  return param_table(describe(p));
+}
+
+}  // namespace
+
+stereo::BpParams stereo_bp_params(const ParamValues& values) {
+  stereo::BpParams p;
+  apply_values(describe(p), values);
+  return p;
+}
+
+stereo::LocalParams stereo_local_params(const ParamValues& values) {
+  stereo::LocalParams p;
+  apply_values(describe(p), values);
+  return p;
+}
+
+AlgorithmSpec stereo_bp_spec() {
+  AlgorithmSpec s;
+  s.id = "stereo-bp";
+  s.name = "stereo: hierarchical belief propagation";
+  s.spec = "../shared/specs/stereo-bp.md";
+  s.data = DataKind::StereoPair;
+  stereo::BpParams p;
+  const auto all = names(describe(p));
+  s.outputs = {{"disparity", "belief-propagation disparity", SurfaceFormat::R32F, false, false, all},
+               {"error", "BP errors (|d - gt| > 1 in red)", SurfaceFormat::RGBA8, false, true, all},
+               {"left", "left image (reference)", SurfaceFormat::RGBA8, true},
+               {"right", "right image", SurfaceFormat::RGBA8, true},
+               {"truth", "ground-truth disparity", SurfaceFormat::R32F, true, true}};
+  s.variants = {{"local", "", true, "messages in a local-memory array, any L"},
+                {"registers", "", true, "messages unrolled into registers (L instances; else local)"},
+                {"shared", "", true, "a shared-memory slice per thread"},
+                {"hybrid", "", true, "R values in registers, S in shared memory (auto-tuned; hybrid:R,S)"}};
+  s.default_variant = "registers";
+  s.params = stereo_table<stereo::BpParams>;
+  s.validate = [](const ParamValues& v, const AlgorithmData& d) {
+    validate(stereo_bp_params(v), data_as<StereoData>(d, DataKind::StereoPair).pair);
+  };
+  s.cpu = [] { return make_stereo_bp_runner(stereo::make_bp_stereo_cpu()); };
+  return s;
+}
+
+AlgorithmSpec stereo_local_spec() {
+  AlgorithmSpec s;
+  s.id = "stereo-local";
+  s.name = "stereo: center-biased local windows";
+  s.spec = "../shared/specs/stereo-local.md";
+  s.data = DataKind::StereoPair;
+  stereo::LocalParams p;
+  const auto all = names(describe(p));
+  s.outputs = {{"disparity", "local-window disparity", SurfaceFormat::R32F, false, false, all},
+               {"error", "local errors (|d - gt| > 1 in red)", SurfaceFormat::RGBA8, false, true, all},
+               {"left", "left image (reference)", SurfaceFormat::RGBA8, true},
+               {"right", "right image", SurfaceFormat::RGBA8, true},
+               {"truth", "ground-truth disparity", SurfaceFormat::R32F, true, true}};
+  s.variants = {{"phase2", "", true, "cost, horizontal, vertical, WTA: separate kernels through global memory"},
+                {"phase3", "", true, "+ the vertical pass split into left- and right-stream kernels"},
+                {"phase4", "", true, "+ re-packed streams, one WTA copy per vertical kernel"},
+                {"phase5", "", true, "+ WTA merged into the vertical kernels"},
+                {"fused", "", true, "one kernel per tile: cost, both passes and WTA on chip"}};
+  s.default_variant = "fused";
+  s.params = stereo_table<stereo::LocalParams>;
+  s.validate = [](const ParamValues& v, const AlgorithmData& d) {
+    validate(stereo_local_params(v), data_as<StereoData>(d, DataKind::StereoPair).pair);
+  };
+  s.cpu = [] { return make_stereo_local_runner(stereo::make_local_stereo_cpu()); };
+  return s;
+}
+
+std::unique_ptr<Runner> make_stereo_bp_runner(std::unique_ptr<stereo::StereoMatcher<stereo::BpParams>> m) {
+  return std::make_unique<StereoRunner<stereo::BpParams>>(std::move(m));
+}
+
+std::unique_ptr<Runner> make_stereo_local_runner(std::unique_ptr<stereo::StereoMatcher<stereo::LocalParams>> m) {
+  return std::make_unique<StereoRunner<stereo::LocalParams>>(std::move(m));
+}
+
+}  // namespace lb

@@ -1,0 +1,56 @@
+#include "lightbench/params.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lb {
+
+double ParamInfo::get() const {
+  if (auto* i = std::get_if<int*>(&value)) return **i;
+  if (auto* f = std::get_if<float*>(&value)) return static_cast<double>(**f);
+  if (auto* b = std::get_if<bool*>(&value)) return **b ? 1.0 : 0.0;
+  return 0.0;
+}
+
+bool ParamInfo::set(double v) const {
+  if (std::isnan(v)) return false;
+  v = std::clamp(v, min, max);
+  if (auto* i = std::get_if<int*>(&value)) {
+    const int n = static_cast<int>(std::lround(v));
+    const bool changed = **i != n;
+    **i = n;
+    return changed;
+  }
+  if (auto* f = std::get_if<float*>(&value)) {
+    const float x = static_cast<float>(v);
+    const bool changed = **f != x;
+    **f = x;
+    return changed;
+  }
+  if (auto* b = std::get_if<bool*>(&value)) {
+    const bool x = v != 0.0;
+    const bool changed = **b != x;
+    **b = x;
+    return changed;
+  }
+  return false;
+}
+
+const ParamInfo* find_param(const std::vector<ParamInfo>& params, const std::string& name) {
+  for (const auto& p : params)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+ParamValues read_values(const std::vector<ParamInfo>& params) {
+  ParamValues v;
+  for (const auto& p : params) v[p.name] = p.get();
+  return v;
+}
+
+void apply_values(const std::vector<ParamInfo>& params, const ParamValues& values) {
+  for (const auto& p : params)
+    if (auto it = values.find(p.name); it != values.end()) p.set(it->second);
+}
+
+}  // namespace lb

@@ -1,0 +1,26 @@
+// The CUDA runner factories of the built-in algorithms: each algorithm's runner (engine/src/
+// algorithms/) over its CUDA engine, which writes its outputs from device memory into any
+// lb::Surface (a registered GL texture receives them through CUDA-GL interop).
+#include "lightbench/runners.hpp"
+
+#include "lightbench/cae_cuda.hpp"
+#include "lightbench/cuda_api.hpp"
+#include "lightbench/mad_cuda.hpp"
+#include "lightbench/stereo_cuda.hpp"
+#include "lightbench/stereo_local_cuda.hpp"
+
+namespace lb::cuda {
+
+void register_runners(AlgorithmRegistry& r) {
+  CudaHooks hooks;
+  hooks.available = [](std::string* why) { return cuda_available(why); };
+  hooks.describe = [] { return device_info().describe(); };
+  r.set_cuda_hooks(std::move(hooks));
+  r.add_cuda("plenoptic", [] { return make_plenoptic_runner(make_cuda_backend()); });
+  r.add_cuda("lightfield", [] { return make_lightfield_runner(make_lf_depth_cuda()); });
+  r.add_cuda("stereo-bp", [] { return make_stereo_bp_runner(make_bp_stereo_cuda()); });
+  r.add_cuda("stereo-local", [] { return make_stereo_local_runner(make_local_stereo_cuda()); });
+  r.add_cuda("mad", [] { return make_mad_runner(make_mad_cuda()); });
+}
+
+}  // namespace lb::cuda
