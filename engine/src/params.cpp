@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
+
+#include "lightbench/error.hpp"
 
 namespace lb {
 
@@ -49,8 +52,17 @@ ParamValues read_values(const std::vector<ParamInfo>& params) {
 }
 
 void apply_values(const std::vector<ParamInfo>& params, const ParamValues& values) {
-  for (const auto& p : params)
-    if (auto it = values.find(p.name); it != values.end()) p.set(it->second);
+  for (const auto& p : params) {
+    const auto it = values.find(p.name);
+    if (it == values.end()) continue;
+    const double v = it->second;
+    if (!(v >= p.min && v <= p.max)) {
+      std::ostringstream m;
+      m << "parameter '" << p.name << "' = " << v << " is outside " << p.min << " .. " << p.max;
+      throw Error(m.str());
+    }
+    p.set(v);
+  }
 }
 
 }  // namespace lb

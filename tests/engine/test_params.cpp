@@ -88,6 +88,7 @@ TEST_CASE("ParamInfo: typed get/set clamp to the range, round ints, and report c
   RenderParams q;
   apply_values(describe(q, g), {{"patch", 5}, {"unknown", 1}});
   CHECK(q.patch == 5);
+  CHECK_THROWS_WITH_AS(apply_values(describe(q, g), {{"patch", 99}}), doctest::Contains("'patch' = 99"), Error);
 }
 
 TEST_CASE("render tables: nearest-pixel starts and quantised separable weights") {

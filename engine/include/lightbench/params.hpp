@@ -41,7 +41,9 @@ using ParamValues = std::map<std::string, double>;
 
 // The current values of a bound table.
 ParamValues read_values(const std::vector<ParamInfo>& params);
-// Stores the values whose names the table has (others are ignored), clamped by set().
+// Stores the values whose names the table has (others are ignored). A value outside its
+// parameter's range (or NaN) throws lb::Error naming the parameter and the range: runners
+// never clamp a request silently.
 void apply_values(const std::vector<ParamInfo>& params, const ParamValues& values);
 
 }  // namespace lb
