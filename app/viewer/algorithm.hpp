@@ -13,8 +13,12 @@
 #include <nlohmann/json.hpp>
 
 #include "backend_pool.hpp"
+#include "lightbench/algorithm.hpp"
+#include "runner_set.hpp"
 #include "lightbench/gl/gl_texture_surface.hpp"
+#include "lightbench/image.hpp"
 #include "lightbench/plenoptic_params.hpp"
+#include "lightbench/error.hpp"
 #include "lightbench/surface.hpp"
 #include "lightbench/timing.hpp"
 
@@ -44,15 +48,7 @@ struct DisplayHints {
   PlenopticGrid grid;
 };
 
-// A timing registry the panel's table lists, with the backend it belongs to.
-struct TimingSource {
-  std::string prefix;      // "CUDA" / "CPU"
-  std::string device;      // for the tooltip
-  TimingRegistry* registry;
-};
-
-// The kind of data an algorithm works on; the panel shows the matching data section.
-enum class DataKind { PlenopticScene, LightField, StereoPair, ImagePair };
+struct ViewerOptions;
 
 class Algorithm {
  public:
@@ -103,8 +99,30 @@ class Algorithm {
   virtual nlohmann::json run_json(const PaneRun& run) = 0;
   // The figures draw_results() shows, for reports (screenshot sidecar); {} when none.
   virtual nlohmann::json results_json() const { return nlohmann::json::object(); }
-  // Timing registries of engines the algorithm owns (the plenoptic backends are the pool's).
+  // Timing registries of the algorithm's runners.
   virtual void timing_sources(std::vector<TimingSource>& out) { (void)out; }
+  // Collects the timings queued by the previous frame's launches (once per frame).
+  virtual void synchronize() {}
+
+  // Opens the data the command line names for this algorithm (--lf, --stereo, --ref ...);
+  // throws lb::Error with a message naming what could not be opened (the bundled data stays).
+  virtual void open_startup(const ViewerOptions& options) { (void)options; }
+  // Whether a folder opened from the panel or dropped on the window is this algorithm's data.
+  virtual bool opens_folders() const { return false; }
+  virtual void open_folder(const std::string& path) {
+    (void)path;
+    throw Error(name() + " opens no folders");
+  }
+  // Algorithms that compare the images other algorithms' panes showed (MAD): the viewer
+  // keeps the last two colour panes of the other algorithms for them.
+  virtual bool compares_pane_images() const { return false; }
+  // True once after the user asked to compare the kept pane images.
+  virtual bool take_compare_request() { return false; }
+  virtual void set_pane_images(const ImageU8& a, const ImageU8& b, const std::string& source) {
+    (void)a;
+    (void)b;
+    (void)source;
+  }
 };
 
 // The algorithms the viewer offers, sharing the plenoptic scene store.

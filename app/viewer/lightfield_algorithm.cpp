@@ -6,8 +6,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "lightbench/cae_cuda.hpp"
 #include "lightbench/error.hpp"
+#include "options.hpp"
 #include "param_widgets.hpp"
 
 namespace lb::viewer {
@@ -31,7 +31,7 @@ LightFieldAlgorithm::LightFieldAlgorithm()
 LightFieldAlgorithm::~LightFieldAlgorithm() = default;
 
 bool LightFieldAlgorithm::ready(std::string* why) const {
-  if (!lf_.empty()) return true;
+  if (data_ && !data_->lf.empty()) return true;
   if (why) *why = "no light field loaded";
   return false;
 }
@@ -43,6 +43,15 @@ void LightFieldAlgorithm::generate(unsigned seed) {
 }
 
 void LightFieldAlgorithm::open(const std::string& folder) { install(load_lightfield(folder)); }
+
+void LightFieldAlgorithm::open_startup(const ViewerOptions& options) {
+  if (options.lf.empty()) return;
+  try {
+    open(options.lf);
+  } catch (const std::exception& e) {
+    throw Error(std::string("cannot open the light field: ") + e.what() + " (showing the synthetic one)");
+  }
+}
 
 void LightFieldAlgorithm::install(LightField4D lf) {
   LB_REQUIRE(!lf.empty(), "empty light field");
@@ -63,24 +72,23 @@ void LightFieldAlgorithm::install(LightField4D lf) {
       }
     if (tmax <= tmin) tmax = tmin + 1.0f;
   }
-  lf_ = std::move(lf);
+  auto data = std::make_shared<LightFieldData>();
+  data->lf = std::move(lf);
+  data_ = std::move(data);
   centre_tex_ = std::move(centre);
   truth_tex_ = std::move(truth);
   truth_min_ = tmin;
   truth_max_ = tmax;
-  static std::uint64_t next_id = 0;
-  id_ = ++next_id;
-  depth_key_.clear();
-  scored_ = false;
+  scores_ = nlohmann::json::object();
   data_changed();
 }
 
-std::vector<std::string> LightFieldAlgorithm::variants() const { return cuda::cae_variants(); }
+std::vector<std::string> LightFieldAlgorithm::variants() const { return cae_variant_names(); }
 
 int LightFieldAlgorithm::default_variant_index() {
-  const auto names = cuda::cae_variants();
+  const auto names = cae_variant_names();
   for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] == "exact") return static_cast<int>(i);
+    if (names[i] == lightfield_spec().default_variant) return static_cast<int>(i);
   return 0;
 }
 
@@ -89,14 +97,9 @@ void LightFieldAlgorithm::set_variant(int index) {
 }
 
 std::vector<AlgorithmOutput> LightFieldAlgorithm::outputs() const {
-  std::vector<AlgorithmOutput> o = {{"depth", "CAE disparity", SurfaceFormat::R32F},
-                                    {"view", "sub-aperture view (u, v)", SurfaceFormat::RGBA8, true},
-                                    {"refocus", "shift-and-add refocus (CPU)", SurfaceFormat::RGBA8, true},
-                                    {"centre", "centre view", SurfaceFormat::RGBA8, true}};
-  if (lf_.has_gt()) {
-    o.push_back({"truth", "ground-truth disparity", SurfaceFormat::R32F, true});
-    o.push_back({"error", "|depth - truth|", SurfaceFormat::R32F});
-  }
+  std::vector<AlgorithmOutput> o;
+  for (const auto& x : runners_.spec().outputs_for(data_.get()))
+    o.push_back({x.name, x.label, x.format, x.input});
   return o;
 }
 
@@ -104,53 +107,15 @@ std::pair<std::string, std::string> LightFieldAlgorithm::default_panes() const {
   return {"view", "depth"};
 }
 
-std::vector<ParamInfo> LightFieldAlgorithm::describe_view(Params& p) {
-  using K = ParamInfo::Kind;
-  const int rmax = std::max(0, std::max(lf_.nu, lf_.nv) / 2);
-  return {
-      {"u", "view u", "angular column of the view shown (drag on the pad: parallax)", K::Int, &p.u, 0,
-       static_cast<double>(std::max(0, lf_.nu - 1))},
-      {"v", "view v", "angular row of the view shown", K::Int, &p.v, 0,
-       static_cast<double>(std::max(0, lf_.nv - 1))},
-      {"refocus", "refocus disparity", "points at this disparity come out sharp (px per view)",
-       K::Float, &p.refocus, -6.0, 6.0},
-      {"aperture", "aperture radius", "refocus averages the views within this many of the centre",
-       K::Int, &p.aperture, 0, static_cast<double>(rmax)},
-  };
-}
-
-std::vector<ParamInfo> LightFieldAlgorithm::describe_all(Params& p) {
-  auto v = describe_view(p);
-  for (auto& c : describe(p.cae, &lf_)) v.push_back(c);
-  return v;
-}
-
 std::vector<ParamInfo> LightFieldAlgorithm::live_params() { return describe_all(params_); }
 
-void LightFieldAlgorithm::reset_params() {
-  params_ = Params{};
-  params_.u = lf_.uc();
-  params_.v = lf_.vc();
-  params_.aperture = std::min(2, std::max(lf_.nu, lf_.nv) / 2);
-  if (lf_.has_gt()) {
-    // Label range from the ground truth, a little wider.
-    const float pad = 0.1f * (truth_max_ - truth_min_) + 0.1f;
-    params_.cae.dmin = truth_min_ - pad;
-    params_.cae.dmax = truth_max_ + pad;
-    params_.refocus = truth_max_;
-  }
-  params_.cae.labels = 75;
-  params_.cae.views = std::min(5, std::min(lf_.nu, lf_.nv) | 1);
-  if (params_.cae.views > std::min(lf_.nu, lf_.nv)) params_.cae.views = std::max(1, std::min(lf_.nu, lf_.nv) - 1) | 1;
-}
+void LightFieldAlgorithm::reset_params() { params_ = lightfield_params({}, data_->lf); }
 
-void LightFieldAlgorithm::data_changed() {
-  reset_params();
-  for (const auto& p : live_params()) set_param_value(p, param_value(p));
-}
+void LightFieldAlgorithm::data_changed() { reset_params(); }
 
 bool LightFieldAlgorithm::draw_angular_pad() {
   // A grid of nu x nv dots; click or drag to pick the view (parallax as you drag).
+  const LightField4D& lf_ = data_->lf;
   const float cell = std::clamp(180.0f / std::max(lf_.nu, lf_.nv), 8.0f, 24.0f);
   const ImVec2 size(cell * lf_.nu, cell * lf_.nv);
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
@@ -187,6 +152,7 @@ bool LightFieldAlgorithm::draw_angular_pad() {
 
 bool LightFieldAlgorithm::draw_controls() {
   bool changed = false;
+  const LightField4D& lf_ = data_->lf;
   ImGui::TextWrapped("light field: %s", lf_.source.c_str());
   ImGui::TextDisabled("%d x %d views of %d x %d%s", lf_.nu, lf_.nv, lf_.width, lf_.height,
                       lf_.has_gt() ? ", with ground truth" : "");
@@ -210,6 +176,9 @@ bool LightFieldAlgorithm::draw_controls() {
                       "exact_mask, exact_bitonic: the exact kernels one by one; exact_terms: the\n"
                       "same CAE summed per sample (float error ~1e-6)\n"
                       "The CPU backend runs the double reference of the variant's method.");
+  if (const VariantInfo* vi = runners_.spec().variant(variants()[variant_]); vi && ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s: %s%s", vi->name.c_str(), vi->note.c_str(),
+                      vi->bit_identical ? "" : " (within a tolerance of the reference)");
   ImGui::SameLine();
   const auto names = variants();
   ImGui::SetNextItemWidth(-1);
@@ -222,7 +191,6 @@ bool LightFieldAlgorithm::draw_controls() {
     ImGui::EndCombo();
   }
   changed |= param_sliders(describe_all(params_));
-  changed |= ImGui::Checkbox("entropy with log(g/|g|)", &params_.cae.normalized_log);
   if (ImGui::SmallButton("reset parameters")) {
     reset_params();
     changed = true;
@@ -231,19 +199,19 @@ bool LightFieldAlgorithm::draw_controls() {
 }
 
 void LightFieldAlgorithm::draw_results() {
-  if (!lf_.has_gt()) {
+  if (!data_->lf.has_gt()) {
     ImGui::TextDisabled("score: this light field has no ground truth");
     return;
   }
-  if (!scored_) {
+  if (scores_.empty()) {
     ImGui::TextDisabled("score: show depth or error in a pane");
     return;
   }
-  ImGui::Text("BadPix 0.07 %.2f %%   0.03 %.2f %%   0.01 %.2f %%", score_.badpix_007,
-              score_.badpix_003, score_.badpix_001);
-  ImGui::Text("MSE x100 %.3f", score_.mse_x100);
-  ImGui::TextDisabled("HCI protocol, %d px border, %zu px; %s", score_.border, score_.pixels,
-                      score_what_.c_str());
+  ImGui::Text("BadPix 0.07 %.2f %%   0.03 %.2f %%   0.01 %.2f %%", scores_.value("badpix_007", 0.0),
+              scores_.value("badpix_003", 0.0), scores_.value("badpix_001", 0.0));
+  ImGui::Text("MSE x100 %.3f", scores_.value("mse_x100", 0.0));
+  ImGui::TextDisabled("HCI protocol, %d px border, %zu px; %s", scores_.value("border", 0),
+                      scores_.value("scored_pixels", std::size_t{0}), scores_.value("scored_with", std::string()).c_str());
 }
 
 LightFieldAlgorithm::Params LightFieldAlgorithm::effective(const PaneRun& run) {
@@ -256,96 +224,29 @@ LightFieldAlgorithm::Params LightFieldAlgorithm::effective(const PaneRun& run) {
   return p;
 }
 
+std::string LightFieldAlgorithm::variant_name(const PaneRun& run) const {
+  const auto names = variants();
+  const int vi = run.variant >= 0 && run.variant < static_cast<int>(names.size()) ? run.variant : variant_;
+  return names[vi];
+}
+
 std::string LightFieldAlgorithm::run_key(const PaneRun& run, const std::string& output) {
-  const Params p = effective(run);
-  std::ostringstream k;
-  k << std::hexfloat << output << '|';
-  if (output == "centre" || output == "truth") return k.str();
-  if (output == "view") {
-    k << p.u << ',' << p.v;
-  } else if (output == "refocus") {
-    k << p.refocus << ',' << p.aperture;
-  } else {
-    const int vi = run.variant >= 0 ? run.variant : variant_;
-    k << vi << '|' << p.cae.views << ',' << p.cae.labels << ',' << p.cae.dmin << ',' << p.cae.dmax
-      << ',' << p.cae.sigma << ',' << p.cae.normalized_log;
-  }
-  return k.str();
+  Params p = effective(run);
+  return lb::run_key(runners_.spec(), output, read_values(describe_all(p)), variant_name(run));
 }
 
 const gl::GlTextureSurface* LightFieldAlgorithm::input_texture(const std::string& output) const {
   if (output == "centre") return centre_tex_.get();
-  if (output == "truth") return lf_.has_gt() ? truth_tex_.get() : nullptr;
+  if (output == "truth") return data_->lf.has_gt() ? truth_tex_.get() : nullptr;
   return nullptr;
-}
-
-LightFieldDepthEstimator& LightFieldAlgorithm::estimator(BackendPool& pool, BackendSlot slot) {
-  std::string why;
-  const auto kind = pool.kind_of(slot, &why);
-  LB_REQUIRE(kind.has_value(), "CUDA backend unavailable: " + why);
-  if (*kind == BackendKind::Cuda) {
-    if (!cuda_) cuda_ = cuda::make_lf_depth_cuda();
-    if (cuda_lf_ != id_) {
-      cuda_->set_lightfield(lf_);
-      cuda_lf_ = id_;
-    }
-    return *cuda_;
-  }
-  if (!cpu_) cpu_ = make_lf_depth_cpu();
-  if (cpu_lf_ != id_) {
-    cpu_->set_lightfield(lf_);
-    cpu_lf_ = id_;
-  }
-  return *cpu_;
-}
-
-const LfDepthResult& LightFieldAlgorithm::depth(BackendPool& pool, BackendSlot slot, const Params& p,
-                                                const std::string& variant) {
-  LightFieldDepthEstimator& est = estimator(pool, slot);
-  CaeParams cp = p.cae;
-  cp.method = cuda::cae_variant_method(variant);
-  validate(cp, lf_);
-  std::ostringstream k;
-  k << std::hexfloat << id_ << '|' << static_cast<const void*>(&est) << '|' << variant << '|'
-    << cp.views << ',' << cp.labels << ',' << cp.dmin << ',' << cp.dmax << ',' << cp.sigma << ','
-    << cp.normalized_log;
-  if (k.str() == depth_key_) return depth_;
-  depth_key_.clear();
-  depth_ = est.run(cp, est.kind() == BackendKind::Cuda ? variant : "");
-  depth_key_ = k.str();
-  scored_ = lf_.has_gt();
-  if (scored_) {
-    score_ = hci_score(depth_.disparity, lf_.gt, std::min(15, std::min(lf_.width, lf_.height) / 4));
-    score_what_ = std::string(to_string(est.kind())) + " " + depth_.variant + ", " +
-                  std::to_string(cp.views) + "x" + std::to_string(cp.views) + " views";
-  }
-  return depth_;
 }
 
 void LightFieldAlgorithm::run(BackendPool& pool, BackendSlot slot, const PaneRun& run,
                               const std::string& output, Surface& out) {
-  LB_REQUIRE(!lf_.empty(), "no light field loaded");
-  const Params p = effective(run);
-  if (output == "view") {
-    LB_REQUIRE(p.u >= 0 && p.u < lf_.nu && p.v >= 0 && p.v < lf_.nv, "view (u, v) outside the grid");
-    out.upload_host(to_rgba(lf_.view(p.u, p.v)));
-    return;
-  }
-  if (output == "refocus") {
-    out.upload_host(to_rgba(refocus_cpu(lf_, p.refocus, p.aperture)));
-    return;
-  }
-  const auto names = variants();
-  const int vi = run.variant >= 0 && run.variant < static_cast<int>(names.size()) ? run.variant : variant_;
-  const LfDepthResult& r = depth(pool, slot, p, names[vi]);
-  if (output == "depth") {
-    out.upload_host(r.disparity);
-  } else if (output == "error") {
-    LB_REQUIRE(lf_.has_gt(), "this light field has no ground truth");
-    out.upload_host(hci_error_map(r.disparity, lf_.gt));
-  } else {
-    throw Error("light field: no output '" + output + "'");
-  }
+  Runner& r = runners_.get(pool, slot, data_);
+  Params p = effective(run);
+  r.run(read_values(describe_all(p)), variant_name(run), output, out);
+  if (output == "depth" || output == "error") scores_ = r.scores();
 }
 
 DisplayHints LightFieldAlgorithm::display(const std::string& output) const {
@@ -363,27 +264,12 @@ DisplayHints LightFieldAlgorithm::display(const std::string& output) const {
 }
 
 nlohmann::json LightFieldAlgorithm::run_json(const PaneRun& run) {
-  const Params p = effective(run);
-  const auto names = variants();
-  const int vi = run.variant >= 0 && run.variant < static_cast<int>(names.size()) ? run.variant : variant_;
-  return {{"u", p.u},           {"v", p.v},
-          {"refocus", p.refocus}, {"aperture", p.aperture},
-          {"views", p.cae.views}, {"labels", p.cae.labels},
-          {"dmin", p.cae.dmin},   {"dmax", p.cae.dmax},
-          {"sigma", p.cae.sigma}, {"variant", names[vi]}};
+  Params p = effective(run);
+  nlohmann::json j = read_values(describe_all(p));
+  j["variant"] = variant_name(run);
+  return j;
 }
 
-void LightFieldAlgorithm::timing_sources(std::vector<TimingSource>& out) {
-  if (cpu_) out.push_back({"CPU", cpu_->device_name(), &cpu_->timings()});
-  if (cuda_) out.push_back({"CUDA", cuda_->device_name(), &cuda_->timings()});
-}
-
-nlohmann::json LightFieldAlgorithm::results_json() const {
-  if (!scored_) return nlohmann::json::object();
-  return {{"badpix_007", score_.badpix_007}, {"badpix_003", score_.badpix_003},
-          {"badpix_001", score_.badpix_001}, {"mse_x100", score_.mse_x100},
-          {"scored_pixels", score_.pixels},  {"border", score_.border},
-          {"scored_with", score_what_}};
-}
+nlohmann::json LightFieldAlgorithm::results_json() const { return scores_; }
 
 }  // namespace lb::viewer

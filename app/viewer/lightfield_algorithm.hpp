@@ -3,7 +3,7 @@
 // (../shared/specs/lightfield4d-cae.md):
 //   view     the sub-aperture view (u, v), picked on the panel's angular pad by dragging
 //            (parallax) or with the sliders
-//   refocus  shift-and-add refocus at a live disparity with an aperture radius (CPU)
+//   refocus  shift-and-add refocus at a live disparity with an aperture radius
 //   depth    CAE disparity (R32F) on the pane's backend; the variant picks the kernel and
 //            with it the method (cae / binned / exact); the CPU runs the double reference
 //   error    |depth - truth| (when the light field has ground truth)
@@ -14,8 +14,7 @@
 #include <string>
 
 #include "algorithm.hpp"
-#include "lightbench/cae.hpp"
-#include "lightbench/hci_metrics.hpp"
+#include "lightbench/algorithms.hpp"
 #include "lightbench/lightfield.hpp"
 
 namespace lb::viewer {
@@ -26,7 +25,7 @@ class LightFieldAlgorithm final : public Algorithm {
   ~LightFieldAlgorithm() override;
   std::string name() const override { return "4D light field: refocus & CAE depth"; }
   DataKind data_kind() const override { return DataKind::LightField; }
-  std::uint64_t data_id() const override { return id_; }
+  std::uint64_t data_id() const override { return data_ ? data_->id : 0; }
   bool ready(std::string* why) const override;
   std::vector<std::string> variants() const override;
   int current_variant() const override { return variant_; }
@@ -45,45 +44,34 @@ class LightFieldAlgorithm final : public Algorithm {
   DisplayHints display(const std::string& output) const override;
   nlohmann::json run_json(const PaneRun& run) override;
   nlohmann::json results_json() const override;
-  void timing_sources(std::vector<TimingSource>& out) override;
+  void timing_sources(std::vector<TimingSource>& out) override { runners_.timing_sources(out); }
+  void synchronize() override { runners_.synchronize(); }
+  void open_startup(const ViewerOptions& options) override;
+  bool opens_folders() const override { return true; }
+  void open_folder(const std::string& path) override { open(path); }
 
   // Opens a light-field folder; all-or-nothing (throws lb::Error, the old one stays).
   void open(const std::string& folder);
   // The bundled synthetic scene (two planes, with ground truth).
   void generate(unsigned seed);
-  const LightField4D& lightfield() const { return lf_; }
+  const LightField4D& lightfield() const { return data_->lf; }
 
  private:
-  struct Params {
-    int u = 0, v = 0;          // view shown by "view"
-    float refocus = 0.0f;      // disparity brought into focus by "refocus"
-    int aperture = 2;          // refocus aperture radius in views
-    CaeParams cae;
-  };
+  using Params = LightFieldRunParams;
   Params effective(const PaneRun& run);
-  std::vector<ParamInfo> describe_view(Params& p);
-  std::vector<ParamInfo> describe_all(Params& p);
+  std::vector<ParamInfo> describe_all(Params& p) { return describe(p, &data_->lf); }
+  std::string variant_name(const PaneRun& run) const;
   void install(LightField4D lf);
-  LightFieldDepthEstimator& estimator(BackendPool& pool, BackendSlot slot);
-  // CAE depth of p on the slot's backend, cached on the host by key (for score and error).
-  const LfDepthResult& depth(BackendPool& pool, BackendSlot slot, const Params& p,
-                             const std::string& variant);
   bool draw_angular_pad();
 
-  LightField4D lf_;
-  std::uint64_t id_ = 0;
+  std::shared_ptr<const LightFieldData> data_;
   Params params_;
   static int default_variant_index();  // "exact"
   int variant_;
   std::unique_ptr<gl::GlTextureSurface> centre_tex_, truth_tex_;
   float truth_min_ = 0, truth_max_ = 1;
-  std::unique_ptr<LightFieldDepthEstimator> cpu_, cuda_;
-  std::uint64_t cpu_lf_ = 0, cuda_lf_ = 0;  // data id uploaded to each estimator
-  std::string depth_key_;
-  LfDepthResult depth_;
-  bool scored_ = false;
-  HciScore score_;
-  std::string score_what_;
+  RunnerSet runners_{"lightfield"};
+  nlohmann::json scores_ = nlohmann::json::object();
   std::string path_field_, open_error_;
   int seed_ = 1;
 };

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "algorithm.hpp"
+#include "lightbench/algorithms.hpp"
 #include "lightbench/plenoptic_depth.hpp"
 
 namespace lb::viewer {
@@ -42,31 +43,21 @@ class PlenopticAlgorithm final : public Algorithm {
   DisplayHints display(const std::string& output) const override;
   nlohmann::json run_json(const PaneRun& run) override;
   nlohmann::json results_json() const override;
+  void timing_sources(std::vector<TimingSource>& out) override { runners_.timing_sources(out); }
+  void synchronize() override { runners_.synchronize(); }
 
  private:
-  struct Effective {
-    RenderParams render;
-    RenderConfig config;
-    DepthParams depth;
-  };
-  // The panel's parameters with a pane's variant / parameter override applied; the depth
-  // map shares the render's output patch M and lim.
-  Effective effective(const PaneRun& run) const;
-  std::string depth_key(const Effective& e, const ComputeBackend& b) const;
-  // The depth map of these parameters on the host (cached by key; rerun: compute anyway, so
-  // that it is the backend's latest depth map, which render_all_in_focus() uses).
-  const ImageF& host_depth(ComputeBackend& backend, const Effective& e, bool rerun = false);
-  bool truth_matches(const DepthParams& d) const;
+  // The panel's parameters with a pane's variant / parameter override applied.
+  PlenopticRunParams effective(const PaneRun& run) const;
+  std::string variant_name(const PaneRun& run) const;
+  ParamValues values(PlenopticRunParams p) const;
+  std::vector<ParamInfo> describe_all(PlenopticRunParams& p) const;
 
   SceneStore& scene_;
-  RenderParams params_;
-  RenderConfig config_;
-  DepthParams depth_;
-  std::string host_key_;
-  ImageF host_depth_;
-  bool scored_ = false;
-  DepthScore score_;
-  std::string score_backend_;
+  PlenopticRunParams params_;
+  RenderVariant variant_ = RenderVariant::NoSync;
+  RunnerSet runners_{"plenoptic"};
+  nlohmann::json scores_ = nlohmann::json::object();
 };
 
 }  // namespace lb::viewer

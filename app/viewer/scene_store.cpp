@@ -41,10 +41,10 @@ void SceneStore::open(const std::string& path, const std::optional<PlenopticGrid
     s.grid = *grid;
   } else {
     LB_REQUIRE(loaded(), "no grid for " + path + ": give --pitch (and --offset, --grid)");
-    s.grid = fit_grid(grid_, s.raw.width, s.raw.height);
+    s.grid = fit_grid(this->grid(), s.raw.width, s.raw.height);
     LB_REQUIRE(s.grid.nx >= 1 && s.grid.ny >= 1,
                path + " (" + describe(s.raw) + ") is smaller than one micro-image of pitch " +
-                   std::to_string(grid_.pitch) + "; set the grid first");
+                   std::to_string(this->grid().pitch) + "; set the grid first");
   }
   set(std::move(s));
 }
@@ -65,19 +65,26 @@ void SceneStore::set(PlenopticScene s) {
     tmin = *lo;
     tmax = *hi > *lo ? *hi : *lo + 1.0f;
   }
-  scene_ = std::move(s);
-  grid_ = scene_.grid;
+  auto data = std::make_shared<PlenopticData>();
+  original_grid_ = s.grid;
+  data->scene = std::move(s);
+  data_ = std::move(data);
   raw_tex_ = std::move(raw);
   truth_tex_ = std::move(truth);
   truth_min_ = tmin;
   truth_max_ = tmax;
-  static std::uint64_t next_id = 0;
-  id_ = ++next_id;
 }
 
 void SceneStore::set_grid(const PlenopticGrid& g) {
-  validate(g, scene_.raw.width, scene_.raw.height);
-  grid_ = g;
+  LB_REQUIRE(loaded(), "no scene loaded");
+  validate(g, scene().raw.width, scene().raw.height);
+  const PlenopticGrid& o = scene().grid;
+  if (g.nx == o.nx && g.ny == o.ny && g.pitch == o.pitch && g.ox == o.ox && g.oy == o.oy) return;
+  // A new data object: runners see a new id and take the scene with this grid.
+  auto data = std::make_shared<PlenopticData>();
+  data->scene = scene();
+  data->scene.grid = g;
+  data_ = std::move(data);
 }
 
 }  // namespace lb::viewer

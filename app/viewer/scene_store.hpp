@@ -8,6 +8,7 @@
 #include <string>
 
 #include "lightbench/gl/gl_texture_surface.hpp"
+#include "lightbench/algorithm.hpp"
 #include "lightbench/plenoptic_params.hpp"
 #include "lightbench/scene_file.hpp"
 
@@ -26,12 +27,15 @@ class SceneStore {
   // Installs a scene (validates its grid first).
   void set(PlenopticScene scene);
 
-  bool loaded() const { return id_ != 0; }
-  const PlenopticScene& scene() const { return scene_; }
-  std::uint64_t id() const { return id_; }  // changes with every scene
-
-  // The grid in use (the panel edits it); the scene's own grid is scene().grid.
-  const PlenopticGrid& grid() const { return grid_; }
+  bool loaded() const { return data_ != nullptr; }
+  // The scene with the grid in use (the panel edits it).
+  const PlenopticScene& scene() const { return data_->scene; }
+  // The scene as the plenoptic runners take it; a new object (and id) with every scene or grid.
+  const std::shared_ptr<const PlenopticData>& data() const { return data_; }
+  std::uint64_t id() const { return data_ ? data_->id : 0; }
+  const PlenopticGrid& grid() const { return data_->scene.grid; }
+  // The grid the scene came with.
+  const PlenopticGrid& original_grid() const { return original_grid_; }
   // Validates against the raw; throws lb::Error and keeps the old grid when invalid.
   void set_grid(const PlenopticGrid& g);
 
@@ -39,14 +43,13 @@ class SceneStore {
   const gl::GlTextureSurface* truth_texture() const {
     return has_truth() ? truth_tex_.get() : nullptr;
   }
-  bool has_truth() const { return !scene_.truth.empty(); }
+  bool has_truth() const { return data_ && !data_->scene.truth.empty(); }
   float truth_min() const { return truth_min_; }
   float truth_max() const { return truth_max_; }
 
  private:
-  PlenopticScene scene_;
-  PlenopticGrid grid_;
-  std::uint64_t id_ = 0;
+  std::shared_ptr<const PlenopticData> data_;
+  PlenopticGrid original_grid_;
   std::unique_ptr<gl::GlTextureSurface> raw_tex_, truth_tex_;
   float truth_min_ = 0, truth_max_ = 1;
 };

@@ -22,23 +22,11 @@ void wrapped_dim(const std::string& s) {
 }
 
 void section_backend(SidePanelContext& c, PanelActions& act) {
-  ComputeBackend& b = c.pool.selected();
-  ImGui::Text("backend: %s", to_string(b.kind()));
+  ImGui::Text("backend: %s", to_string(c.pool.selected()));
   ImGui::SameLine();
   ImGui::TextDisabled("(--backend auto|cpu|cuda)");
-  ImGui::TextWrapped("device: %s", b.device_name().c_str());
+  ImGui::TextWrapped("device: %s", c.pool.device_name().c_str());
   wrapped_dim("why: " + c.pool.reason());
-  if (b.kind() == BackendKind::Cuda) {
-    static std::string info;
-    if (info.empty()) {
-      try {
-        info = cuda::device_info().describe();
-      } catch (const std::exception& e) {
-        info = e.what();
-      }
-    }
-    wrapped_dim(info);
-  }
   wrapped_dim("display: " + c.gl_description);
   for (const ImagePane& p : c.panes)
     if (p.computed && p.shown == p.computed)
@@ -110,7 +98,7 @@ void section_grid(SidePanelContext& c, PanelActions& act) {
   }
   ImGui::SameLine();
   if (ImGui::SmallButton("scene's grid")) {
-    g = c.scene.scene().grid;
+    g = c.scene.original_grid();
     try {
       c.scene.set_grid(g);
       c.state.grid_error.clear();

@@ -13,8 +13,6 @@
 #include <iterator>
 
 #include "lightbench/error.hpp"
-#include "lightfield_algorithm.hpp"
-#include "mad_algorithm.hpp"
 #include "screenshot.hpp"
 #include "side_panel.hpp"
 
@@ -59,13 +57,17 @@ void ViewerApp::handle_drops() {
 
 void ViewerApp::handle_actions(const PanelActions& act) {
   if (!act.open_path.empty() && std::filesystem::is_directory(act.open_path)) {
-    // A folder is a 4D light field: open it in the light-field algorithm and show that.
+    // A folder is the data of the algorithm that opens folders (the 4D light field): open it
+    // there and show that algorithm.
     try {
-      for (int i = 0; i < static_cast<int>(algorithms_.size()); ++i)
-        if (auto* lf = dynamic_cast<LightFieldAlgorithm*>(algorithms_[i].get())) {
-          lf->open(act.open_path);
+      bool opened = false;
+      for (int i = 0; i < static_cast<int>(algorithms_.size()) && !opened; ++i)
+        if (algorithms_[i]->opens_folders()) {
+          algorithms_[i]->open_folder(act.open_path);
           algorithm_index_ = i;
+          opened = true;
         }
+      LB_REQUIRE(opened, "no algorithm opens folders (" + act.open_path + ")");
       state_.error.clear();
     } catch (const std::exception& e) {
       report(e.what());  // the previous light field stays
@@ -117,7 +119,7 @@ void ViewerApp::handle_keys() {
 void ViewerApp::remember_pane_images() {
   // Colour images only (MAD compares images); a scalar pane leaves its slot as it was.
   if (shown_algorithm_ < 0 || shown_algorithm_ >= static_cast<int>(algorithms_.size())) return;
-  if (dynamic_cast<MadAlgorithm*>(algorithms_[shown_algorithm_].get())) return;
+  if (algorithms_[shown_algorithm_]->compares_pane_images()) return;
   bool any = false;
   for (int i = 0; i < 2; ++i) {
     const auto* s = panes_[i].shown;
@@ -217,11 +219,11 @@ void ViewerApp::build_ui(int fb_w, int fb_h) {
     remember_pane_images();
     show_algorithm_defaults();
   }
-  if (auto* mad = dynamic_cast<MadAlgorithm*>(&algorithm()); mad && mad->take_compare_request()) {
+  if (algorithm().compares_pane_images() && algorithm().take_compare_request()) {
     try {
       LB_REQUIRE(!pane_images_[0].empty() && !pane_images_[1].empty(),
                  "compare the panes: show two colour outputs in another algorithm's panes first");
-      mad->set_images(pane_images_[0], pane_images_[1], pane_images_source_);
+      algorithm().set_pane_images(pane_images_[0], pane_images_[1], pane_images_source_);
       state_.error.clear();
     } catch (const std::exception& e) {
       report(e.what());
@@ -260,7 +262,7 @@ int ViewerApp::run() {
     minimised = fb_w <= 0 || fb_h <= 0;
     if (minimised) continue;
 
-    pool_.synchronize_all();
+    for (auto& a : algorithms_) a->synchronize();
     window_.begin_imgui_frame();
     build_ui(fb_w, fb_h);
     update_outputs();

@@ -171,8 +171,8 @@ nlohmann::json ViewerApp::layout_json(int fb_w, int fb_h) {
   Algorithm& algo = algorithm();
   json j;
   j["framebuffer"] = {{"width", fb_w}, {"height", fb_h}};
-  j["backend"] = {{"kind", to_string(pool_.selected().kind())},
-                  {"device", pool_.selected().device_name()},
+  j["backend"] = {{"kind", to_string(pool_.selected())},
+                  {"device", pool_.device_name()},
                   {"reason", pool_.reason()}};
   j["scene"] = {{"source", scene_.scene().source},
                 {"raw", {scene_.scene().raw.width, scene_.scene().raw.height}},

@@ -7,9 +7,6 @@
 #include "lightbench/error.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
-#include "lightfield_algorithm.hpp"
-#include "mad_algorithm.hpp"
-#include "stereo_algorithm.hpp"
 #include "param_widgets.hpp"
 #include "viewer_app.hpp"
 
@@ -76,24 +73,12 @@ void ViewerApp::apply_options() {
       }
     if (!found) report("unknown --algorithm '" + opt_.algorithm + "' (plenoptic | lightfield | stereo | mad)");
   }
-  if (!opt_.lf.empty()) {
-    for (auto& a : algorithms_)
-      if (auto* lf = dynamic_cast<LightFieldAlgorithm*>(a.get())) {
-        try {
-          lf->open(opt_.lf);
-        } catch (const std::exception& e) {
-          report(std::string("cannot open the light field: ") + e.what() +
-                 " (showing the synthetic one)");
-        }
-      }
-  }
+  // Each algorithm opens what the command line names for it (--lf, --stereo, --ref/--dist).
   for (auto& a : algorithms_) {
     try {
-      if (auto* st = dynamic_cast<StereoAlgorithm*>(a.get()); st && !opt_.stereo.empty()) st->open(opt_.stereo);
-      if (auto* mad = dynamic_cast<MadAlgorithm*>(a.get()); mad && !opt_.ref.empty()) mad->open(opt_.ref, opt_.dist);
+      a->open_startup(opt_);
     } catch (const std::exception& e) {
-      report(std::string("cannot open the ") + (dynamic_cast<StereoAlgorithm*>(a.get()) ? "stereo pair" : "image pair") +
-             ": " + e.what() + " (showing the bundled one)");
+      report(e.what());
     }
   }
   Algorithm& algo = algorithm();
