@@ -1,30 +1,52 @@
-// lightbench-cli generate: a synthetic focused-plenoptic raw with exact ground truth.
+// lightbench-cli generate: a synthetic focused-plenoptic raw with exact ground truth, from a
+// bundled preset (assets/plenoptic/<name>.json, embedded; --assets DIR or LB_ASSETS_DIR
+// overrides or adds files).
 #include <cstdio>
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "lightbench/assets.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/scene_file.hpp"
 
 namespace lb::cli {
+namespace {
+
+// "tiny | small | seed" from the embedded presets (an override directory is read at run time).
+std::string preset_list() {
+  std::string s;
+  try {
+    for (const auto& n : generator_presets()) s += (s.empty() ? "" : " | ") + n;
+  } catch (const Error&) {
+    s = "a plenoptic asset name";  // a broken LB_ASSETS_DIR is reported when the command runs
+  }
+  return s;
+}
+
+}  // namespace
 
 Action add_generate(CLI::App& app) {
   struct Opts {
-    std::string preset = "small", out, json;
+    std::string preset = "small", out, json, assets;
     std::uint64_t seed = 1;
     int truth_patch = 11;
+    CLI::Option *seed_opt = nullptr, *truth_opt = nullptr;  // given on the command line?
   };
   auto o = std::make_shared<Opts>();
-  app.add_option("--preset", o->preset, "tiny | small | seed (the seed paper's 96x72 workload)")
+  app.add_option("--preset", o->preset, preset_list() + " (seed: the seed paper's 96x72 workload)")
       ->capture_default_str();
-  app.add_option("--seed", o->seed, "random seed (same seed, same bytes)")->capture_default_str();
-  app.add_option("--truth-patch", o->truth_patch, "output patch size M of the ground-truth map")
-      ->capture_default_str();
+  o->seed_opt = app.add_option("--seed", o->seed, "random seed (same seed, same bytes; default: the preset's, 1)");
+  o->truth_opt = app.add_option("--truth-patch", o->truth_patch,
+                 "output patch size M of the ground-truth map (default: the preset's, 11)");
+  app.add_option("--assets", o->assets, "directory whose plenoptic/NAME.json files replace or add presets");
   app.add_option("--out", o->out, "output directory (raw.png, truth.pfm, scene.json)")->required();
   app.add_option("--json", o->json, "write a JSON report");
   return [o] {
-    GeneratorParams params = generator_preset(o->preset, o->seed);
-    params.preview_patch = o->truth_patch;
+    if (!o->assets.empty()) set_assets_dir(o->assets);
+    // Absent options keep the preset file's values.
+    GeneratorParams params = generator_preset(o->preset);
+    if (o->seed_opt->count()) params.seed = o->seed;
+    if (o->truth_opt->count()) params.preview_patch = o->truth_patch;
     progress("generate: " + o->preset + " ...");
     GeneratedScene scene = generate_scene(params);
     const std::string path = save_scene(o->out, scene);
@@ -35,8 +57,8 @@ Action add_generate(CLI::App& app) {
                 params.preview_patch, path.c_str());
     if (!o->json.empty()) {
       Report r("generate");
-      r.root()["parameters"] = {{"preset", o->preset}, {"seed", o->seed},
-                                {"truth_patch", o->truth_patch}, {"grid", to_json(params.grid)}};
+      r.root()["parameters"] = {{"preset", o->preset}, {"seed", params.seed},
+                                {"truth_patch", params.preview_patch}, {"grid", to_json(params.grid)}};
       r.add_output("scene", path, 0, 0);
       r.add_output("raw", o->out + "/raw.png", scene.raw.width, scene.raw.height);
       r.add_output("truth", o->out + "/truth.pfm", scene.truth.width, scene.truth.height);

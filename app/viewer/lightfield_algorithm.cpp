@@ -6,18 +6,12 @@
 #include <cmath>
 #include <sstream>
 
+#include "lightbench/assets.hpp"
 #include "lightbench/error.hpp"
 #include "options.hpp"
 #include "param_widgets.hpp"
 
 namespace lb::viewer {
-namespace {
-
-// The bundled scene: 192 x 160 views, 9 x 9, background at -1.2 px, square at +1.6 px.
-constexpr int kSynthW = 192, kSynthH = 160, kSynthN = 9;
-constexpr float kSynthBack = -1.2f, kSynthFront = 1.6f;
-
-}  // namespace
 
 LightFieldAlgorithm::LightFieldAlgorithm()
     : variant_(default_variant_index()),
@@ -37,8 +31,7 @@ bool LightFieldAlgorithm::ready(std::string* why) const {
 }
 
 void LightFieldAlgorithm::generate(unsigned seed) {
-  install(synthetic_two_plane_lightfield(kSynthW, kSynthH, kSynthN, kSynthN, kSynthBack, kSynthFront,
-                                         seed, 2));
+  install(bundled_lightfield(seed));  // assets/lightfield/two_planes.json
   seed_ = static_cast<int>(seed);
 }
 

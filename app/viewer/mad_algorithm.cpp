@@ -7,6 +7,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "lightbench/assets.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
@@ -46,7 +47,7 @@ MadAlgorithm::MadAlgorithm()
   ref_tex_->set_interop_enabled(false, "image-pair texture");
   dist_tex_->set_interop_enabled(false, "image-pair texture");
   // The bundled reference: the CPU render of the bundled plenoptic scene (440 x 330).
-  const GeneratedScene s = generate_scene(generator_preset("small", 1));
+  const GeneratedScene s = generate_scene(bundled_mad_reference());  // assets/mad/default_distortion.json
   const RenderParams p = default_render_params(s.params.grid);
   const ImageU8 view = render_cpu(to_rgba(s.raw), build_render_tables(s.params.grid, p, s.raw.width, s.raw.height));
   set_images(to_rgb(view), ImageU8{}, "render of the bundled plenoptic scene");

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "algorithm.hpp"
+#include "lightbench/assets.hpp"
 #include "lightbench/distort.hpp"
 #include "lightbench/mad.hpp"
 
@@ -58,9 +59,10 @@ class MadAlgorithm final : public Algorithm {
 
  private:
   struct Params {
-    int distortion = 1;     // 0: none (loaded / pane image), 1 + DistortKind
-    float strength = 1.5f;  // in the kind's units (blur sigma, noise std, JPEG 100-quality, contrast)
-    int seed = 1;
+    // Defaults: assets/mad/default_distortion.json.
+    int distortion = 1 + bundled_distortion().kind;  // 0: none (loaded / pane image), 1 + DistortKind
+    float strength = bundled_distortion().strength;  // in the kind's units (blur sigma, noise std, JPEG 100-quality, contrast)
+    int seed = bundled_distortion().seed;
   };
   void refresh_distorted();
   const MadResult& compute(BackendPool& pool, BackendSlot slot, const PaneRun& run);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "lightbench/assets.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/stereo_cuda.hpp"
 #include "lightbench/stereo_local_cuda.hpp"
@@ -12,9 +13,6 @@
 
 namespace lb::viewer {
 namespace {
-
-// The bundled pair: 256 x 192, background at disparity 4, a square at 11, 16 disparities.
-constexpr int kSynthW = 256, kSynthH = 192, kSynthBack = 4, kSynthFront = 11, kSynthNdisp = 16;
 
 const std::string kBp = "bp/", kLocal = "local/";
 
@@ -48,13 +46,7 @@ bool StereoAlgorithm::ready(std::string* why) const {
 }
 
 void StereoAlgorithm::generate(unsigned seed) {
-  stereo::StereoScene s;
-  s.pair = stereo::synthetic_two_plane_pair(kSynthW, kSynthH, kSynthBack, kSynthFront, seed,
-                                            &s.gt.disparity, 3);
-  s.pair.name = "synthetic two planes (d " + std::to_string(kSynthBack) + " / " +
-                std::to_string(kSynthFront) + ")";
-  s.suggested_ndisp = kSynthNdisp;
-  install(std::move(s));
+  install(bundled_stereo(seed));  // assets/stereo/two_planes.json
 }
 
 void StereoAlgorithm::open(const std::string& folder) { install(stereo::load_stereo_scene(folder)); }

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lightbench/assets.hpp"
 #include "lightbench/parallel.hpp"
 
 namespace lb {
@@ -74,49 +75,14 @@ std::vector<ScenePlane> front_to_back(std::vector<ScenePlane> planes) {
   return planes;
 }
 
-ScenePlane rect(int patch, double x0, double y0, double x1, double y1) {
-  ScenePlane p;
-  p.patch = patch;
-  p.x0 = x0, p.y0 = y0, p.x1 = x1, p.y1 = y1;
-  return p;
-}
-ScenePlane disc(int patch, double cx, double cy, double r) {
-  ScenePlane p = rect(patch, cx, cy, r, 0);
-  p.disc = true;
-  return p;
-}
-ScenePlane background(int patch) {
-  ScenePlane p;
-  p.patch = patch;
-  p.background = true;
-  return p;
-}
-
 }  // namespace
 
-std::vector<std::string> generator_presets() { return {"tiny", "small", "seed"}; }
+std::vector<std::string> generator_presets() { return asset_names("plenoptic"); }
 
-GeneratorParams generator_preset(const std::string& name, std::uint64_t seed) {
-  GeneratorParams g;
-  g.seed = seed;
-  if (name == "tiny") {
-    // Tests: 14 x 10 micro-images, non-integer pitch and offset.
-    g.grid = {14, 10, 34.5, 0.75, 1.25};
-    g.planes = {background(8), rect(12, 3.0, 2.0, 10.0, 8.0)};
-  } else if (name == "small") {
-    // The viewer's bundled scene: 40 x 30 micro-images, 440 x 330 at M = 11.
-    g.grid = {40, 30, 44.75, 1.25, 0.75};
-    g.planes = {background(7), rect(9, 3.0, 3.0, 17.0, 13.0), disc(12, 28.0, 9.0, 6.5),
-                rect(14, 12.0, 18.0, 31.0, 26.0), disc(10, 7.5, 21.5, 5.0)};
-  } else if (name == "seed") {
-    // The seed's workload (its Table 3): 96 x 72 micro-images of pitch 74.75.
-    g.grid = {96, 72, 74.75, 0.0, 0.0};
-    g.planes = {background(7),          rect(9, 6, 6, 40, 30),  disc(12, 68, 20, 14),
-                rect(14, 30, 44, 74, 64), disc(10, 18, 52, 11), rect(11, 78, 40, 92, 68),
-                rect(13, 46, 8, 58, 20),  disc(8, 86, 8, 6)};
-  } else {
-    throw Error("unknown generator preset '" + name + "' (use tiny, small or seed)");
-  }
+GeneratorParams generator_preset(const std::string& name, std::optional<std::uint64_t> seed) {
+  const AssetText t = read_asset("plenoptic", name);
+  GeneratorParams g = parse_plenoptic_asset(t.text, t.where);
+  if (seed) g.seed = *seed;
   return g;
 }
 

@@ -10,6 +10,7 @@
 // micro-image is vignetted by a circular aperture. The ground truth for an output grid of
 // patch M is the P of the front-most plane covering s = ((x + 0.5) / M, (y + 0.5) / M).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,14 +42,17 @@ struct GeneratedScene {
   GeneratorParams params;
 };
 
-// Presets: "tiny" (tests), "small" (the viewer's bundled scene), "seed" (the seed's workload:
-// 96 x 72 micro-images, D = 74.75, 1056 x 792 at M = 11).
-GeneratorParams generator_preset(const std::string& name, std::uint64_t seed = 1);
-std::vector<std::string> generator_presets();
+// Presets are the bundled assets assets/plenoptic/<name>.json (lightbench/assets.hpp; an
+// override directory can replace or add them): "tiny" (tests), "small" (the viewer's bundled
+// scene), "seed" (the seed's workload: 96 x 72 micro-images, D = 74.75, 1056 x 792 at
+// M = 11). A seed replaces the file's. Unknown names and malformed files throw lb::Error.
+GeneratorParams generator_preset(const std::string& name, std::optional<std::uint64_t> seed = std::nullopt);
+std::vector<std::string> generator_presets();  // smallest grid first: tiny, small, seed
 
 GeneratedScene generate_scene(const GeneratorParams& params, int threads = 0);
 
-// The scene description as JSON text (grid, planes, seed), for reports and asset files.
+// The scene description as JSON text (grid, planes, seed), for reports and scene files; the
+// plenoptic asset format (parse_plenoptic_asset reads it back).
 std::string scene_json(const GeneratorParams& params);
 
 }  // namespace lb
