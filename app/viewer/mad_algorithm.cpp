@@ -11,28 +11,13 @@
 #include "lightbench/error.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
-#include "lightbench/mad_cuda.hpp"
 #include "lightbench/render_cpu.hpp"
 #include "lightbench/render_tables.hpp"
+#include "options.hpp"
 #include "param_widgets.hpp"
 
 namespace lb::viewer {
 namespace {
-
-ImageF to_float(const ImageD& d) {
-  ImageF f(d.width, d.height, 1);
-  for (std::size_t i = 0; i < d.data.size(); ++i) f.data[i] = static_cast<float>(d.data[i]);
-  return f;
-}
-
-// A display scale for a heavy-tailed map: its 99.5th percentile (never 0).
-float robust_max(const ImageD& m) {
-  if (m.data.empty()) return 1.0f;
-  std::vector<double> v(m.data.begin(), m.data.end());
-  const std::size_t k = std::min(v.size() - 1, static_cast<std::size_t>(v.size() * 0.995));
-  std::nth_element(v.begin(), v.begin() + static_cast<long>(k), v.end());
-  return v[k] > 0 ? static_cast<float>(v[k]) : 1.0f;
-}
 
 const char* kDistortions[] = {"none (as loaded)", "Gaussian blur", "white noise", "JPEG", "contrast"};
 const char* kStrengthHelp[] = {"", "blur sigma (pixels)", "noise standard deviation (gray levels)",
@@ -102,11 +87,24 @@ void MadAlgorithm::refresh_distorted() {
   }
   dist_tex_->upload_host(to_rgba(distorted_));
   distorted_key_ = k.str();
-  static std::uint64_t next_id = 0;
-  id_ = ++next_id;
+  auto data = std::make_shared<ImagePairData>();
+  data->reference = reference_;
+  data->distorted = distorted_;
+  data->source = source_;
+  data_ = std::move(data);
+  scores_ = nlohmann::json::object();
 }
 
-std::vector<std::string> MadAlgorithm::variants() const { return cuda::mad_stats_variants(); }
+void MadAlgorithm::open_startup(const ViewerOptions& options) {
+  if (options.ref.empty()) return;
+  try {
+    open(options.ref, options.dist);
+  } catch (const std::exception& e) {
+    throw Error(std::string("cannot open the image pair: ") + e.what() + " (showing the bundled one)");
+  }
+}
+
+std::vector<std::string> MadAlgorithm::variants() const { return mad_spec().variant_names(); }
 
 void MadAlgorithm::set_variant(int index) {
   if (index >= 0 && index < static_cast<int>(variants().size())) variant_ = index;
@@ -186,14 +184,14 @@ bool MadAlgorithm::draw_controls() {
 }
 
 void MadAlgorithm::draw_results() {
-  if (result_key_.empty()) {
+  if (scores_.empty()) {
     ImGui::TextDisabled("MAD: show hi or lo in a pane");
     return;
   }
-  ImGui::Text("MAD %.4f   (0: identical; higher: worse)", result_.mad);
-  ImGui::Text("d_detect %.6g   d_appear %.5g", result_.d_detect, result_.d_appear);
-  ImGui::TextDisabled("%s, %.2f ms%s", result_what_.c_str(), result_.ms,
-                      result_.cropped_odd ? ", odd size: last row/column left out" : "");
+  ImGui::Text("MAD %.4f   (0: identical; higher: worse)", scores_.value("mad", 0.0));
+  ImGui::Text("d_detect %.6g   d_appear %.5g", scores_.value("d_detect", 0.0), scores_.value("d_appear", 0.0));
+  ImGui::TextDisabled("%s, %.2f ms%s", scores_.value("ran", std::string()).c_str(), scores_.value("ms", 0.0),
+                      scores_.value("cropped_odd", false) ? ", odd size: last row/column left out" : "");
 }
 
 std::string MadAlgorithm::variant_name(const PaneRun& run) const {
@@ -213,30 +211,12 @@ const gl::GlTextureSurface* MadAlgorithm::input_texture(const std::string& outpu
   return nullptr;
 }
 
-const MadResult& MadAlgorithm::compute(BackendPool& pool, BackendSlot slot, const PaneRun& run) {
-  std::string why;
-  const auto kind = pool.kind_of(slot, &why);
-  LB_REQUIRE(kind.has_value(), "CUDA backend unavailable: " + why);
-  const bool cuda_kind = *kind == BackendKind::Cuda;
-  const std::string variant = variant_name(run);
-  const std::string key = variant + (cuda_kind ? "|cuda|" : "|cpu|") + distorted_key_;
-  if (key == result_key_) return result_;
-  result_key_.clear();
-  auto& e = cuda_kind ? cuda_ : cpu_;
-  if (!e) e = cuda_kind ? cuda::make_mad_cuda() : make_mad_cpu();
-  result_ = e->run(mad_gray(reference_), mad_gray(distorted_), cuda_kind ? variant : "");
-  result_what_ = e->device_name() + ", " + result_.variant;
-  hi_max_ = robust_max(result_.hi);
-  lo_max_ = robust_max(result_.lo);
-  result_key_ = key;
-  return result_;
-}
-
 void MadAlgorithm::run(BackendPool& pool, BackendSlot slot, const PaneRun& run, const std::string& output,
                        Surface& out) {
   LB_REQUIRE(output == "hi" || output == "lo", "MAD: no output '" + output + "'");
-  const MadResult& r = compute(pool, slot, run);
-  out.upload_host(to_float(output == "hi" ? r.hi : r.lo));
+  Runner& r = runners_.get(pool, slot, data_);
+  r.run({}, variant_name(run), output, out);
+  scores_ = r.scores();
 }
 
 DisplayHints MadAlgorithm::display(const std::string& output) const {
@@ -244,7 +224,9 @@ DisplayHints MadAlgorithm::display(const std::string& output) const {
   if (output == "hi" || output == "lo") {
     h.has_range = true;
     h.range_min = 0.0f;
-    h.range_max = output == "hi" ? hi_max_ : lo_max_;
+    // The 99.5th percentile of the map (heavy tails), as the runner measured it.
+    const float q = scores_.value(output == "hi" ? "hi_p995" : "lo_p995", 1.0f);
+    h.range_max = q > 0 ? q : 1.0f;
   }
   return h;
 }
@@ -257,14 +239,12 @@ nlohmann::json MadAlgorithm::run_json(const PaneRun& run) {
 }
 
 nlohmann::json MadAlgorithm::results_json() const {
-  if (result_key_.empty()) return nlohmann::json::object();
-  return {{"mad", result_.mad}, {"d_detect", result_.d_detect}, {"d_appear", result_.d_appear},
-          {"ms", result_.ms},   {"ran", result_what_}};
-}
-
-void MadAlgorithm::timing_sources(std::vector<TimingSource>& out) {
-  if (cpu_) out.push_back({"CPU", cpu_->device_name(), &cpu_->timings()});
-  if (cuda_) out.push_back({"CUDA", cuda_->device_name(), &cuda_->timings()});
+  if (scores_.empty()) return nlohmann::json::object();
+  return {{"mad", scores_.value("mad", 0.0)},
+          {"d_detect", scores_.value("d_detect", 0.0)},
+          {"d_appear", scores_.value("d_appear", 0.0)},
+          {"ms", scores_.value("ms", 0.0)},
+          {"ran", scores_.value("ran", std::string())}};
 }
 
 }  // namespace lb::viewer

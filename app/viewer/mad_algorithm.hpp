@@ -13,6 +13,7 @@
 #include <string>
 
 #include "algorithm.hpp"
+#include "lightbench/algorithms.hpp"
 #include "lightbench/assets.hpp"
 #include "lightbench/distort.hpp"
 #include "lightbench/mad.hpp"
@@ -25,7 +26,7 @@ class MadAlgorithm final : public Algorithm {
   ~MadAlgorithm() override;
   std::string name() const override { return "image quality: MAD"; }
   DataKind data_kind() const override { return DataKind::ImagePair; }
-  std::uint64_t data_id() const override { return id_; }
+  std::uint64_t data_id() const override { return data_ ? data_->id : 0; }
   bool ready(std::string* why) const override;
   std::vector<std::string> variants() const override;
   int current_variant() const override { return variant_; }
@@ -44,14 +45,20 @@ class MadAlgorithm final : public Algorithm {
   DisplayHints display(const std::string& output) const override;
   nlohmann::json run_json(const PaneRun& run) override;
   nlohmann::json results_json() const override;
-  void timing_sources(std::vector<TimingSource>& out) override;
+  void timing_sources(std::vector<TimingSource>& out) override { runners_.timing_sources(out); }
+  void synchronize() override { runners_.synchronize(); }
+  void open_startup(const ViewerOptions& options) override;
+  bool compares_pane_images() const override { return true; }
+  void set_pane_images(const ImageU8& a, const ImageU8& b, const std::string& source) override {
+    set_images(a, b, source);
+  }
 
   // Sets the reference (and, when `distorted` is not empty, a fixed distorted image; else
   // the distortion is generated from the reference). Same size, >= 34 x 34; throws lb::Error.
   void set_images(const ImageU8& reference, const ImageU8& distorted, const std::string& source);
   void open(const std::string& reference_path, const std::string& distorted_path);
   // Set by the panel: the app should hand over the two panes' images (set_images).
-  bool take_compare_request() {
+  bool take_compare_request() override {
     const bool r = compare_requested_;
     compare_requested_ = false;
     return r;
@@ -65,21 +72,17 @@ class MadAlgorithm final : public Algorithm {
     int seed = bundled_distortion().seed;
   };
   void refresh_distorted();
-  const MadResult& compute(BackendPool& pool, BackendSlot slot, const PaneRun& run);
   std::string variant_name(const PaneRun& run) const;
 
   ImageU8 reference_, loaded_distorted_, distorted_;
   std::string source_;
-  std::uint64_t id_ = 0;
+  std::shared_ptr<const ImagePairData> data_;  // reference_ and distorted_ for the runners
   Params params_;
   std::string distorted_key_;
   int variant_ = 3;  // "fused"
   std::unique_ptr<gl::GlTextureSurface> ref_tex_, dist_tex_;
-  std::unique_ptr<MadEvaluator> cpu_, cuda_;
-  std::string result_key_;
-  MadResult result_;
-  std::string result_what_;
-  float hi_max_ = 1, lo_max_ = 1;
+  RunnerSet runners_{"mad"};
+  nlohmann::json scores_ = nlohmann::json::object();
   std::string ref_field_, dist_field_, open_error_;
   bool compare_requested_ = false;
 };

@@ -7,8 +7,7 @@
 
 #include "lightbench/assets.hpp"
 #include "lightbench/error.hpp"
-#include "lightbench/stereo_cuda.hpp"
-#include "lightbench/stereo_local_cuda.hpp"
+#include "options.hpp"
 #include "param_widgets.hpp"
 
 namespace lb::viewer {
@@ -27,8 +26,8 @@ int index_of(const std::vector<std::string>& names, const std::string& name) {
 }  // namespace
 
 StereoAlgorithm::StereoAlgorithm()
-    : bp_variant_(index_of(cuda::bp_stereo_variants(), "registers")),
-      local_variant_(index_of(stereo::local_variants(), "fused")),
+    : bp_variant_(index_of(stereo_bp_spec().variant_names(), stereo_bp_spec().default_variant)),
+      local_variant_(index_of(stereo_local_spec().variant_names(), stereo_local_spec().default_variant)),
       left_tex_(std::make_unique<gl::GlTextureSurface>(SurfaceFormat::RGBA8)),
       right_tex_(std::make_unique<gl::GlTextureSurface>(SurfaceFormat::RGBA8)),
       truth_tex_(std::make_unique<gl::GlTextureSurface>(SurfaceFormat::R32F)) {
@@ -40,7 +39,7 @@ StereoAlgorithm::StereoAlgorithm()
 StereoAlgorithm::~StereoAlgorithm() = default;
 
 bool StereoAlgorithm::ready(std::string* why) const {
-  if (!scene_.pair.left.empty()) return true;
+  if (data_ && !data_->pair.left.empty()) return true;
   if (why) *why = "no stereo pair loaded";
   return false;
 }
@@ -61,29 +60,30 @@ void StereoAlgorithm::install(stereo::StereoScene s) {
   l->upload_host(to_rgba(s.pair.left));
   r->upload_host(to_rgba(s.pair.right));
   if (!s.gt.empty()) t->upload_host(s.gt.disparity);
-  scene_ = std::move(s);
+  auto data = std::make_shared<StereoData>();
+  data->pair = std::move(s.pair);
+  data->gt = std::move(s.gt);
+  data->ndisp_hint = s.suggested_ndisp;
+  data_ = std::move(data);
   left_tex_ = std::move(l);
   right_tex_ = std::move(r);
   truth_tex_ = std::move(t);
-  static std::uint64_t next_id = 0;
-  id_ = ++next_id;
-  bp_state_ = {};
-  local_state_ = {};
+  bp_scores_ = local_scores_ = nlohmann::json::object();
   data_changed();
 }
 
 std::vector<std::string> StereoAlgorithm::variants() const {
   std::vector<std::string> v;
-  for (const auto& b : cuda::bp_stereo_variants()) v.push_back(kBp + b);
-  for (const auto& l : stereo::local_variants()) v.push_back(kLocal + l);
+  for (const auto& b : stereo_bp_spec().variant_names()) v.push_back(kBp + b);
+  for (const auto& l : stereo_local_spec().variant_names()) v.push_back(kLocal + l);
   return v;
 }
 
 int StereoAlgorithm::current_variant() const { return bp_variant_; }
 
 void StereoAlgorithm::set_variant(int index) {
-  const int nbp = static_cast<int>(cuda::bp_stereo_variants().size());
-  const int nlocal = static_cast<int>(stereo::local_variants().size());
+  const int nbp = static_cast<int>(stereo_bp_spec().variant_names().size());
+  const int nlocal = static_cast<int>(stereo_local_spec().variant_names().size());
   if (index >= 0 && index < nbp) bp_variant_ = index;
   else if (index >= nbp && index < nbp + nlocal) local_variant_ = index - nbp;
 }
@@ -95,19 +95,19 @@ std::string StereoAlgorithm::variant_for(const PaneRun& run, bool bp) const {
     const std::string& prefix = bp ? kBp : kLocal;
     if (v.rfind(prefix, 0) == 0) return v.substr(prefix.size());
   }
-  return bp ? cuda::bp_stereo_variants()[bp_variant_] : stereo::local_variants()[local_variant_];
+  return bp ? stereo_bp_spec().variant_names()[bp_variant_] : stereo_local_spec().variant_names()[local_variant_];
 }
 
 std::vector<AlgorithmOutput> StereoAlgorithm::outputs() const {
   std::vector<AlgorithmOutput> o = {{"bp", "belief-propagation disparity", SurfaceFormat::R32F},
                                     {"local", "local-window disparity", SurfaceFormat::R32F}};
-  if (!scene_.gt.empty()) {
+  if (!data_->gt.empty()) {
     o.push_back({"bp_error", "BP errors (|d - gt| > 1 in red)", SurfaceFormat::RGBA8});
     o.push_back({"local_error", "local errors (|d - gt| > 1 in red)", SurfaceFormat::RGBA8});
   }
   o.push_back({"left", "left image (reference)", SurfaceFormat::RGBA8, true});
   o.push_back({"right", "right image", SurfaceFormat::RGBA8, true});
-  if (!scene_.gt.empty()) o.push_back({"truth", "ground-truth disparity", SurfaceFormat::R32F, true});
+  if (!data_->gt.empty()) o.push_back({"truth", "ground-truth disparity", SurfaceFormat::R32F, true});
   return o;
 }
 
@@ -124,7 +124,7 @@ std::vector<ParamInfo> StereoAlgorithm::live_params() { return describe_all(para
 
 void StereoAlgorithm::reset_params() {
   params_ = Params{};
-  const int n = scene_.suggested_ndisp > 0 ? scene_.suggested_ndisp : 16;
+  const int n = data_->ndisp_hint > 0 ? data_->ndisp_hint : 16;
   params_.bp.ndisp = n;
   params_.local.ndisp = n;
 }
@@ -136,10 +136,10 @@ void StereoAlgorithm::data_changed() {
 
 bool StereoAlgorithm::draw_controls() {
   bool changed = false;
-  ImGui::TextWrapped("pair: %s", scene_.pair.name.c_str());
-  ImGui::TextDisabled("%d x %d, %s%s", scene_.pair.left.width, scene_.pair.left.height,
-                      scene_.pair.left.channels == 1 ? "gray" : "colour",
-                      scene_.gt.empty() ? "" : ", with ground truth");
+  ImGui::TextWrapped("pair: %s", data_->pair.name.c_str());
+  ImGui::TextDisabled("%d x %d, %s%s", data_->pair.left.width, data_->pair.left.height,
+                      data_->pair.left.channels == 1 ? "gray" : "colour",
+                      data_->gt.empty() ? "" : ", with ground truth");
   changed |= path_open_row("stereo", "Middlebury folder (imL, imR, ...)", path_field_, &open_error_,
                            [this](const std::string& p) { open(p); });
   if (ImGui::SmallButton("synthetic two planes##stereo")) {
@@ -159,12 +159,12 @@ bool StereoAlgorithm::draw_controls() {
       ImGui::EndCombo();
     }
   };
-  combo("BP kernel", cuda::bp_stereo_variants(), &bp_variant_);
+  combo("BP kernel", stereo_bp_spec().variant_names(), &bp_variant_);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("where each thread keeps its message array: local memory, registers\n"
                       "(templated disparity count), shared memory, or the auto-tuned hybrid\n"
                       "(R in registers, S in shared, the rest local). CPU: the reference.");
-  combo("local kernel", stereo::local_variants(), &local_variant_);
+  combo("local kernel", stereo_local_spec().variant_names(), &local_variant_);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("phase2..phase5: the seed's kernel-fusion steps; fused: one kernel per\n"
                       "tile. All give the identical map. CPU: the reference.");
@@ -183,23 +183,20 @@ bool StereoAlgorithm::draw_controls() {
 }
 
 void StereoAlgorithm::draw_results() {
-  if (scene_.gt.empty()) {
+  if (data_->gt.empty()) {
     ImGui::TextDisabled("score: this pair has no ground truth");
     return;
   }
   ImGui::TextDisabled("bad pixels (|d - gt| > 1)   nonocc     all    disc");
-  for (const MethodState* m : {&bp_state_, &local_state_}) {
-    const char* name = m == &bp_state_ ? "BP   " : "local";
-    if (!m->scored) {
+  for (const nlohmann::json* m : {&bp_scores_, &local_scores_}) {
+    const char* name = m == &bp_scores_ ? "BP   " : "local";
+    if (!m->contains("bad1_all")) {
       ImGui::Text("%s  (show it in a pane)", name);
       continue;
     }
-    ImGui::Text("%s  %6.2f %%  %6.2f %%  %6.2f %%  %.2f ms", name, m->score.nonocc.percent,
-                m->score.all.percent, m->score.disc.percent, m->result.ms);
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s\ncompute %.3f ms, with upload/download %.3f ms%s%s", m->what.c_str(),
-                        m->result.ms, m->result.ms_total, m->result.tuning.empty() ? "" : "\n",
-                        m->result.tuning.c_str());
+    ImGui::Text("%s  %6.2f %%  %6.2f %%  %6.2f %%  %.2f ms", name, m->value("bad1_nonocc", 0.0),
+                m->value("bad1_all", 0.0), m->value("bad1_disc", 0.0), m->value("ms", 0.0));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m->value("ran", std::string()).c_str());
   }
 }
 
@@ -232,67 +229,28 @@ std::string StereoAlgorithm::run_key(const PaneRun& run, const std::string& outp
 const gl::GlTextureSurface* StereoAlgorithm::input_texture(const std::string& output) const {
   if (output == "left") return left_tex_.get();
   if (output == "right") return right_tex_.get();
-  if (output == "truth") return scene_.gt.empty() ? nullptr : truth_tex_.get();
+  if (output == "truth") return data_->gt.empty() ? nullptr : truth_tex_.get();
   return nullptr;
-}
-
-const stereo::StereoResult& StereoAlgorithm::compute(BackendPool& pool, BackendSlot slot,
-                                                     const PaneRun& run, bool bp) {
-  std::string why;
-  const auto kind = pool.kind_of(slot, &why);
-  LB_REQUIRE(kind.has_value(), "CUDA backend unavailable: " + why);
-  const bool cuda_kind = *kind == BackendKind::Cuda;
-  const Params p = effective(run);
-  const std::string variant = variant_for(run, bp);
-  MethodState& st = bp ? bp_state_ : local_state_;
-  const std::string key = run_key(run, bp ? "bp" : "local") + (cuda_kind ? "|cuda" : "|cpu") +
-                          std::to_string(id_);
-  if (key == st.key) return st.result;
-  st.key.clear();
-  std::string what;
-  if (bp) {
-    auto& m = cuda_kind ? bp_cuda_ : bp_cpu_;
-    auto& id = cuda_kind ? bp_cuda_id_ : bp_cpu_id_;
-    if (!m) m = cuda_kind ? cuda::make_bp_stereo_cuda() : stereo::make_bp_stereo_cpu();
-    if (id != id_) {
-      m->set_pair(scene_.pair);
-      id = id_;
-    }
-    stereo::validate(p.bp, scene_.pair);
-    st.result = m->run(p.bp, cuda_kind ? variant : "");
-    what = m->device_name();
-  } else {
-    auto& m = cuda_kind ? local_cuda_ : local_cpu_;
-    auto& id = cuda_kind ? local_cuda_id_ : local_cpu_id_;
-    if (!m) m = cuda_kind ? cuda::make_local_stereo_cuda() : stereo::make_local_stereo_cpu();
-    if (id != id_) {
-      m->set_pair(scene_.pair);
-      id = id_;
-    }
-    stereo::validate(p.local, scene_.pair);
-    st.result = m->run(p.local, cuda_kind ? variant : "");
-    what = m->device_name();
-  }
-  st.key = key;
-  st.what = what + ", " + st.result.variant;
-  st.scored = !scene_.gt.empty();
-  if (st.scored) st.score = stereo::score_stereo(st.result.disparity, scene_.gt);
-  return st.result;
 }
 
 void StereoAlgorithm::run(BackendPool& pool, BackendSlot slot, const PaneRun& run,
                           const std::string& output, Surface& out) {
-  LB_REQUIRE(!scene_.pair.left.empty(), "no stereo pair loaded");
   const bool bp = output == "bp" || output == "bp_error";
   LB_REQUIRE(bp || output == "local" || output == "local_error", "stereo: no output '" + output + "'");
-  const stereo::StereoResult& r = compute(pool, slot, run, bp);
-  if (output == "bp" || output == "local") {
-    out.upload_host(r.disparity);
-    return;
+  Params p = effective(run);
+  Runner& r = (bp ? bp_ : local_).get(pool, slot, data_);
+  const ParamValues v = bp ? read_values(describe(p.bp)) : read_values(describe(p.local));
+  r.run(v, variant_for(run, bp), output == "bp" || output == "local" ? "disparity" : "error", out);
+  (bp ? bp_scores_ : local_scores_) = r.scores();
+}
+
+void StereoAlgorithm::open_startup(const ViewerOptions& options) {
+  if (options.stereo.empty()) return;
+  try {
+    open(options.stereo);
+  } catch (const std::exception& e) {
+    throw Error(std::string("cannot open the stereo pair: ") + e.what() + " (showing the bundled one)");
   }
-  LB_REQUIRE(!scene_.gt.empty(), "this pair has no ground truth");
-  out.upload_host(stereo::stereo_error_map(r.disparity, scene_.gt, 1.0,
-                                           static_cast<float>(params_.bp.ndisp - 1)));
 }
 
 DisplayHints StereoAlgorithm::display(const std::string& output) const {
@@ -325,22 +283,14 @@ nlohmann::json StereoAlgorithm::run_json(const PaneRun& run) {
 
 nlohmann::json StereoAlgorithm::results_json() const {
   nlohmann::json j = nlohmann::json::object();
-  for (const MethodState* m : {&bp_state_, &local_state_}) {
-    if (!m->scored) continue;
-    j[m == &bp_state_ ? "bp" : "local"] = {{"bad1_nonocc", m->score.nonocc.percent},
-                                           {"bad1_all", m->score.all.percent},
-                                           {"bad1_disc", m->score.disc.percent},
-                                           {"ms", m->result.ms},
-                                           {"ran", m->what}};
-  }
+  if (!bp_scores_.empty()) j["bp"] = bp_scores_;
+  if (!local_scores_.empty()) j["local"] = local_scores_;
   return j;
 }
 
 void StereoAlgorithm::timing_sources(std::vector<TimingSource>& out) {
-  if (bp_cpu_) out.push_back({"CPU", bp_cpu_->device_name(), &bp_cpu_->timings()});
-  if (local_cpu_) out.push_back({"CPU", local_cpu_->device_name(), &local_cpu_->timings()});
-  if (bp_cuda_) out.push_back({"CUDA", bp_cuda_->device_name(), &bp_cuda_->timings()});
-  if (local_cuda_) out.push_back({"CUDA", local_cuda_->device_name(), &local_cuda_->timings()});
+  bp_.timing_sources(out);
+  local_.timing_sources(out);
 }
 
 }  // namespace lb::viewer

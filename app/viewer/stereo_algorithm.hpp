@@ -12,6 +12,7 @@
 #include <string>
 
 #include "algorithm.hpp"
+#include "lightbench/algorithms.hpp"
 #include "lightbench/stereo.hpp"
 #include "lightbench/stereo_bp.hpp"
 #include "lightbench/stereo_io.hpp"
@@ -26,7 +27,7 @@ class StereoAlgorithm final : public Algorithm {
   ~StereoAlgorithm() override;
   std::string name() const override { return "stereo: belief propagation & local windows"; }
   DataKind data_kind() const override { return DataKind::StereoPair; }
-  std::uint64_t data_id() const override { return id_; }
+  std::uint64_t data_id() const override { return data_ ? data_->id : 0; }
   bool ready(std::string* why) const override;
   std::vector<std::string> variants() const override;
   int current_variant() const override;
@@ -46,6 +47,11 @@ class StereoAlgorithm final : public Algorithm {
   nlohmann::json run_json(const PaneRun& run) override;
   nlohmann::json results_json() const override;
   void timing_sources(std::vector<TimingSource>& out) override;
+  void synchronize() override {
+    bp_.synchronize();
+    local_.synchronize();
+  }
+  void open_startup(const ViewerOptions& options) override;
 
   // A Middlebury folder (imL/imR/groundtruth/masks); all-or-nothing.
   void open(const std::string& folder);
@@ -57,29 +63,18 @@ class StereoAlgorithm final : public Algorithm {
     stereo::BpParams bp;
     stereo::LocalParams local;
   };
-  struct MethodState {
-    std::string key;              // of the cached result
-    stereo::StereoResult result;
-    bool scored = false;
-    stereo::StereoScore score;
-    std::string what;             // backend and variant of the cached result
-  };
   Params effective(const PaneRun& run) const;
   static std::vector<ParamInfo> describe_all(Params& p);  // BP then local (without ndisp)
   // The variant name (without "bp/" or "local/") a pane runs for a method.
   std::string variant_for(const PaneRun& run, bool bp) const;
   void install(stereo::StereoScene scene);
-  const stereo::StereoResult& compute(BackendPool& pool, BackendSlot slot, const PaneRun& run, bool bp);
 
-  stereo::StereoScene scene_;
-  std::uint64_t id_ = 0;
+  std::shared_ptr<const StereoData> data_;
   Params params_;
   int bp_variant_, local_variant_;  // indices into the per-method lists (registers, fused)
   std::unique_ptr<gl::GlTextureSurface> left_tex_, right_tex_, truth_tex_;
-  std::unique_ptr<stereo::StereoMatcher<stereo::BpParams>> bp_cpu_, bp_cuda_;
-  std::unique_ptr<stereo::StereoMatcher<stereo::LocalParams>> local_cpu_, local_cuda_;
-  std::uint64_t bp_cpu_id_ = 0, bp_cuda_id_ = 0, local_cpu_id_ = 0, local_cuda_id_ = 0;
-  MethodState bp_state_, local_state_;
+  RunnerSet bp_{"stereo-bp"}, local_{"stereo-local"};
+  nlohmann::json bp_scores_ = nlohmann::json::object(), local_scores_ = nlohmann::json::object();
   std::string path_field_, open_error_;
 };
 

@@ -146,7 +146,7 @@ TEST_CASE("stereo runners: disparity and error map equal the CPU references; sco
   CHECK(same(d.scalar(), ref));
   bp->run(v, "", "error", e);
   CHECK(e.rgba().data == to_rgba(stereo::stereo_error_map(ref, data->gt, 1.0, 7.0f)).data);
-  CHECK(bp->scores().at("bad_all").get<double>() == stereo::score_stereo(ref, data->gt).all.percent);
+  CHECK(bp->scores().at("bad1_all").get<double>() == stereo::score_stereo(ref, data->gt).all.percent);
 
   auto local = reg.make_runner("stereo-local", BackendKind::Cpu);
   local->set_data(data);

@@ -92,8 +92,10 @@ class StereoMatcher {
     out.resize(last_.disparity.width, last_.disparity.height);
     out.upload_host(last_.disparity);
   }
-  // What the last run_to_surface() ran ("registers", "registers->local ...").
+  // What the last run_to_surface() ran ("registers", "registers->local ...") and its compute
+  // time (ms, CUDA events on the GPU).
   virtual std::string last_variant() const { return last_.variant; }
+  virtual double last_ms() const { return last_.ms; }
   // The Middlebury error map (stereo_error_map) of the last map, as RGBA8.
   virtual void last_error_to_surface(const StereoGroundTruth& gt, float max_disp, Surface& out) {
     LB_REQUIRE(has_last_, "stereo error map: no disparity computed yet");

@@ -96,13 +96,13 @@ class StereoRunner final : public Runner {
     last_variant_ = m_->last_variant();
     const auto& d = static_cast<const StereoData&>(*data_);
     if (d.gt.empty()) {
-      scores_ = nlohmann::json::object();
+      scores_ = {{"ms", m_->last_ms()}, {"ran", m_->device_name() + ", " + last_variant_}};
       return;
     }
     const stereo::StereoScore s = m_->score_last(d.gt);
-    scores_ = {{"bad_nonocc", s.nonocc.percent}, {"bad_all", s.all.percent},
-               {"bad_disc", s.disc.percent},     {"threshold", s.threshold},
-               {"scored_with", std::string(to_string(m_->kind())) + " " + last_variant_}};
+    scores_ = {{"bad1_nonocc", s.nonocc.percent}, {"bad1_all", s.all.percent},
+               {"bad1_disc", s.disc.percent},     {"ms", m_->last_ms()},
+               {"ran", m_->device_name() + ", " + last_variant_}};
   }
 
   std::unique_ptr<stereo::StereoMatcher<P>> m_;
