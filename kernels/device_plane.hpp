@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "cuda_util.hpp"
 #include "lightbench/image.hpp"
@@ -53,8 +54,10 @@ class DeviceImage {
   }
   template <class H>
   void upload(const Image<H>& img, cudaStream_t s) {
+    static_assert(std::is_same_v<T, float> ? std::is_same_v<H, float> : std::is_same_v<H, std::uint8_t>,
+                  "float planes come from ImageF, 8-bit ones from ImageU8");
     LB_REQUIRE(!img.empty() && sizeof(H) * static_cast<std::size_t>(img.channels) == sizeof(T),
-               "device image: the host image's pixel does not match the device type");
+               "device image: the host image's channels do not make one device pixel");
     allocate(img.width, img.height);
     const std::size_t row = static_cast<std::size_t>(img.width) * sizeof(T);
     CUDA_CHECK_THROW(cudaMemcpy2DAsync(buf_.get(), buf_.pitch(), img.data.data(), row, row,
