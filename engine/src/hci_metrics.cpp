@@ -1,5 +1,6 @@
 // HCI benchmark metrics (BadPix, MSE x 100) and the error map.
 #include "lightbench/hci_metrics.hpp"
+#include "lightbench/hci_math.hpp"
 
 #include <cmath>
 #include <string>
@@ -19,34 +20,13 @@ void check_region(const ImageF& disp, const ImageF& gt, int ox, int oy) {
 HciScore hci_score_region(const ImageF& disp, const ImageF& gt, int ox, int oy, int border) {
   check_region(disp, gt, ox, oy);
   LB_REQUIRE(border >= 0, "score: border must be >= 0");
-  HciScore s;
-  s.border = border;
-  std::size_t b7 = 0, b3 = 0, b1 = 0;
-  double se = 0.0;
-  for (int y = 0; y < disp.height; ++y) {
-    const int gy = oy + y;
-    if (gy < border || gy >= gt.height - border) continue;
-    for (int x = 0; x < disp.width; ++x) {
-      const int gx = ox + x;
-      if (gx < border || gx >= gt.width - border) continue;
-      const double d = disp.at(x, y), g = gt.at(gx, gy);
-      if (!std::isfinite(d) || !std::isfinite(g)) continue;
-      const double e = std::fabs(d - g);
-      b7 += e > 0.07;
-      b3 += e > 0.03;
-      b1 += e > 0.01;
-      se += e * e;
-      ++s.pixels;
-    }
-  }
-  LB_REQUIRE(s.pixels > 0, "score: no pixel left to evaluate after the " + std::to_string(border) +
-                               " px border crop");
-  const double n = static_cast<double>(s.pixels);
-  s.badpix_007 = 100.0 * static_cast<double>(b7) / n;
-  s.badpix_003 = 100.0 * static_cast<double>(b3) / n;
-  s.badpix_001 = 100.0 * static_cast<double>(b1) / n;
-  s.mse_x100 = 100.0 * se / n;
-  return s;
+  // Per-pixel rules and the final formulas are hci_math.hpp's, shared with the CUDA scorer.
+  hci::Sums sums;
+  for (int y = 0; y < disp.height; ++y)
+    for (int x = 0; x < disp.width; ++x)
+      if (hci::inside_border(ox + x, oy + y, gt.width, gt.height, border))
+        hci::accumulate(sums, disp.at(x, y), gt.at(ox + x, oy + y));
+  return hci::finish(sums, border);
 }
 
 HciScore hci_score(const ImageF& disp, const ImageF& gt, int border) {
@@ -75,10 +55,7 @@ ImageF hci_error_map(const ImageF& disp, const ImageF& gt, int ox, int oy) {
   check_region(disp, gt, ox, oy);
   ImageF e(disp.width, disp.height, 1);
   for (int y = 0; y < disp.height; ++y)
-    for (int x = 0; x < disp.width; ++x) {
-      const double d = disp.at(x, y), g = gt.at(ox + x, oy + y);
-      e.at(x, y) = (std::isfinite(d) && std::isfinite(g)) ? static_cast<float>(std::fabs(d - g)) : 0.0f;
-    }
+    for (int x = 0; x < disp.width; ++x) e.at(x, y) = hci::error_value(disp.at(x, y), gt.at(ox + x, oy + y));
   return e;
 }
 

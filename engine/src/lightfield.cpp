@@ -13,6 +13,7 @@
 #include "lightbench/cae_math.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/parallel.hpp"
+#include "lightbench/refocus_math.hpp"
 
 namespace lb {
 
@@ -222,23 +223,22 @@ ImageU8 refocus_cpu(const LightField4D& lf, float disparity, int aperture_radius
   validate(lf);
   LB_REQUIRE(aperture_radius >= 0, "refocus: the aperture radius must be >= 0");
   LB_REQUIRE(std::isfinite(disparity), "refocus: the disparity must be finite");
-  const int u0 = std::max(0, lf.uc() - aperture_radius), u1 = std::min(lf.nu - 1, lf.uc() + aperture_radius);
-  const int v0 = std::max(0, lf.vc() - aperture_radius), v1 = std::min(lf.nv - 1, lf.vc() + aperture_radius);
-  const double n = static_cast<double>((u1 - u0 + 1) * (v1 - v0 + 1));
+  // The per-pixel math is refocus_math.hpp's, shared with the CUDA kernel (same bytes).
+  const refocus::Aperture ap = refocus::aperture(lf.nu, lf.nv, aperture_radius);
+  auto fetch = [&lf](int u, int v, int x, int y) {
+    const std::uint8_t* p = &lf.view(u, v).at(x, y);
+    return refocus::Rgb8{p[0], p[1], p[2]};
+  };
   ImageU8 out(lf.width, lf.height, 3);
   parallel_for(
       lf.height,
       [&](int y) {
         for (int x = 0; x < lf.width; ++x) {
-          double acc[3] = {0, 0, 0};
-          for (int v = v0; v <= v1; ++v)
-            for (int u = u0; u <= u1; ++u) {
-              const double sx = x + cae::kShearSign * static_cast<double>(u - lf.uc()) * disparity;
-              const double sy = y + cae::kShearSign * static_cast<double>(v - lf.vc()) * disparity;
-              for (int c = 0; c < 3; ++c) acc[c] += sample_bilinear(lf.view(u, v), sx, sy, c);
-            }
-          for (int c = 0; c < 3; ++c)
-            out.at(x, y, c) = static_cast<std::uint8_t>(std::clamp(std::floor(acc[c] / n + 0.5), 0.0, 255.0));
+          const refocus::Rgb8 c = refocus::refocus_pixel(fetch, lf.width, lf.height, ap, disparity, x, y);
+          std::uint8_t* o = &out.at(x, y);
+          o[0] = c.r;
+          o[1] = c.g;
+          o[2] = c.b;
         }
       },
       threads);

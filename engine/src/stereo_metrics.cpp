@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "lightbench/stereo_metrics.hpp"
+#include "lightbench/stereo_score_math.hpp"
 
 namespace lb::stereo {
 
@@ -15,22 +16,20 @@ void check_sizes(const ImageF& disp, const ImageF& gt, const ImageU8& mask, cons
   LB_REQUIRE(mask.empty() || (mask.width == disp.width && mask.height == disp.height),
              std::string("stereo score: mask ") + what + " does not have the disparity map's size");
 }
-inline bool known(float g) { return std::isfinite(g) && g != 0.0f; }
-inline bool wrong(float d, float g, double t) { return !std::isfinite(d) || std::fabs(double(d) - g) > t; }
 }  // namespace
 
 BadPixels bad_pixels(const ImageF& disp, const ImageF& gt, const ImageU8& mask, double threshold) {
   check_sizes(disp, gt, mask, "");
-  BadPixels b;
   const int mc = mask.empty() ? 0 : mask.channels;
+  // Per-pixel rules and the percentage are stereo_score_math.hpp's, shared with the CUDA scorer.
+  unsigned long long bad = 0, pixels = 0;
   for (std::size_t i = 0; i < disp.pixels(); ++i) {
-    if (!known(gt.data[i])) continue;
-    if (!mask.empty() && mask.data[i * static_cast<std::size_t>(mc)] != 255) continue;
-    ++b.pixels;
-    b.bad += wrong(disp.data[i], gt.data[i], threshold);
+    if (!scoring::known(gt.data[i])) continue;
+    if (!mask.empty() && !scoring::selected(mask.data[i * static_cast<std::size_t>(mc)])) continue;
+    ++pixels;
+    bad += scoring::wrong(disp.data[i], gt.data[i], threshold);
   }
-  b.percent = b.pixels ? 100.0 * static_cast<double>(b.bad) / static_cast<double>(b.pixels) : 0.0;
-  return b;
+  return scoring::finish(bad, pixels);
 }
 
 StereoScore score_stereo(const ImageF& disp, const StereoGroundTruth& gt, double threshold) {
@@ -48,25 +47,13 @@ StereoScore score_stereo(const ImageF& disp, const StereoGroundTruth& gt, double
 
 ImageU8 stereo_error_map(const ImageF& disp, const StereoGroundTruth& gt, double threshold, float max_disp) {
   check_sizes(disp, gt.disparity, gt.mask_all, "all");
-  float m = max_disp;
-  if (m <= 0.0f)
-    for (float v : gt.disparity.data)
-      if (std::isfinite(v)) m = std::max(m, v);
-  const float k = m > 0.0f ? 255.0f / m : 0.0f;
+  const float k = scoring::error_gain(scoring::error_scale(max_disp, scoring::finite_max(gt.disparity)));
   ImageU8 out(disp.width, disp.height, 3);
   for (std::size_t i = 0; i < disp.pixels(); ++i) {
-    const float d = disp.data[i], g = gt.disparity.data[i];
-    const auto gray = static_cast<std::uint8_t>(std::isfinite(d) ? std::clamp(std::lround(d * k), 0L, 255L) : 0L);
+    const bool in_all = gt.mask_all.empty() || scoring::selected(gt.mask_all.data[i * gt.mask_all.channels]);
+    const scoring::Rgb8 c = scoring::error_colour(disp.data[i], gt.disparity.data[i], in_all, threshold, k);
     std::uint8_t* o = &out.data[3 * i];
-    const bool counted = known(g) && (gt.mask_all.empty() || gt.mask_all.data[i * gt.mask_all.channels] == 255);
-    if (counted && wrong(d, g, threshold)) {
-      o[0] = 255, o[1] = 0, o[2] = 0;
-    } else if (!counted) {
-      o[0] = static_cast<std::uint8_t>(gray / 3), o[1] = static_cast<std::uint8_t>(gray / 3),
-      o[2] = static_cast<std::uint8_t>(gray / 3 + 40);
-    } else {
-      o[0] = o[1] = o[2] = gray;
-    }
+    o[0] = c.r, o[1] = c.g, o[2] = c.b;
   }
   return out;
 }
