@@ -2,6 +2,10 @@
 // Per image size: cuFFT plans (batch 2 for the CSF and the forward transforms, batch 40 for
 // the inverse log-Gabor bank), the CSF and the 20 log-Gabor filters (computed once on the
 // device in double, stored as float) and all work buffers stay resident.
+#include <thrust/device_ptr.h>
+#include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
+#include <thrust/sort.h>
 #include <cufft.h>
 
 #include <algorithm>
@@ -14,6 +18,7 @@
 #include "lightbench/mad_cuda.hpp"
 #include "lightbench/mad_math.hpp"
 #include "mad_launch.hpp"
+#include "surface_write.hpp"
 
 #define CUFFT_CHECK_THROW(x)                                                                  \
   do {                                                                                        \
@@ -391,12 +396,56 @@ class MadCuda final : public MadEvaluator {
     return r;
   }
 
+  // The HI / LO maps stay on the device (run_keep downloads none); map_to_surface writes
+  // them straight into the surface (a registered GL texture: CUDA-GL interop).
+  MadResult run_keep(const ImageD& ref, const ImageD& dst, const std::string& variant, const MadOptions& o) override {
+    MadOptions device_only = o;
+    device_only.keep_maps = false;
+    last_ = run(ref, dst, variant, device_only);
+    last_state_ = &state(last_.width, last_.height);
+    has_last_ = true;
+    return last_;
+  }
+  void map_to_surface(bool hi, Surface& out) override {
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    detail::write_surface_r32f(out, map_plane(hi), stream_->get(), &staging_);
+  }
+  // Sorted on the device (a copy; radix sort), one value read back.
+  float map_quantile(bool hi, double q) override {
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    const detail::DeviceFloatPlane m = map_plane(hi);
+    const std::size_t n = static_cast<std::size_t>(m.width) * m.height;
+    const cudaStream_t s = stream_->get();
+    thrust::device_vector<float> v(thrust::device_pointer_cast(m.ptr), thrust::device_pointer_cast(m.ptr) + n);
+    thrust::sort(thrust::cuda::par.on(s), v.begin(), v.end());
+    const std::size_t k = std::min(n - 1, static_cast<std::size_t>(static_cast<double>(n) * q));
+    float x = 0;
+    CUDA_CHECK_THROW(cudaMemcpyAsync(&x, thrust::raw_pointer_cast(v.data()) + k, 4, cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK_THROW(cudaStreamSynchronize(s));
+    return x;
+  }
+
  private:
+  detail::DeviceFloatPlane map_plane(bool hi) const {
+    LB_REQUIRE(has_last_ && last_state_ != nullptr, "MAD: no maps computed yet");
+    detail::DeviceFloatPlane p;
+    p.ptr = (hi ? last_state_->hi : last_state_->lo).as<float>();
+    p.width = last_.width;
+    p.height = last_.height;
+    p.pitch = static_cast<std::size_t>(p.width) * 4;
+    return p;
+  }
+  const SizeState* last_state_ = nullptr;  // the buffers of the last run_keep
+  detail::PitchedBuffer staging_;
   SizeState& state(int w, int h) {
     const auto key = std::make_pair(w, h);
     auto it = states_.find(key);
     if (it == states_.end()) {
-      if (states_.size() >= 3) states_.clear();  // a few sizes resident at a time
+      if (states_.size() >= 3) {  // a few sizes resident at a time
+        states_.clear();
+        last_state_ = nullptr;
+        has_last_ = false;
+      }
       it = states_.emplace(key, std::make_unique<SizeState>(w, h, stream_->get())).first;
     }
     return *it->second;

@@ -14,6 +14,7 @@
 #include "lightbench/stereo_bp_planes.hpp"
 #include "lightbench/stereo_io.hpp"
 #include "stereo_bp_launch.hpp"
+#include "stereo_device_outputs.hpp"
 
 namespace lb::cuda {
 
@@ -386,12 +387,32 @@ class CudaBpStereo final : public stereo::StereoMatcher<stereo::BpParams> {
   std::string device_name() const override { return info_.name; }
   void set_pair(const stereo::StereoPair& pair) override {
     CUDA_CHECK_THROW(cudaSetDevice(device_));
+    CUDA_CHECK_THROW(cudaStreamSynchronize(stream_->get()));
+    outputs_.reset();
     dev_->set_pair(pair);
   }
   bool has_pair() const override { return dev_->has_pair(); }
   std::vector<std::string> variants() const override { return bp_stereo_variants(); }
   std::string default_variant() const override { return "registers"; }
   stereo::StereoResult run(const stereo::BpParams& p, const std::string& variant_in) override {
+    return run_impl(p, variant_in, nullptr);
+  }
+  // The map stays on the device and goes straight into the surface; kept for the error map
+  // and the score.
+  void run_to_surface(const stereo::BpParams& p, const std::string& variant, Surface& out) override {
+    last_ = run_impl(p, variant, &out);
+    has_last_ = true;
+  }
+  void last_error_to_surface(const stereo::StereoGroundTruth& gt, float max_disp, Surface& out) override {
+    outputs_.error_to_surface(gt, max_disp, out, stream_->get());
+  }
+  stereo::StereoScore score_last(const stereo::StereoGroundTruth& gt) override {
+    return outputs_.score(gt, stream_->get());
+  }
+
+ private:
+  // out == nullptr: download the map into the result; else write it into out from the device.
+  stereo::StereoResult run_impl(const stereo::BpParams& p, const std::string& variant_in, Surface* out) {
     LB_REQUIRE(has_pair(), "stereo bp: no stereo pair loaded");
     stereo::validate(p);
     LB_REQUIRE(p.ndisp <= dev_->width(), "ndisp: " + std::to_string(p.ndisp) +
@@ -423,28 +444,30 @@ class CudaBpStereo final : public stereo::StereoMatcher<stereo::BpParams> {
     CUDA_CHECK_THROW(cudaEventRecord(e_[1]->get(), s));
     dev_->compute(p, c, s);
     CUDA_CHECK_THROW(cudaEventRecord(e_[2]->get(), s));
-    dev_->download(s);
+    outputs_.set_map(dev_->device_map(), dev_->width(), dev_->height());
+    if (out) outputs_.map_to_surface(*out, s);
+    else dev_->download(s);
     CUDA_CHECK_THROW(cudaEventRecord(e_[3]->get(), s));
     CUDA_CHECK_THROW(cudaEventSynchronize(e_[3]->get()));
     float ms = 0, total = 0;
     CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, e_[1]->get(), e_[2]->get()));
     CUDA_CHECK_THROW(cudaEventElapsedTime(&total, e_[0]->get(), e_[3]->get()));
-    dev_->copy_map(r.disparity);
+    if (!out) dev_->copy_map(r.disparity);
     r.ms = ms;
     r.ms_total = total;
     const std::string key = fallback ? "local" : (c.store == BpStore::Hybrid ? "hybrid" : variant);
     const std::uint64_t px = static_cast<std::uint64_t>(dev_->width()) * dev_->height();
     timings_.record("stereo/bp/" + key, ms, px * p.ndisp * 4 * 5);
-    timings_.record("stereo/bp/" + key + "/total", total, dev_->pair_bytes() + px * 4);
+    timings_.record("stereo/bp/" + key + (out ? "/total (to surface)" : "/total"), total, dev_->pair_bytes() + px * 4);
     return r;
   }
 
- private:
   int device_;
   DeviceInfo info_;
   std::unique_ptr<Stream> stream_;
   std::unique_ptr<BpDevice> dev_;
   std::unique_ptr<Event> e_[4];
+  StereoDeviceOutputs outputs_;
 };
 
 }  // namespace

@@ -56,6 +56,8 @@ class BpDevice {
   // Download of the map into pinned memory on s; host_map() valid after a sync.
   void download(cudaStream_t s);
   void copy_map(ImageF& out) const;
+  // The map on the device (width() x height() floats, dense), valid after compute().
+  const float* device_map() const { return static_cast<const float*>(d_map_.get()); }
   std::size_t max_shared_bytes() const { return max_shared_; }
   std::uint64_t pair_bytes() const { return in_bytes_; }
 

@@ -26,6 +26,7 @@
 #include "lightbench/cuda_api.hpp"
 #include "lightbench/stereo_local_cuda.hpp"
 #include "stereo_local_launch.hpp"
+#include "stereo_device_outputs.hpp"
 
 namespace lb::cuda {
 
@@ -675,12 +676,31 @@ class CudaLocalStereo final : public stereo::StereoMatcher<stereo::LocalParams> 
   std::string device_name() const override { return info_.name; }
   void set_pair(const stereo::StereoPair& pair) override {
     CUDA_CHECK_THROW(cudaSetDevice(device_));
+    CUDA_CHECK_THROW(cudaStreamSynchronize(stream_->get()));
+    outputs_.reset();
     st_.set_pair(pair, stream_->get());
   }
   bool has_pair() const override { return !st_.empty(); }
   std::vector<std::string> variants() const override { return stereo::local_variants(); }
   std::string default_variant() const override { return "fused"; }
   stereo::StereoResult run(const stereo::LocalParams& p, const std::string& variant_in) override {
+    return run_impl(p, variant_in, nullptr);
+  }
+  // The map stays on the device and goes straight into the surface; kept for the error map
+  // and the score.
+  void run_to_surface(const stereo::LocalParams& p, const std::string& variant, Surface& out) override {
+    last_ = run_impl(p, variant, &out);
+    has_last_ = true;
+  }
+  void last_error_to_surface(const stereo::StereoGroundTruth& gt, float max_disp, Surface& out) override {
+    outputs_.error_to_surface(gt, max_disp, out, stream_->get());
+  }
+  stereo::StereoScore score_last(const stereo::StereoGroundTruth& gt) override {
+    return outputs_.score(gt, stream_->get());
+  }
+
+ private:
+  stereo::StereoResult run_impl(const stereo::LocalParams& p, const std::string& variant_in, Surface* out) {
     LB_REQUIRE(has_pair(), "stereo local: no pair loaded");
     const stereo::local::KernelParams k = stereo::local::kernel_params(p);  // validates
     const std::string variant = variant_in.empty() ? default_variant() : variant_in;
@@ -692,7 +712,9 @@ class CudaLocalStereo final : public stereo::StereoMatcher<stereo::LocalParams> 
     CUDA_CHECK_THROW(cudaEventRecord(ev_[1]->get(), s));
     st_.compute(k, p.lr_check != 0, v, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev_[2]->get(), s));
-    st_.download(s);
+    outputs_.set_map(st_.disp.as<float>(), st_.width, st_.height);
+    if (out) outputs_.map_to_surface(*out, s);
+    else st_.download(s);
     CUDA_CHECK_THROW(cudaEventRecord(ev_[3]->get(), s));
     CUDA_CHECK_THROW(cudaStreamSynchronize(s));
     float ms = 0, total = 0;
@@ -702,19 +724,21 @@ class CudaLocalStereo final : public stereo::StereoMatcher<stereo::LocalParams> 
     r.variant = variant;
     r.ms = ms;
     r.ms_total = total;
-    r.disparity = ImageF(st_.width, st_.height, 1);
-    std::memcpy(r.disparity.data.data(), st_.host_disp(), r.disparity.size_bytes());
+    if (!out) {
+      r.disparity = ImageF(st_.width, st_.height, 1);
+      std::memcpy(r.disparity.data.data(), st_.host_disp(), r.disparity.size_bytes());
+    }
     timings_.record(stereo::local_timing_key(variant), ms,
                     local_pass_bytes(st_.width, st_.height, k, p.lr_check != 0, v));
     return r;
   }
 
- private:
   int device_;
   DeviceInfo info_;
   std::unique_ptr<Stream> stream_;
   std::unique_ptr<Event> ev_[4];
   LocalDeviceState st_;
+  StereoDeviceOutputs outputs_;
 };
 
 }  // namespace
