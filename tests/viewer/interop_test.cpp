@@ -6,8 +6,11 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 
+#include "lightbench/algorithms.hpp"
 #include "lightbench/backend.hpp"
 #include "lightbench/cuda_api.hpp"
 #include "lightbench/generator.hpp"
@@ -16,6 +19,7 @@
 #include "lightbench/plenoptic_depth.hpp"
 #include "lightbench/render_cpu.hpp"
 #include "lightbench/render_tables.hpp"
+#include "lightbench/runners.hpp"
 #include "skip.hpp"
 
 namespace {
@@ -115,6 +119,143 @@ TEST_CASE("interop switched off falls back to host upload with the same result")
   CHECK_FALSE(surf.last_write_was_interop());
   CHECK(surf.transport().find("host upload") == 0);
   CHECK(surf.texture().read_rgba().data == reference(scene, p).data);
+}
+
+namespace {
+
+struct OutputCase {
+  const char* algorithm;
+  const char* output;
+  const char* variant;
+  lb::ParamValues params;
+  // Largest allowed |CUDA - CPU| per value (0: bit-identical) and share of values that may
+  // exceed it (CAE: float vs the double reference, documented in cae_cuda.hpp).
+  double tol = 0.0;
+  double max_share = 0.0;
+  bool relative = false;  // tol is relative to the reference map's largest |value|
+};
+
+std::shared_ptr<const lb::AlgorithmData> data_for(const std::string& algorithm) {
+  if (algorithm == "plenoptic") {
+    auto d = std::make_shared<lb::PlenopticData>();
+    d->scene = lb::to_scene(lb::generate_scene(lb::generator_preset("small", 4)), "interop test");
+    return d;
+  }
+  if (algorithm == "lightfield") {
+    auto d = std::make_shared<lb::LightFieldData>();
+    d->lf = lb::synthetic_two_plane_lightfield(97, 61, 5, 5, -1.0f, 1.3f, 7, 2);
+    return d;
+  }
+  if (algorithm == "mad") {
+    auto d = std::make_shared<lb::ImagePairData>();
+    const lb::GeneratedScene s = lb::generate_scene(lb::generator_preset("tiny", 2));
+    const lb::RenderParams p = lb::default_render_params(s.params.grid);
+    d->reference = lb::to_rgb(lb::render_cpu(lb::to_rgba(s.raw), lb::build_render_tables(s.params.grid, p,
+                                                                                      s.raw.width, s.raw.height)));
+    d->distorted = d->reference;
+    for (std::size_t i = 0; i < d->distorted.data.size(); i += 7) d->distorted.data[i] ^= 0x15;
+    return d;
+  }
+  auto d = std::make_shared<lb::StereoData>();  // a textured plane at disparity 3, odd size
+  const int w = 131, h = 77;
+  d->pair.left = lb::ImageU8(w, h, 3);
+  d->pair.right = lb::ImageU8(w, h, 3);
+  std::uint32_t x = 12345;
+  std::vector<std::uint8_t> tex(static_cast<std::size_t>(w + 8) * h * 3);
+  for (auto& b : tex) b = static_cast<std::uint8_t>((x = x * 1664525u + 1013904223u) >> 24);
+  for (int yy = 0; yy < h; ++yy)
+    for (int xx = 0; xx < w; ++xx)
+      for (int c = 0; c < 3; ++c) {
+        d->pair.left.at(xx, yy, c) = tex[(static_cast<std::size_t>(yy) * (w + 8) + xx + 3) * 3 + c];
+        d->pair.right.at(xx, yy, c) = tex[(static_cast<std::size_t>(yy) * (w + 8) + xx) * 3 + c];
+      }
+  d->gt.disparity = lb::ImageF(w, h, 1, 3.0f);
+  return d;
+}
+
+// The CPU runner's output (host) vs the CUDA runner's output written into a registered GL
+// texture, read back through GL.
+void compare_through_interop(const OutputCase& c) {
+  const lb::AlgorithmRegistry& reg = lb::builtin_registry();
+  const lb::AlgorithmSpec& spec = reg.get(c.algorithm);
+  const lb::OutputInfo* info = spec.output(c.output);
+  REQUIRE(info != nullptr);
+  const auto data = data_for(c.algorithm);
+  auto cpu = reg.make_runner(c.algorithm, lb::BackendKind::Cpu);
+  auto cuda = reg.make_runner(c.algorithm, lb::BackendKind::Cuda);
+  cpu->set_data(data);
+  cuda->set_data(data);
+  lb::HostSurface want(info->format);
+  cpu->run(c.params, c.variant, c.output, want);
+  lb::gl::GlTextureSurface tex(info->format);
+  cuda->run(c.params, c.variant, c.output, tex);
+  cuda->synchronize();
+  INFO(c.algorithm << " / " << c.output << " / " << c.variant << ": " << tex.transport());
+  CHECK(tex.last_write_was_interop());
+  CHECK(tex.transport() == "CUDA-GL interop");
+  std::size_t n = 0, over = 0;
+  double worst = 0;
+  if (info->format == lb::SurfaceFormat::RGBA8) {
+    const lb::ImageU8 got = tex.texture().read_rgba();
+    REQUIRE(got.same_shape(want.rgba()));
+    n = got.data.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const double d = std::abs(static_cast<double>(got.data[i]) - want.rgba().data[i]);
+      worst = std::max(worst, d);
+      over += d > c.tol;
+    }
+  } else {
+    const lb::ImageF got = tex.texture().read_scalar();
+    REQUIRE(got.same_shape(want.scalar()));
+    n = got.data.size();
+    double scale = 1.0;
+    if (c.relative) {
+      scale = 0.0;
+      for (float v : want.scalar().data) scale = std::max(scale, std::abs(static_cast<double>(v)));
+    }
+    const double tol = c.tol * scale;
+    for (std::size_t i = 0; i < n; ++i) {
+      const float a = got.data[i], b = want.scalar().data[i];
+      const double d = (std::isnan(a) && std::isnan(b)) ? 0.0 : std::abs(static_cast<double>(a) - b);
+      worst = std::max(worst, std::isnan(d) ? 1e30 : d);
+      over += !(d <= tol);
+    }
+  }
+  MESSAGE(c.algorithm << "/" << c.output << " (" << c.variant << "): " << over << " of " << n
+                      << " values beyond " << c.tol << ", worst " << worst);
+  CHECK(static_cast<double>(over) <= c.max_share * static_cast<double>(n));
+  // Scores computed where the output is (device) equal the CPU runner's.
+  const nlohmann::json a = cpu->scores(), b = cuda->scores();
+  for (const char* key : {"exact_pct", "badpix_007", "bad1_all", "bad1_nonocc"})
+    if (a.contains(key) && b.contains(key) && c.tol == 0.0) CHECK(a.at(key).get<double>() == b.at(key).get<double>());
+}
+
+}  // namespace
+
+TEST_CASE("every algorithm's CUDA outputs reach a registered GL texture and equal the CPU runner's") {
+  const lb::ParamValues lf{{"views", 5}, {"labels", 33}, {"dmin", -1.6}, {"dmax", 1.9}, {"u", 1}, {"v", 3},
+                           {"refocus", 1.3}, {"aperture", 2}};
+  const lb::ParamValues bp{{"ndisp", 16}, {"levels", 3}, {"iterations", 4}};
+  const lb::ParamValues local{{"ndisp", 16}, {"radius", 5}};
+  const OutputCase cases[] = {
+      {"plenoptic", "view", "nosync", {}},
+      {"plenoptic", "depth", "sync", {}},
+      {"plenoptic", "aif", "original", {}},
+      {"plenoptic", "error", "nosync", {}},
+      {"lightfield", "view", "exact", lf},
+      {"lightfield", "refocus", "exact", lf},
+      // CAE in float on the GPU vs the double reference: a few labels may differ (cae_cuda.hpp).
+      {"lightfield", "depth", "exact", lf, 1e-6, 0.02},
+      {"lightfield", "error", "binned", lf, 1e-6, 0.02},
+      {"stereo-bp", "disparity", "registers", bp},
+      {"stereo-bp", "error", "local", bp},
+      {"stereo-local", "disparity", "fused", local},
+      {"stereo-local", "error", "phase2", local},
+      // MAD in float (cuFFT) vs double (FFTW): within 1e-3 of the map's largest value.
+      {"mad", "hi", "fused", {}, 1e-3, 0.001, true},
+      {"mad", "lo", "shared_nc", {}, 1e-3, 0.001, true},
+  };
+  for (const auto& c : cases) compare_through_interop(c);
 }
 
 int main(int argc, char** argv) {
