@@ -1,138 +1,86 @@
+// AppWindow: what both windows share (the ImGui context and its OpenGL3 renderer) and the
+// choice between them. The GLFW window is loaded from its module on demand, so a headless
+// run never loads libglfw.
 #include "app_window.hpp"
 
-// epoxy's GL header must precede GLFW's (GLFW then includes no GL header of its own).
+#include <dlfcn.h>
 #include <epoxy/gl.h>
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
 #include <imgui.h>
-#include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <filesystem>
 #include <string>
+#include <system_error>
 
+#include "app_window_headless.hpp"
 #include "lightbench/error.hpp"
 
 namespace lb::viewer {
 namespace {
 
-std::string g_glfw_error;
+// Built beside the executable by app/viewer/CMakeLists.txt (target lightbench_glfw).
+constexpr const char* kGlfwModule = "lightbench-glfw.so";
+constexpr const char* kGlfwFactory = "lb_viewer_open_glfw_window";
+using GlfwFactory = AppWindow* (*)(const WindowConfig*);
 
-void glfw_error(int code, const char* text) {
-  g_glfw_error = "GLFW error " + std::to_string(code) + ": " + (text ? text : "?");
+std::string glfw_module_path() {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string(kGlfwModule) : (exe.parent_path() / kGlfwModule).string();
 }
 
-AppWindow* self(GLFWwindow* w) { return static_cast<AppWindow*>(glfwGetWindowUserPointer(w)); }
+std::unique_ptr<AppWindow> open_glfw_window(const WindowConfig& config) {
+  const std::string path = glfw_module_path();
+  // Kept loaded for the life of the process (the window's code and ImGui's callbacks).
+  void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!module) {
+    const char* why = dlerror();
+    throw Error("cannot load the GLFW window (" + std::string(why ? why : path) +
+                "); without a display or GLFW, run with --headless");
+  }
+  auto factory = reinterpret_cast<GlfwFactory>(dlsym(module, kGlfwFactory));
+  LB_REQUIRE(factory, path + " has no " + kGlfwFactory);
+  return std::unique_ptr<AppWindow>(factory(&config));
+}
 
 }  // namespace
 
-AppWindow::AppWindow(int width, int height, const std::string& title, bool vsync) {
-  glfwSetErrorCallback(glfw_error);
-  if (!glfwInit())
-    throw Error("cannot start GLFW (no display? set DISPLAY or run under xvfb-run): " +
-                g_glfw_error);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  glfwWindowHint(GLFW_SRGB_CAPABLE, GLFW_FALSE);
-  window_ = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
-  if (!window_) {
-    glfwTerminate();
-    throw Error("cannot open an OpenGL 3.3 core window: " + g_glfw_error);
-  }
-  glfwMakeContextCurrent(window_);
-  glfwSwapInterval(vsync ? 1 : 0);
-  glfwSetWindowUserPointer(window_, this);
+AppWindow::~AppWindow() { stop_imgui(); }
 
-  // Our callbacks go in first; ImGui's backend chains to them.
-  glfwSetDropCallback(window_, on_drop);
-  glfwSetCursorPosCallback(window_, [](GLFWwindow* w, double, double) { on_activity(w); });
-  glfwSetMouseButtonCallback(window_, [](GLFWwindow* w, int, int, int) { on_activity(w); });
-  glfwSetScrollCallback(window_, [](GLFWwindow* w, double, double) { on_activity(w); });
-  glfwSetKeyCallback(window_, [](GLFWwindow* w, int, int, int, int) { on_activity(w); });
-  glfwSetCharCallback(window_, [](GLFWwindow* w, unsigned int) { on_activity(w); });
-  glfwSetFramebufferSizeCallback(window_, [](GLFWwindow* w, int, int) { on_activity(w); });
-  glfwSetWindowRefreshCallback(window_, [](GLFWwindow* w) { on_activity(w); });
-  glfwSetWindowFocusCallback(window_, [](GLFWwindow* w, int) { on_activity(w); });
-  glfwSetCursorEnterCallback(window_, [](GLFWwindow* w, int) { on_activity(w); });
-
+void AppWindow::start_imgui() {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
+  imgui_context_ = true;
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // no imgui.ini in whatever directory we run from
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   ImGui::StyleColorsDark();
   ImGui::GetStyle().WindowRounding = 0.0f;
-  imgui_glfw_ = ImGui_ImplGlfw_InitForOpenGL(window_, true);
-  imgui_gl_ = imgui_glfw_ && ImGui_ImplOpenGL3_Init("#version 330 core");
+  imgui_gl_ = ImGui_ImplOpenGL3_Init("#version 330 core");
   if (!imgui_gl_) {
-    shutdown();
-    throw Error("cannot initialise Dear ImGui's GLFW/OpenGL3 backends");
+    stop_imgui();
+    throw Error("cannot initialise Dear ImGui's OpenGL3 renderer");
   }
 }
 
-AppWindow::~AppWindow() { shutdown(); }
-
-void AppWindow::shutdown() {
+void AppWindow::stop_imgui() {
   if (imgui_gl_) ImGui_ImplOpenGL3_Shutdown();
-  if (imgui_glfw_) ImGui_ImplGlfw_Shutdown();
-  imgui_gl_ = imgui_glfw_ = false;
-  if (ImGui::GetCurrentContext()) ImGui::DestroyContext();
-  if (window_) {
-    glfwDestroyWindow(window_);
-    window_ = nullptr;
-    glfwTerminate();
-  }
+  imgui_gl_ = false;
+  if (imgui_context_ && ImGui::GetCurrentContext()) ImGui::DestroyContext();
+  imgui_context_ = false;
 }
-
-bool AppWindow::should_close() const { return glfwWindowShouldClose(window_); }
-void AppWindow::request_close() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
-
-void AppWindow::process_events(double wait_timeout_s) {
-  if (wait_timeout_s > 0) glfwWaitEventsTimeout(wait_timeout_s);
-  else glfwPollEvents();
-}
-
-bool AppWindow::take_activity() {
-  const bool a = activity_;
-  activity_ = false;
-  return a;
-}
-
-std::vector<std::string> AppWindow::take_dropped_paths() {
-  std::vector<std::string> out;
-  out.swap(dropped_);
-  return out;
-}
-
-void AppWindow::framebuffer_size(int* w, int* h) const { glfwGetFramebufferSize(window_, w, h); }
 
 void AppWindow::begin_imgui_frame() {
   ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplGlfw_NewFrame();
+  imgui_platform_frame();
   ImGui::NewFrame();
 }
 
 void AppWindow::render_imgui() { ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData()); }
 
-void AppWindow::swap() { glfwSwapBuffers(window_); }
-
-void AppWindow::set_size(int width, int height) { glfwSetWindowSize(window_, width, height); }
-
-void AppWindow::iconify(bool on) {
-  if (on) glfwIconifyWindow(window_);
-  else glfwRestoreWindow(window_);
-}
-
-void AppWindow::on_drop(GLFWwindow* w, int count, const char** paths) {
-  AppWindow* a = self(w);
-  if (!a) return;
-  for (int i = 0; i < count; ++i) a->dropped_.emplace_back(paths[i]);
-  a->activity_ = true;
-}
-
-void AppWindow::on_activity(GLFWwindow* w) {
-  if (AppWindow* a = self(w)) a->activity_ = true;
+std::unique_ptr<AppWindow> open_app_window(const WindowConfig& config) {
+  if (config.headless) return open_headless_window(config);
+  return open_glfw_window(config);
 }
 
 }  // namespace lb::viewer

@@ -17,9 +17,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    lb::viewer::AppWindow window(options.width, options.height, "lightbench",
-                                 /*vsync=*/options.screenshot.empty());
-    lb::viewer::ViewerApp app(window, options);
+    lb::viewer::WindowConfig config;
+    config.width = options.width;
+    config.height = options.height;
+    config.vsync = options.screenshot.empty();
+    config.headless = options.headless;
+    auto window = lb::viewer::open_app_window(config);
+    if (options.headless) std::fprintf(stderr, "lightbench: %s\n", window->description().c_str());
+    lb::viewer::ViewerApp app(*window, options);
     return app.run();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "lightbench: %s\n", e.what());

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <optional>
 #include <tuple>
 
 #include "lightbench/error.hpp"
@@ -47,7 +48,13 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   app.add_option("--lim", o.lim, "range limit of neighbour micro-images");
   app.add_option("--sigma", o.sigma, "Gaussian weight sigma in raw pixels");
   std::string size;
+  std::optional<int> width, height;
   app.add_option("--size", size, "window size WxH (default 1600x900)");
+  app.add_option("--width", width, "window width in pixels (instead of --size)");
+  app.add_option("--height", height, "window height in pixels (instead of --size)");
+  app.add_flag("--headless", o.headless,
+               "no window: an EGL context on a device (no display needed) and an offscreen "
+               "framebuffer of the window size; needs --screenshot");
   app.add_option("--pane1", o.pane1,
                  "left pane source, e.g. output=view,backend=cpu,variant=sync,patch=9 "
                  "(plenoptic outputs: view | depth | aif | error | raw | truth; light field: depth | error | "
@@ -60,14 +67,15 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
                "deterministic layout for tests: left pane at 1:1 with the image at its top-left "
                "corner, no hover read-outs");
   app.add_option("--screenshot", o.screenshot,
-                 "render --frames frames, save the window to this PNG (and FILE.json with the "
-                 "pane layout) and exit");
+                 "render --frames frames, save the window (headless: the offscreen framebuffer) "
+                 "to this PNG (and FILE.json with the pane layout) and exit");
   app.add_flag("--resize-test", o.resize_test,
                "test aid: resize (down to 1x1) and iconify the window during the frames");
   app.add_option("--frames", o.frames, "frames to render before --screenshot")->capture_default_str();
   try {
     app.parse(argc, argv);
     if (!size.empty()) {
+      if (width || height) throw Error("give --size WxH or --width / --height, not both");
       double w = 0, h = 0;
       try {
         std::tie(w, h) = parse_number_pair("--size", size);
@@ -80,6 +88,17 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
       o.width = static_cast<int>(w);
       o.height = static_cast<int>(h);
     }
+    auto set_side = [](const char* flag, const std::optional<int>& value, int& out) {
+      if (!value) return;
+      if (*value < 64 || *value > 16384)
+        throw Error(std::string(flag) + " expects 64..16384 pixels, got " + std::to_string(*value));
+      out = *value;
+    };
+    set_side("--width", width, o.width);
+    set_side("--height", height, o.height);
+    // Headless there is nothing to look at and no way to close: a run must be scripted.
+    if (o.headless && o.screenshot.empty())
+      throw Error("--headless renders offscreen: give --screenshot FILE (after --frames N frames)");
     if (o.frames < 1) throw Error("--frames must be at least 1");
     if (!o.raw.empty() + !o.scene.empty() + !o.preset.empty() > 1)
       throw Error("give at most one of --raw, --scene and --preset");

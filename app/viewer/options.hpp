@@ -26,14 +26,16 @@ struct ViewerOptions {
   std::optional<std::string> view;    // "sx,sy"
 
   // Window and layout.
-  int width = 1600, height = 900;
+  int width = 1600, height = 900;     // --size WxH, or --width / --height
+  bool headless = false;              // EGL context and an offscreen framebuffer, no window
   std::string pane1, pane2;           // pane source specs, see pane_source.hpp
   bool diff = false;
   bool unlinked = false;
   std::optional<double> zoom;         // initial zoom (default: fit)
   bool pane_test = false;             // deterministic layout for the GUI smoke test
 
-  // Scripted runs: render `frames` frames, save the window as PNG (+ FILE.json) and exit.
+  // Scripted runs: render `frames` frames, save the window (headless: the offscreen
+  // framebuffer) as PNG (+ FILE.json) and exit.
   std::string screenshot;
   int frames = 3;
   // Test aid: during the frames, resize the window through extreme sizes (1x1 .. 2600x1500)

@@ -9,7 +9,13 @@
 namespace lb::viewer {
 
 void save_screenshot(const std::string& png_path, int fb_w, int fb_h, const nlohmann::json& layout) {
-  glReadBuffer(GL_BACK);
+  // What the frame was drawn into: the default framebuffer's back buffer (a window) or an
+  // offscreen framebuffer object's colour attachment (headless).
+  GLint draw_fbo = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fbo);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(draw_fbo));
+  glReadBuffer(draw_fbo == 0 ? GL_BACK : GL_COLOR_ATTACHMENT0);
+  LB_GL_CHECK("selecting the framebuffer to read");
   const ImageU8 img = gl::read_framebuffer(fb_w, fb_h);
   save_image(png_path, img);
   const std::string json_path = png_path + ".json";

@@ -171,6 +171,7 @@ nlohmann::json ViewerApp::layout_json(int fb_w, int fb_h) {
   Algorithm& algo = algorithm();
   json j;
   j["framebuffer"] = {{"width", fb_w}, {"height", fb_h}};
+  j["window"] = window_.description();
   j["backend"] = {{"kind", to_string(pool_.selected())},
                   {"device", pool_.device_name()},
                   {"reason", pool_.reason()}};
@@ -179,6 +180,9 @@ nlohmann::json ViewerApp::layout_json(int fb_w, int fb_h) {
                 {"grid", {{"nx", g.nx}, {"ny", g.ny}, {"pitch", g.pitch}, {"ox", g.ox}, {"oy", g.oy}}}};
   j["algorithm"] = algo.name();
   j["results"] = algo.results_json();
+  // Every output the algorithm offers now, so a test can show each of them in turn.
+  j["outputs"] = json::array();
+  for (const AlgorithmOutput& o : algo.outputs()) j["outputs"].push_back({{"name", o.name}, {"input", o.input}});
   j["difference"] = state_.diff;
   for (int i = 0; i < 2; ++i) {
     ImagePane& p = panes_[i];

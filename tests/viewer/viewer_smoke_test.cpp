@@ -3,7 +3,8 @@
 //   * it exits 0;
 //   * pane A of the screenshot shows exactly lb::render_cpu's image of the same scene and
 //     parameters (the layout JSON written next to the PNG says where);
-//   * in difference mode with two identical sources pane B is black (zero error).
+//   * in difference mode with two identical sources pane B is black (zero error);
+//   * --headless (EGL, offscreen framebuffer) draws the panes exactly as the window does.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 #include <sys/wait.h>
@@ -147,6 +148,35 @@ TEST_CASE("viewer: pane A shows the CPU render at 1:1") {
   // Not a trivial pass: the render has structure.
   const auto [lo, hi] = std::minmax_element(expected.data.begin(), expected.data.end());
   CHECK(int(*hi) - int(*lo) > 50);
+}
+
+TEST_CASE("viewer: --headless draws the panes exactly as the window does") {
+  // Same scene and layout; the offscreen framebuffer (EGL device context) against the GLFW
+  // window's back buffer. Only the panes are compared: the panel names the GL context.
+  const std::string args = "--backend cpu --preset tiny --size 1000x640 --frames 3 --pane2 output=depth --patch 9";
+  const Run win = run_viewer("smoke_window", args);
+  const Run headless = run_viewer("smoke_headless", args + " --headless");
+  INFO("window log:\n" << win.log << "\nheadless log:\n" << headless.log);
+  REQUIRE(win.rc == 0);
+  if (headless.rc != 0 && headless.log.find("no EGL device") != std::string::npos) {
+    MESSAGE("SKIPPED: no EGL device for --headless");
+    return;
+  }
+  REQUIRE(headless.rc == 0);
+  CHECK(headless.layout.at("window").get<std::string>().rfind("headless", 0) == 0);
+  REQUIRE(headless.shot.same_shape(win.shot));
+  long compared = 0, differing = 0;
+  for (int i = 0; i < 2; ++i) {
+    const auto& rect = win.layout.at("panes").at(i).at("rect");
+    CHECK(rect == headless.layout.at("panes").at(i).at("rect"));
+    REQUIRE(win.layout.at("panes").at(i).contains("image"));
+    const int x0 = rect.at(0).get<int>(), y0 = rect.at(1).get<int>();
+    for (int y = y0; y < y0 + rect.at(3).get<int>(); ++y)
+      for (int x = x0; x < x0 + rect.at(2).get<int>(); ++x, ++compared)
+        for (int c = 0; c < 3; ++c) differing += win.shot.at(x, y, c) != headless.shot.at(x, y, c) ? 1 : 0;
+  }
+  CHECK(compared > 100000);
+  CHECK(differing == 0);
 }
 
 TEST_CASE("viewer: difference of two identical sources is black") {
