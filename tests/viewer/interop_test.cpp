@@ -190,7 +190,8 @@ void compare_through_interop(const OutputCase& c) {
   lb::gl::GlTextureSurface tex(info->format);
   cuda->run(c.params, c.variant, c.output, tex);
   cuda->synchronize();
-  INFO(std::string(c.algorithm) + " / " + c.output + " / " + c.variant + ": " + tex.transport());
+  const std::string name = std::string(c.algorithm) + " / " + c.output + " / " + c.variant;
+  INFO(name << ": " << tex.transport());
   CHECK(tex.last_write_was_interop());
   CHECK(tex.transport() == "CUDA-GL interop");
   std::size_t n = 0, over = 0;
@@ -221,7 +222,7 @@ void compare_through_interop(const OutputCase& c) {
       over += !(d <= tol);
     }
   }
-  MESSAGE(std::string(c.algorithm) + "/" + c.output + " (" + c.variant + "): " << over << " of " << n
+  MESSAGE(name << ": " << over << " of " << n
                       << " values beyond " << c.tol << ", worst " << worst);
   CHECK(static_cast<double>(over) <= c.max_share * static_cast<double>(n));
   // Scores computed where the output is (device) equal the CPU runner's.
