@@ -29,10 +29,4 @@ std::unique_ptr<LightFieldDepthEstimator> make_lf_depth_cuda(int) {
   throw Error(std::string("CUDA light-field depth: ") + kNoCuda);
 }
 
-LfBenchReport bench_lfdepth(const LightField4D&, const LfBenchOptions&) {
-  throw Error(std::string("bench lfdepth: ") + kNoCuda);
-}
-std::string format_lf_bench_report(const LfBenchReport&) { return {}; }
-std::string lf_bench_report_json(const LfBenchReport&) { return "{}"; }
-
 }  // namespace lb::cuda

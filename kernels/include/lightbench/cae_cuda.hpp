@@ -99,40 +99,4 @@ std::uint64_t cae_log_mismatches(int device = 0);
 // "lfdepth/<variant>" and "lfdepth/wta". Throws lb::Error naming why when CUDA is unusable.
 std::unique_ptr<LightFieldDepthEstimator> make_lf_depth_cuda(int device = 0);
 
-// `lightbench-cli bench lfdepth`
-struct LfBenchOptions {
-  std::vector<int> windows{5, 9};
-  int labels = 75;
-  float dmin = -3.3f, dmax = 2.8f, sigma = 10.0f;
-  int warmup = 3;
-  int reps = 50;                    // per variant; fewer when a variant exceeds max_seconds
-  double max_seconds = 20.0;        // timed budget per variant and window
-  int device = 0;
-};
-
-struct LfBenchEntry {
-  std::string variant, method;
-  int views = 0;
-  int reps = 0;
-  double median_ms = 0, min_ms = 0, max_ms = 0;  // depth kernel + WTA, CUDA events
-  std::uint64_t bytes = 0;        // views read once + cost volume written and read
-  std::string compared_to;        // reference of the exactness check
-  bool bit_exact = false;         // costs and labels bit-identical to compared_to
-  std::uint64_t label_mismatches = 0;
-  double max_cost_diff = 0;       // max |cost - reference cost|
-  bool scored = false;
-  HciScore score;                 // vs ground truth when the light field has one
-};
-
-struct LfBenchReport {
-  DeviceInfo device;
-  std::string workload;
-  LfBenchOptions options;
-  std::vector<LfBenchEntry> entries;
-};
-
-LfBenchReport bench_lfdepth(const LightField4D& lf, const LfBenchOptions& o);
-std::string format_lf_bench_report(const LfBenchReport& r);
-std::string lf_bench_report_json(const LfBenchReport& r);
-
 }  // namespace lb::cuda
