@@ -1,5 +1,5 @@
 // The text writer of the bench report: device, workload and preamble lines, one aligned
-// table of every row (leading extras, variant, kernel, times, traffic, exactness, extras),
+// table of every row (leading extras, variant, kernel, times, traffic, extras, exactness),
 // then the notes.
 #include <algorithm>
 #include <cstdio>
@@ -89,9 +89,9 @@ std::string to_text(const Report& rep) {
     if (rep.copy_gbps > 0)
       add("% copy", false, [&](const Row& r) { return r.bytes ? fixed(100.0 * r.gbps / rep.copy_gbps, 1) : "-"; });
   }
+  for (const std::string& h : extra_columns(rows, false)) cols.push_back(extra_column(rows, h));
   if ((!k.checked.empty() || !k.exact.empty() || !k.mismatches.empty()) && any_checked)
     add("exact", true, [](const Row& r) { return exact_cell(r); });
-  for (const std::string& h : extra_columns(rows, false)) cols.push_back(extra_column(rows, h));
 
   std::vector<std::size_t> width;
   for (const Column& c : cols) {

@@ -179,10 +179,23 @@ TEST_CASE("bench text: leading columns, common columns, extras, exactness cells,
   CHECK(all.back() == "a note");
   const std::vector<std::string> t = table_lines(text, "scene");
   REQUIRE(t.size() == 4);  // header and the rows of both tables
-  for (const std::string& l : t) CHECK(l.size() == t[0].size());  // aligned (last column right-aligned)
-  // Column order: leading extras, variant, kernel, times, traffic, exactness, extras.
+  // Aligned: numbers end under the end of their header, text starts under its start.
+  for (const char* h : {"median ms", "GB/s", "score"}) {
+    const std::size_t end = t[0].find(h) + std::string(h).size();
+    for (std::size_t r = 1; r < t.size(); ++r) {
+      CAPTURE(h);
+      CAPTURE(t[r]);
+      REQUIRE(t[r].size() > end);
+      CHECK(t[r][end - 1] != ' ');
+      CHECK(t[r][end] == ' ');
+    }
+  }
+  const std::size_t variant = t[0].find("variant");
+  CHECK(t[1].compare(variant, 5, "first") == 0);
+  CHECK(t[2].compare(variant, 14, "second-variant") == 0);
+  // Column order: leading extras, variant, kernel, times, traffic, extras, exactness.
   const std::vector<std::string> order{"scene", "variant", "kernel", "reps", "median ms", "min ms", "max ms",
-                                       "MB",    "GB/s",    "% copy", "exact", "score"};
+                                       "MB",    "GB/s",    "% copy", "score", "exact"};
   std::size_t at = 0;
   for (const std::string& h : order) {
     const std::size_t p = t[0].find(h, at);
@@ -195,8 +208,9 @@ TEST_CASE("bench text: leading columns, common columns, extras, exactness cells,
   CHECK(t[1].find("yes") != std::string::npos);
   CHECK(t[1].find("1.23") != std::string::npos);
   CHECK(t[2].find("NO (7)") != std::string::npos);
-  CHECK(t[2].substr(t[2].size() - 1) == "-");  // no score
+  CHECK(t[2].find("-  NO (7)") != std::string::npos);  // no score
   CHECK(t[3].find("third") != std::string::npos);
+  CHECK(t[3].substr(t[3].size() - 1) == "-");  // unchecked
 }
 
 TEST_CASE("bench text: an empty key hides the common field's column") {

@@ -100,7 +100,8 @@ struct Report {
   const Field* find_field(std::string_view key) const;
 };
 
-// Device line, workload, preamble, one aligned table of every row, notes.
+// Device line, workload, preamble, one aligned table of every row (leading extras, variant,
+// kernel, reps, median / min / max ms, MB, GB/s, % copy, the other extras, exact), notes.
 std::string to_text(const Report& r);
 // The JSON object (2-space indented text).
 std::string to_json(const Report& r);
