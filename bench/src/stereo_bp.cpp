@@ -36,6 +36,7 @@ Report bench_stereo(const std::vector<StereoBenchCase>& cases, const StereoBench
   detail::TimerOptions to;
   to.warmup = o.warmup;
   to.reps = o.reps;
+  to.wait_each = true;  // a BP run is dozens of launches: time them as one run sees them
   detail::LaunchTimer timer(s, to, rep.device.l2_bytes);
   BpDevice dev;
   Table& entries = rep.table("entries");

@@ -30,11 +30,11 @@ void LaunchTimer::flush() {
 std::vector<double> LaunchTimer::time(const std::function<void()>& run) {
   for (int i = 0; i < o_.warmup; ++i) run();
   CUDA_CHECK_THROW(cudaStreamSynchronize(s_));  // the budget starts with the timed runs
-  return o_.max_seconds > 0 ? time_budget(run) : time_all(run);
+  return o_.wait_each || o_.max_seconds > 0 ? time_waiting(run) : time_queued(run);
 }
 
 // Every run queued back to back, the events read at the end.
-std::vector<double> LaunchTimer::time_all(const std::function<void()>& run) {
+std::vector<double> LaunchTimer::time_queued(const std::function<void()>& run) {
   for (std::size_t i = 0; i < starts_.size(); ++i) {
     flush();
     CUDA_CHECK_THROW(cudaEventRecord(starts_[i].get(), s_));
@@ -51,8 +51,8 @@ std::vector<double> LaunchTimer::time_all(const std::function<void()>& run) {
   return ms;
 }
 
-// Each run waited for, so that the loop can stop at the budget.
-std::vector<double> LaunchTimer::time_budget(const std::function<void()>& run) {
+// Each run waited for (and the loop stopped at the budget, if any).
+std::vector<double> LaunchTimer::time_waiting(const std::function<void()>& run) {
   std::vector<double> ms;
   const auto t0 = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < starts_.size(); ++i) {
@@ -64,7 +64,7 @@ std::vector<double> LaunchTimer::time_budget(const std::function<void()>& run) {
     float t = 0.0f;
     CUDA_CHECK_THROW(cudaEventElapsedTime(&t, starts_[i].get(), stops_[i].get()));
     ms.push_back(static_cast<double>(t));
-    if (ms.size() >= static_cast<std::size_t>(o_.min_reps) &&
+    if (o_.max_seconds > 0 && ms.size() >= static_cast<std::size_t>(o_.min_reps) &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > o_.max_seconds)
       break;
   }

@@ -17,8 +17,12 @@ struct TimerOptions {
   int warmup = 10;         // untimed runs first
   int reps = 100;          // timed runs, each between its own event pair
   bool flush_l2 = false;   // evict the L2 before each timed run
-  // > 0: every run is waited for, and timing stops once more than max_seconds have passed
-  // and at least min_reps runs were timed.
+  // Each run waited for before the next is queued: its time then includes the host's launch
+  // gaps, as a single run of a multi-kernel pipeline sees them (bench stereo, as the matcher
+  // times itself). Otherwise the runs are queued back to back and read at the end.
+  bool wait_each = false;
+  // > 0: wait_each, and timing stops once more than max_seconds have passed and at least
+  // min_reps runs were timed.
   double max_seconds = 0;
   int min_reps = 5;
 };
@@ -33,8 +37,8 @@ class LaunchTimer {
 
  private:
   void flush();
-  std::vector<double> time_all(const std::function<void()>& run);
-  std::vector<double> time_budget(const std::function<void()>& run);
+  std::vector<double> time_queued(const std::function<void()>& run);
+  std::vector<double> time_waiting(const std::function<void()>& run);
   cudaStream_t s_;
   TimerOptions o_;
   std::size_t flush_bytes_ = 0;
