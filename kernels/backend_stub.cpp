@@ -55,9 +55,5 @@ ImageF read_back_scalar(Surface& s) {
   return h->scalar();
 }
 
-BenchReport bench_render(const ImageU8&, const PlenopticGrid&, const RenderParams&,
-                         const std::vector<BenchVariant>&, const BenchOptions&) {
-  throw Error(std::string("bench render: ") + kNoCuda);
-}
 }  // namespace cuda
 }  // namespace lb

@@ -1,6 +1,7 @@
 #pragma once
-// Internal to lb_kernels: the CAE kernels' device data and launchers (kernels/cae.cu), used
-// by the CUDA estimator (cae.cu) and the benchmark (bench_cae.cpp).
+// Internal to lb_kernels: the CAE kernels' variants, device data and launchers, used by the
+// CUDA estimator (cae_estimator.cpp) and the benchmark (bench/src/lfdepth.cpp). The kernels
+// live in one .cu file per family (cae_kernels.hpp); launch_cae_cost picks one.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -14,8 +15,8 @@
 namespace lb::cuda::detail {
 
 // In bench order. binned_fast: binned with the conversion-free sampling of exact (a fair
-// baseline for exact); exact: exact_sort or exact_smem, whichever is faster at the window;
-// exact_mask / exact_bitonic: the earlier exact kernels, for the record.
+// baseline for exact); exact: exact_sort or exact_smem_table, whichever is faster at the
+// window.
 enum class CaeKernel {
   Baseline,
   Vec,
@@ -23,13 +24,11 @@ enum class CaeKernel {
   Coalesced,
   Binned,
   BinnedFast,
-  Exact,      // picks ExactSort or ExactSmem by window
+  Exact,  // picks ExactSort or ExactSmemTable by window
   ExactSmem,
   ExactSmemTable,
   ExactTerms,  // exact CAE summed per sample: not bit-identical to coalesced
-  ExactSort,
-  ExactMask,
-  ExactBitonic
+  ExactSort
 };
 std::vector<CaeKernel> all_cae_kernels();
 std::string cae_variant_list();                       // "use baseline, vec, ..."

@@ -12,10 +12,4 @@ ImageU8 render_all_in_focus_cuda(const ImageU8&, const PlenopticGrid&, const Ren
   throw Error("all-in-focus: this build has no CUDA support");
 }
 
-DepthBenchReport bench_depth(const ImageU8&, const PlenopticGrid&, const DepthParams&,
-                             const std::vector<DepthBenchVariant>&, const DepthBenchOptions&,
-                             const ImageF*) {
-  throw Error("bench depth: this build has no CUDA support");
-}
-
 }  // namespace lb::cuda

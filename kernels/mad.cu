@@ -42,13 +42,13 @@ __constant__ float c_lut[256];  // 8-bit luminance LUT (with the 255 -> 254 quir
 constexpr int kThreads = 256;
 inline unsigned grid_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
 
-__global__ void k_fill_csf(float* csf, int M, int N) {
+__global__ void fill_csf_kernel(float* csf, int M, int N) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= M * N) return;
   csf[i] = static_cast<float>(mad::csf<double>(i / N, i % N, M, N));
 }
 
-__global__ void k_fill_gabor(float* g, int M, int N) {
+__global__ void fill_gabor_kernel(float* g, int M, int N) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int k = blockIdx.y;
   if (i >= M * N) return;
@@ -57,7 +57,7 @@ __global__ void k_fill_gabor(float* g, int M, int N) {
 }
 
 // Two planes (ref, dst) of gray values -> complex luminance (1.1) or complex pixel values.
-__global__ void k_to_complex(const float* img, float2* out, size_t count, int mode) {
+__global__ void to_complex_kernel(const float* img, float2* out, size_t count, int mode) {
   const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= count) return;
   const float v = img[i];
@@ -67,7 +67,7 @@ __global__ void k_to_complex(const float* img, float2* out, size_t count, int mo
   out[i] = make_float2(r, 0.f);
 }
 
-__global__ void k_mul_real(float2* spec, const float* filt, size_t n, size_t count) {
+__global__ void mul_real_kernel(float2* spec, const float* filt, size_t n, size_t count) {
   const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= count) return;
   const float f = filt[i % n];
@@ -76,7 +76,7 @@ __global__ void k_mul_real(float2* spec, const float* filt, size_t n, size_t cou
 }
 
 // 1.3-1.4 per block: std_E, mean_R, std_R (min of four 8x8), masking.
-__global__ void k_detect_blocks(const float2* __restrict__ filt, float scale, int w, int h, int nbx, int nby,
+__global__ void detect_blocks_kernel(const float2* __restrict__ filt, float scale, int w, int h, int nbx, int nby,
                                 float* msk) {
   const int bx = blockIdx.x * blockDim.x + threadIdx.x, by = blockIdx.y * blockDim.y + threadIdx.y;
   if (bx >= nbx || by >= nby) return;
@@ -124,7 +124,7 @@ __device__ __forceinline__ int reflect(int i, int n) { return i < 0 ? -i - 1 : (
 // border). A 32x8 output tile stages the squared errors of its (32+15)x(8+15) footprint in
 // shared memory, sums 16 along rows, then 16 along columns: 32 adds per pixel, not 256.
 constexpr int HX = 32, HY = 8;
-__global__ void __launch_bounds__(HX * HY) k_hi(const float* __restrict__ img, const float* __restrict__ msk, int w,
+__global__ void __launch_bounds__(HX * HY) hi_kernel(const float* __restrict__ img, const float* __restrict__ msk, int w,
                                                 int h, int nbx, int nby, float* hi) {
   __shared__ float e2[HY + 15][HX + 15 + 1];
   __shared__ float rs[HY + 15][HX + 1];
@@ -157,7 +157,7 @@ __global__ void __launch_bounds__(HX * HY) k_hi(const float* __restrict__ img, c
 }
 
 // Sum of squares over the crop 16..size-18, one block (deterministic), double accumulation.
-__global__ void k_crop_sumsq(const float* map, int w, int h, double* out) {
+__global__ void crop_sumsq_kernel(const float* map, int w, int h, double* out) {
   __shared__ double part[1024];
   const int x0 = mad::crop_lo(), x1 = mad::crop_hi(w), y0 = mad::crop_lo(), y1 = mad::crop_hi(h);
   const int cw = x1 - x0 + 1, ch = y1 - y0 + 1;
@@ -176,7 +176,7 @@ __global__ void k_crop_sumsq(const float* map, int w, int h, double* out) {
 }
 
 // 2.1 responses: plane q = 2 r + image (r = scale * 4 + orientation) = spectrum .* filter r.
-__global__ void k_gabor_mul(const float2* __restrict__ spec, const float* __restrict__ gabor, float2* resp,
+__global__ void gabor_mul_kernel(const float2* __restrict__ spec, const float* __restrict__ gabor, float2* resp,
                             size_t n) {
   const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int q = blockIdx.y;
@@ -187,7 +187,7 @@ __global__ void k_gabor_mul(const float2* __restrict__ spec, const float* __rest
   resp[static_cast<size_t>(q) * n + i] = make_float2(s.x * g, s.y * g);
 }
 
-__global__ void k_magnitude(const float2* __restrict__ c, float* m, float scale, size_t count) {
+__global__ void magnitude_kernel(const float2* __restrict__ c, float* m, float scale, size_t count) {
   const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= count) return;
   const float2 v = c[i];
@@ -195,7 +195,7 @@ __global__ void k_magnitude(const float2* __restrict__ c, float* m, float scale,
 }
 
 // 2.3 LO per block from the statistics of the 40 planes.
-__global__ void k_lo_blocks(const float* __restrict__ st, int nb, float* lo) {
+__global__ void lo_blocks_kernel(const float* __restrict__ st, int nb, float* lo) {
   const int b = blockIdx.x * blockDim.x + threadIdx.x;
   if (b >= nb) return;
   float s = 0.f;
@@ -208,7 +208,7 @@ __global__ void k_lo_blocks(const float* __restrict__ st, int nb, float* lo) {
   lo[b] = s;
 }
 
-__global__ void k_expand(const float* __restrict__ blocks, int w, int h, int nbx, int nby, float* map) {
+__global__ void expand_kernel(const float* __restrict__ blocks, int w, int h, int nbx, int nby, float* map) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
   const int bx = x / 4, by = y / 4;
@@ -262,9 +262,9 @@ struct SizeState {
     lo_blocks.allocate(nb * sizeof(float));
     lo.allocate(n * sizeof(float));
     sums.allocate(2 * sizeof(double));
-    k_fill_csf<<<grid_for(n), kThreads, 0, s>>>(csf.as<float>(), h, w);
+    fill_csf_kernel<<<grid_for(n), kThreads, 0, s>>>(csf.as<float>(), h, w);
     CUDA_CHECK_LAUNCH();
-    k_fill_gabor<<<dim3(grid_for(n), mad::kResponses), kThreads, 0, s>>>(gabor.as<float>(), h, w);
+    fill_gabor_kernel<<<dim3(grid_for(n), mad::kResponses), kThreads, 0, s>>>(gabor.as<float>(), h, w);
     CUDA_CHECK_LAUNCH();
   }
 };
@@ -314,29 +314,29 @@ class MadCuda final : public MadEvaluator {
     CUDA_CHECK_THROW(cudaMemcpyAsync(st.img.get(), host_.data(), 2 * n * sizeof(float), cudaMemcpyHostToDevice, s));
     CUDA_CHECK_THROW(cudaEventRecord(ev_[0].get(), s));
     // 1.1-1.2 luminance + CSF (ref and dst as one batch of 2)
-    k_to_complex<<<grid_for(2 * n), kThreads, 0, s>>>(st.img.as<float>(), st.work.as<float2>(), 2 * n,
+    to_complex_kernel<<<grid_for(2 * n), kThreads, 0, s>>>(st.img.as<float>(), st.work.as<float2>(), 2 * n,
                                                       o.eight_bit ? 1 : 2);
     CUDA_CHECK_LAUNCH();
     st.plan2->exec(st.work.get(), st.spec.get(), CUFFT_FORWARD);
-    k_mul_real<<<grid_for(2 * n), kThreads, 0, s>>>(st.spec.as<float2>(), st.csf.as<float>(), n, 2 * n);
+    mul_real_kernel<<<grid_for(2 * n), kThreads, 0, s>>>(st.spec.as<float2>(), st.csf.as<float>(), n, 2 * n);
     CUDA_CHECK_LAUNCH();
     st.plan2->exec(st.spec.get(), st.work.get(), CUFFT_INVERSE);
     CUDA_CHECK_THROW(cudaEventRecord(ev_[1].get(), s));
     // 1.3-1.6 detection
-    k_detect_blocks<<<dim3((st.nbx + 15) / 16, (st.nby + 15) / 16), dim3(16, 16), 0, s>>>(
+    detect_blocks_kernel<<<dim3((st.nbx + 15) / 16, (st.nby + 15) / 16), dim3(16, 16), 0, s>>>(
         st.work.as<float2>(), inv_n, w, h, st.nbx, st.nby, st.msk.as<float>());
     CUDA_CHECK_LAUNCH();
-    k_hi<<<dim3((w + HX - 1) / HX, (h + HY - 1) / HY), dim3(HX, HY), 0, s>>>(st.img.as<float>(), st.msk.as<float>(), w,
+    hi_kernel<<<dim3((w + HX - 1) / HX, (h + HY - 1) / HY), dim3(HX, HY), 0, s>>>(st.img.as<float>(), st.msk.as<float>(), w,
                                                                            h, st.nbx, st.nby, st.hi.as<float>());
     CUDA_CHECK_LAUNCH();
-    k_crop_sumsq<<<1, 1024, 0, s>>>(st.hi.as<float>(), w, h, st.sums.as<double>());
+    crop_sumsq_kernel<<<1, 1024, 0, s>>>(st.hi.as<float>(), w, h, st.sums.as<double>());
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK_THROW(cudaEventRecord(ev_[2].get(), s));
     // 2.1 log-Gabor bank: forward FFT of both images, 40 products, one batched inverse
-    k_to_complex<<<grid_for(2 * n), kThreads, 0, s>>>(st.img.as<float>(), st.work.as<float2>(), 2 * n, 0);
+    to_complex_kernel<<<grid_for(2 * n), kThreads, 0, s>>>(st.img.as<float>(), st.work.as<float2>(), 2 * n, 0);
     CUDA_CHECK_LAUNCH();
     st.plan2->exec(st.work.get(), st.spec.get(), CUFFT_FORWARD);
-    k_gabor_mul<<<dim3(grid_for(n), 2 * mad::kResponses), kThreads, 0, s>>>(st.spec.as<float2>(), st.gabor.as<float>(),
+    gabor_mul_kernel<<<dim3(grid_for(n), 2 * mad::kResponses), kThreads, 0, s>>>(st.spec.as<float2>(), st.gabor.as<float>(),
                                                                           st.resp.as<float2>(), n);
     CUDA_CHECK_LAUNCH();
     st.plan40->exec(st.resp.get(), st.resp.get(), CUFFT_INVERSE);
@@ -346,18 +346,18 @@ class MadCuda final : public MadEvaluator {
     if (sk == MadStatsKernel::Fused) {
       detail::launch_mad_block_stats(sk, nullptr, st.resp.get(), inv_n, w, h, planes, st.stats.as<float>(), s);
     } else {
-      k_magnitude<<<grid_for(planes * n), kThreads, 0, s>>>(st.resp.as<float2>(), st.mag.as<float>(), inv_n,
+      magnitude_kernel<<<grid_for(planes * n), kThreads, 0, s>>>(st.resp.as<float2>(), st.mag.as<float>(), inv_n,
                                                              planes * n);
       CUDA_CHECK_LAUNCH();
       detail::launch_mad_block_stats(sk, st.mag.as<float>(), nullptr, 1.f, w, h, planes, st.stats.as<float>(), s);
     }
     CUDA_CHECK_THROW(cudaEventRecord(ev_[4].get(), s));
     // 2.3-2.4 LO and its RMS
-    k_lo_blocks<<<grid_for(nb), kThreads, 0, s>>>(st.stats.as<float>(), static_cast<int>(nb), st.lo_blocks.as<float>());
+    lo_blocks_kernel<<<grid_for(nb), kThreads, 0, s>>>(st.stats.as<float>(), static_cast<int>(nb), st.lo_blocks.as<float>());
     CUDA_CHECK_LAUNCH();
-    k_expand<<<g2, t2, 0, s>>>(st.lo_blocks.as<float>(), w, h, st.nbx, st.nby, st.lo.as<float>());
+    expand_kernel<<<g2, t2, 0, s>>>(st.lo_blocks.as<float>(), w, h, st.nbx, st.nby, st.lo.as<float>());
     CUDA_CHECK_LAUNCH();
-    k_crop_sumsq<<<1, 1024, 0, s>>>(st.lo.as<float>(), w, h, st.sums.as<double>() + 1);
+    crop_sumsq_kernel<<<1, 1024, 0, s>>>(st.lo.as<float>(), w, h, st.sums.as<double>() + 1);
     CUDA_CHECK_LAUNCH();
     double sums[2] = {0, 0};
     CUDA_CHECK_THROW(cudaMemcpyAsync(sums, st.sums.get(), sizeof sums, cudaMemcpyDeviceToHost, s));

@@ -1,6 +1,6 @@
 #pragma once
 // Internal to lb_kernels: launchers of the MAD local-statistics kernels (kernels/mad_stats.cu),
-// used by the CUDA evaluator (mad.cu), the benchmark (bench_mad.cpp) and the test hook.
+// used by the CUDA evaluator (mad.cu), the benchmark (bench/src/mad.cpp) and the test hook.
 #include <cuda_runtime_api.h>
 
 #include <string>

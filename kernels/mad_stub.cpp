@@ -16,8 +16,4 @@ std::vector<std::vector<mad_cpu_detail::BlockStatsD>> mad_block_stats_cuda(const
   throw Error(std::string("CUDA MAD statistics: ") + kNoCuda);
 }
 
-MadBenchReport bench_mad(const MadBenchOptions&) { throw Error(std::string("bench mad: ") + kNoCuda); }
-std::string format_mad_bench_report(const MadBenchReport&) { return {}; }
-std::string mad_bench_report_json(const MadBenchReport&) { return "{}"; }
-
 }  // namespace lb::cuda

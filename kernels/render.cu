@@ -356,7 +356,7 @@ __global__ void __launch_bounds__(kMaxInputBlock, 1) sync_kernel(const KParams P
 // period ("fin"), the others start the next one ("nxt") -- the seed's double buffer. At the
 // end of each period all threads write together: S*M contiguous pixels, thread t -> pixel t.
 // No barrier in the loop; the only shared-memory reads are broadcasts of the column table.
-// LIM > 0 only (lim fixed at compile time); other lims use nosync_generic.
+// LIM > 0 only (lim fixed at compile time); other lims use nosync_generic_kernel.
 // ---------------------------------------------------------------------------------------
 template <int LIM, class W>
 __global__ void __launch_bounds__(kMaxInputBlock, 1) nosync_kernel(const KParams P, const W out) {
@@ -428,7 +428,7 @@ __global__ void __launch_bounds__(kMaxInputBlock, 1) nosync_kernel(const KParams
 // NoSync with run-time lim: same scheme step by step (g counts down, a swap of the two
 // accumulators when it reaches 0), loads kGenericPrefetch steps ahead.
 template <class W>
-__global__ void __launch_bounds__(kMaxInputBlock, 1) nosync_generic(const KParams P, const W out) {
+__global__ void __launch_bounds__(kMaxInputBlock, 1) nosync_generic_kernel(const KParams P, const W out) {
   constexpr int MAXR = kMaxRows, PF = kGenericPrefetch;
   const RenderLayout& L = P.L;
   const int lim = L.lim, S = 2 * lim + 1, M = L.patch, span = S * M;
@@ -846,7 +846,7 @@ void launch_input_side(const KParams& P, const RawDevice& raw, RenderVariant v, 
     else sync_kernel<0, W><<<grid, block, shmem_sync, stream>>>(P, w);
   } else {
     if (lim == 2) nosync_kernel<2, W><<<grid, block, shmem_nosync, stream>>>(P, w);
-    else nosync_generic<W><<<grid, block, shmem_nosync, stream>>>(P, w);
+    else nosync_generic_kernel<W><<<grid, block, shmem_nosync, stream>>>(P, w);
   }
   CUDA_CHECK_LAUNCH();
 }

@@ -36,7 +36,7 @@ struct Taps {
 using bpp::MsgArgs;
 
 // blockIdx.z: 0 left, 1 right. ntaps == 1: gray only, straight into out.
-__global__ void k_gray_h(const unsigned char* __restrict__ in, int cl, int cr, int w, int h, Taps taps,
+__global__ void gray_h_kernel(const unsigned char* __restrict__ in, int cl, int cr, int w, int h, Taps taps,
                          float* __restrict__ out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
@@ -46,20 +46,20 @@ __global__ void k_gray_h(const unsigned char* __restrict__ in, int cl, int cr, i
       bpp::gray_h(img, z == 0 ? cl : cr, w, x, y, taps.t, taps.n);
 }
 
-__global__ void k_smooth_v(const float* __restrict__ in, int w, int h, Taps taps, float* __restrict__ out) {
+__global__ void smooth_v_kernel(const float* __restrict__ in, int w, int h, Taps taps, float* __restrict__ out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
   const size_t zo = static_cast<size_t>(blockIdx.z) * w * h;
   out[zo + static_cast<size_t>(y) * w + x] = bpp::smooth_v(in + zo, w, h, x, y, taps.t, taps.n);
 }
 
-__global__ void k_cost0(const float* __restrict__ g, int w, int h, int L, float lambda, float tau, float* __restrict__ D) {
+__global__ void cost0_kernel(const float* __restrict__ g, int w, int h, int L, float lambda, float tau, float* __restrict__ D) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
   bpp::cost0(g, w, h, L, lambda, tau, D, x, y);
 }
 
-__global__ void k_pyramid(const float* __restrict__ f, int fw, int fh, float* __restrict__ c, int cw, int ch, int L) {
+__global__ void pyramid_kernel(const float* __restrict__ f, int fw, int fh, float* __restrict__ c, int cw, int ch, int L) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= cw || y >= ch) return;
   bpp::pyramid(f, fw, fh, c, cw, ch, L, x, y);
@@ -69,7 +69,7 @@ __global__ void k_pyramid(const float* __restrict__ f, int fw, int fh, float* __
 // see bpm::message. Shared slices interleaved: element j of thread t at sh[j * threads + t]
 // (consecutive threads hit consecutive banks).
 template <int R, int LC>
-__global__ void k_message(MsgArgs a) {
+__global__ void message_kernel(MsgArgs a) {
   extern __shared__ float sh[];
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   int x = 0;
@@ -78,13 +78,13 @@ __global__ void k_message(MsgArgs a) {
   bpp::send_messages<R, LC>(a, x, y, sh + tid, static_cast<int>(blockDim.x * blockDim.y));
 }
 
-__global__ void k_copy_down(const float* __restrict__ mc, int cw, int ch, float* __restrict__ mf, int fw, int fh, int L) {
+__global__ void copy_down_kernel(const float* __restrict__ mc, int cw, int ch, float* __restrict__ mf, int fw, int fh, int L) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= fw || y >= fh) return;
   bpp::copy_down(mc, cw, ch, mf, fw, fh, L, x, y);
 }
 
-__global__ void k_wta(const float* __restrict__ D, const float* __restrict__ m, int w, int h, int L, float* __restrict__ out) {
+__global__ void wta_kernel(const float* __restrict__ D, const float* __restrict__ m, int w, int h, int L, float* __restrict__ out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
   out[static_cast<size_t>(y) * w + x] = static_cast<float>(bpp::wta(D, m, w, h, L, x, y));
@@ -94,9 +94,9 @@ __global__ void k_wta(const float* __restrict__ D, const float* __restrict__ m, 
 template <int R, int LC>
 void launch_msg_t(const MsgArgs& a, dim3 grid, dim3 block, std::size_t shmem, cudaStream_t s) {
   if (shmem > 48 * 1024)
-    CUDA_CHECK_THROW(cudaFuncSetAttribute(k_message<R, LC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    CUDA_CHECK_THROW(cudaFuncSetAttribute(message_kernel<R, LC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(shmem)));
-  k_message<R, LC><<<grid, block, shmem, s>>>(a);
+  message_kernel<R, LC><<<grid, block, shmem, s>>>(a);
 }
 
 void launch_msg(const MsgArgs& a, const BpConfig& c, cudaStream_t s) {
@@ -282,12 +282,12 @@ void BpDevice::compute(const stereo::BpParams& p, const BpConfig& c, cudaStream_
   std::copy(tv.begin(), tv.end(), taps.t);
   float* gray = d_gray_.as<float>();
   if (taps.n == 1) {
-    k_gray_h<<<grid2(w_, h_, b2, 2), b2, 0, s>>>(d_in_.as<unsigned char>(), cl_, cr_, w_, h_, taps, gray);
+    gray_h_kernel<<<grid2(w_, h_, b2, 2), b2, 0, s>>>(d_in_.as<unsigned char>(), cl_, cr_, w_, h_, taps, gray);
     CUDA_CHECK_LAUNCH();
   } else {
-    k_gray_h<<<grid2(w_, h_, b2, 2), b2, 0, s>>>(d_in_.as<unsigned char>(), cl_, cr_, w_, h_, taps, d_tmp_.as<float>());
+    gray_h_kernel<<<grid2(w_, h_, b2, 2), b2, 0, s>>>(d_in_.as<unsigned char>(), cl_, cr_, w_, h_, taps, d_tmp_.as<float>());
     CUDA_CHECK_LAUNCH();
-    k_smooth_v<<<grid2(w_, h_, b2, 2), b2, 0, s>>>(d_tmp_.as<float>(), w_, h_, taps, gray);
+    smooth_v_kernel<<<grid2(w_, h_, b2, 2), b2, 0, s>>>(d_tmp_.as<float>(), w_, h_, taps, gray);
     CUDA_CHECK_LAUNCH();
   }
   // Level geometry and offsets.
@@ -299,10 +299,10 @@ void BpDevice::compute(const stereo::BpParams& p, const BpConfig& c, cudaStream_
     H.push_back((H.back() + 1) / 2);
   }
   float* D = d_data_.as<float>();
-  k_cost0<<<grid2(w_, h_, b2), b2, 0, s>>>(gray, w_, h_, L, p.lambda, p.tau_data, D);
+  cost0_kernel<<<grid2(w_, h_, b2), b2, 0, s>>>(gray, w_, h_, L, p.lambda, p.tau_data, D);
   CUDA_CHECK_LAUNCH();
   for (int k = 1; k < p.levels; ++k) {
-    k_pyramid<<<grid2(W[k], H[k], b2), b2, 0, s>>>(D + off[k - 1], W[k - 1], H[k - 1], D + off[k], W[k], H[k], L);
+    pyramid_kernel<<<grid2(W[k], H[k], b2), b2, 0, s>>>(D + off[k - 1], W[k - 1], H[k - 1], D + off[k], W[k], H[k], L);
     CUDA_CHECK_LAUNCH();
   }
   const std::size_t set = 4 * static_cast<std::size_t>(w_) * h_ * L;
@@ -313,7 +313,7 @@ void BpDevice::compute(const stereo::BpParams& p, const BpConfig& c, cudaStream_
     if (k == p.levels - 1) {
       CUDA_CHECK_THROW(cudaMemsetAsync(m, 0, 4 * plane * L * sizeof(float), s));
     } else {
-      k_copy_down<<<grid2(W[k], H[k], b2), b2, 0, s>>>(msg + ((k + 1) % 2) * set, W[k + 1], H[k + 1], m, W[k], H[k], L);
+      copy_down_kernel<<<grid2(W[k], H[k], b2), b2, 0, s>>>(msg + ((k + 1) % 2) * set, W[k + 1], H[k + 1], m, W[k], H[k], L);
       CUDA_CHECK_LAUNCH();
     }
     MsgArgs a{W[k], H[k], L, c.store == BpStore::Shared || c.store == BpStore::Hybrid ? c.shared : 0, 0, plane,
@@ -324,7 +324,7 @@ void BpDevice::compute(const stereo::BpParams& p, const BpConfig& c, cudaStream_
       CUDA_CHECK_LAUNCH();
     }
   }
-  k_wta<<<grid2(w_, h_, b2), b2, 0, s>>>(D, msg, w_, h_, L, d_map_.as<float>());
+  wta_kernel<<<grid2(w_, h_, b2), b2, 0, s>>>(D, msg, w_, h_, L, d_map_.as<float>());
   CUDA_CHECK_LAUNCH();
 }
 

@@ -21,10 +21,4 @@ std::string BpTuneResult::describe() const { return {}; }
 std::string bp_tune_cache_path() { return {}; }
 void set_bp_tune_cache_path(const std::string&) {}
 
-StereoBenchReport bench_stereo(const std::vector<StereoBenchCase>&, const StereoBenchOptions&) {
-  throw Error(std::string("bench stereo: ") + kNoCuda);
-}
-std::string format_stereo_bench_report(const StereoBenchReport&) { return {}; }
-std::string stereo_bench_report_json(const StereoBenchReport&) { return "{}"; }
-
 }  // namespace lb::cuda

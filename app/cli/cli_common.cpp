@@ -27,6 +27,15 @@ std::pair<double, double> parse_pair(const std::string& option, const std::strin
   }
 }
 
+LightFieldLoadOptions parse_lf_grid(const std::string& text) {
+  LightFieldLoadOptions o;
+  if (text.empty()) return o;
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%dx%d%c", &o.grid_u, &o.grid_v, &tail) != 2 || o.grid_u < 1 || o.grid_v < 1)
+    throw Error("--grid expects UxV, e.g. 9x9, got '" + text + "'");
+  return o;
+}
+
 Report::Report(std::string command) {
   j_["tool"] = "lightbench-cli";
   j_["command"] = std::move(command);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lightbench/backend.hpp"
+#include "lightbench/lightfield.hpp"
 #include "lightbench/plenoptic_params.hpp"
 #include "lightbench/timing.hpp"
 
@@ -13,6 +14,9 @@ namespace lb::cli {
 
 // "a,b" -> pair; throws lb::Error naming the option on bad input.
 std::pair<double, double> parse_pair(const std::string& option, const std::string& text);
+// --grid "UxV" of a numbered light-field folder ("" : inferred) -> load options; throws
+// lb::Error on bad input.
+LightFieldLoadOptions parse_lf_grid(const std::string& text);
 
 // JSON report written with --json: every command records its parameters, backend, device,
 // outputs and timings. Written atomically (temp file + rename).

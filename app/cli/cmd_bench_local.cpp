@@ -8,13 +8,12 @@
 #include <sstream>
 #include <tuple>
 
-#include <nlohmann/json.hpp>
-
+#include "bench_output.hpp"
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "lightbench/bench/stereo_local.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/stereo_local.hpp"
-#include "lightbench/stereo_local_cuda.hpp"
 
 namespace lb::cli {
 
@@ -23,12 +22,12 @@ namespace {
 // 450 x 375 random texture; four vertical bands at disparities 8, 20, 35, 52 (a rectified
 // pair of fronto-parallel planes; left(x) = right(x - d)). The texture continues left of
 // the image, so only the occlusion boundaries between bands are ambiguous.
-cuda::LocalBenchWorkload synthetic_workload(int w, int h, int ndisp) {
+bench::LocalBenchWorkload synthetic_workload(int w, int h, int ndisp) {
   const int pad = ndisp + 1;
   std::mt19937_64 rng(450375);
   ImageU8 tex(w + pad, h, 3);
   for (auto& b : tex.data) b = static_cast<std::uint8_t>(rng() & 255);
-  cuda::LocalBenchWorkload wl;
+  bench::LocalBenchWorkload wl;
   wl.name = "synthetic";
   wl.ndisp = ndisp;
   wl.pair.left = ImageU8(w, h, 3);
@@ -49,8 +48,8 @@ cuda::LocalBenchWorkload synthetic_workload(int w, int h, int ndisp) {
 }
 
 // Middlebury scene folder: imL/imR, groundtruth (value / scale), mask_nonocc.
-cuda::LocalBenchWorkload middlebury_workload(const std::string& dir, const std::string& name, int ndisp, float scale) {
-  cuda::LocalBenchWorkload wl;
+bench::LocalBenchWorkload middlebury_workload(const std::string& dir, const std::string& name, int ndisp, float scale) {
+  bench::LocalBenchWorkload wl;
   wl.name = name;
   wl.ndisp = ndisp;
   wl.pair.left = load_image(dir + "/imL.png", 3);
@@ -103,7 +102,7 @@ Action add_bench_local(CLI::App& bench, CLI::App** sub_out) {
     p.variable_windows = o->variable_windows;
     p.lr_check = o->lr_check;
     stereo::validate(p);
-    cuda::LocalBenchOptions opt;
+    bench::LocalBenchOptions opt;
     opt.warmup = o->warmup;
     opt.reps = o->reps;
     opt.max_seconds = o->max_seconds;
@@ -111,9 +110,8 @@ Action add_bench_local(CLI::App& bench, CLI::App** sub_out) {
     std::stringstream vs(o->variants);
     for (std::string item; std::getline(vs, item, ',');)
       if (!item.empty()) opt.variants.push_back(item);
-    std::string why;
-    if (!cuda_available(&why)) throw Error("bench local needs a CUDA device: " + why);
-    std::vector<cuda::LocalBenchWorkload> wls;
+    require_cuda_device("bench local");
+    std::vector<bench::LocalBenchWorkload> wls;
     // The default also works from a checkout that has shared/ inside it (the GPU machine).
     if (o->data == "../shared/data/stereo" && !std::filesystem::exists(o->data) &&
         std::filesystem::exists("shared/data/stereo"))
@@ -130,21 +128,19 @@ Action add_bench_local(CLI::App& bench, CLI::App** sub_out) {
     wls.push_back(synthetic_workload(450, 375, 60));
     wls.push_back(synthetic_workload(450, 375, 64));
     progress("bench local: timing ...");
-    const cuda::LocalBenchReport rep = cuda::bench_local_stereo(wls, p, opt);
+    const bench::Report rep = bench::bench_local_stereo(wls, p, opt);
     progress_done();
-    std::printf("%s", cuda::format_local_bench_report(rep).c_str());
-    if (!o->json.empty()) {
-      Report r("bench local");
-      r.root()["parameters"] = {{"data", o->data},       {"radius", p.radius},   {"gamma", p.gamma},
-                                {"truncation", p.truncation}, {"variable_windows", p.variable_windows},
-                                {"lr_check", p.lr_check}, {"warmup", opt.warmup}, {"reps", opt.reps},
-                                {"max_seconds", opt.max_seconds}};
-      r.root()["backend"] = "cuda";
-      r.root()["device"] = rep.device.describe();
-      r.root()["bench"] = nlohmann::json::parse(cuda::local_bench_report_json(rep));
-      r.write(o->json);
-    }
-    if (!rep.all_exact()) throw Error("a variant's map differs from the CPU reference (see table)");
+    emit_bench_report("bench local", rep, o->json,
+                      {{"data", o->data},
+                       {"radius", p.radius},
+                       {"gamma", p.gamma},
+                       {"truncation", p.truncation},
+                       {"variable_windows", p.variable_windows},
+                       {"lr_check", p.lr_check},
+                       {"warmup", opt.warmup},
+                       {"reps", opt.reps},
+                       {"max_seconds", opt.max_seconds}});
+    if (!rep.all_exact.value_or(false)) throw Error("a variant's map differs from the CPU reference (see table)");
   };
 }
 

@@ -5,9 +5,10 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "bench_output.hpp"
 #include "cli_common.hpp"
 #include "commands.hpp"
-#include "lightbench/stereo_cuda.hpp"
+#include "lightbench/bench/stereo_bp.hpp"
 #include "lightbench/stereo_io.hpp"
 
 namespace lb::cli {
@@ -30,9 +31,8 @@ Action add_bench_stereo(CLI::App& bench, CLI::App** sub_out) {
   return [o] {
     if (o->reps < 1 || o->reps > 100000) throw Error("--reps must be in 1..100000");
     if (o->warmup < 0 || o->warmup > 1000) throw Error("--warmup must be in 0..1000");
-    std::string why;
-    if (!cuda_available(&why)) throw Error("bench stereo needs a CUDA device: " + why);
-    std::vector<cuda::StereoBenchCase> cases;
+    require_cuda_device("bench stereo");
+    std::vector<bench::StereoBenchCase> cases;
     for (const char* name : {"tsukuba", "venus"}) {
       const std::filesystem::path dir = std::filesystem::path(o->data) / name;
       if (!std::filesystem::exists(dir)) {
@@ -44,28 +44,20 @@ Action add_bench_stereo(CLI::App& bench, CLI::App** sub_out) {
     }
     if (!o->no_synthetic)
       for (const int nd : {60, 64}) {
-        cuda::StereoBenchCase c;
+        bench::StereoBenchCase c;
         c.name = "synthetic 450x375";
         c.pair = stereo::synthetic_two_plane_pair(450, 375, nd / 4, nd - 8, 450u, &c.gt.disparity, 3);
         c.ndisp = nd;
         cases.push_back(std::move(c));
       }
     if (cases.empty()) throw Error("bench stereo: no scene to run (see --data)");
-    cuda::StereoBenchOptions opt;
+    bench::StereoBenchOptions opt;
     opt.warmup = o->warmup;
     opt.reps = o->reps;
     progress("bench stereo: timing ...");
-    const cuda::StereoBenchReport rep = cuda::bench_stereo(cases, opt);
+    const bench::Report rep = bench::bench_stereo(cases, opt);
     progress_done();
-    std::printf("%s", cuda::format_stereo_bench_report(rep).c_str());
-    if (!o->json.empty()) {
-      Report r("bench stereo");
-      r.root()["parameters"] = {{"data", o->data}, {"warmup", opt.warmup}, {"reps", opt.reps}};
-      r.root()["backend"] = "cuda";
-      r.root()["device"] = rep.device.describe();
-      r.root()["bench"] = nlohmann::json::parse(cuda::stereo_bench_report_json(rep));
-      r.write(o->json);
-    }
+    emit_bench_report("bench stereo", rep, o->json, {{"data", o->data}, {"warmup", opt.warmup}, {"reps", opt.reps}});
   };
 }
 

@@ -27,14 +27,6 @@ CaeRoi parse_crop(const std::string& text) {
     throw Error("--crop expects X,Y,W,H (W, H >= 1), got '" + text + "'");
   return r;
 }
-LightFieldLoadOptions parse_grid(const std::string& text) {
-  LightFieldLoadOptions o;
-  if (text.empty()) return o;
-  char tail = 0;
-  if (std::sscanf(text.c_str(), "%dx%d%c", &o.grid_u, &o.grid_v, &tail) != 2 || o.grid_u < 1 || o.grid_v < 1)
-    throw Error("--grid expects UxV, e.g. 9x9, got '" + text + "'");
-  return o;
-}
 }  // namespace
 
 Action add_lfdepth(CLI::App& app) {
@@ -99,7 +91,7 @@ Action add_lfdepth(CLI::App& app) {
                   reason + ")");
 
     progress("lfdepth: loading " + o->lf + " ...");
-    LightFieldLoadOptions lo = parse_grid(o->grid);
+    LightFieldLoadOptions lo = parse_lf_grid(o->grid);
     LightField4D lf = load_lightfield(o->lf, lo);
     ImageF gt = lf.gt;
     std::string gt_source = lf.has_gt() ? o->lf + " (folder)" : "";
@@ -164,75 +156,6 @@ Action add_lfdepth(CLI::App& app) {
         rep.root()["mse_x100"] = score.mse_x100;
       }
       rep.write(o->json);
-    }
-  };
-}
-
-Action add_bench_lfdepth(CLI::App& bench, CLI::App** sub_out) {
-  struct Opts {
-    std::string lf, windows = "5,9", drange = "-3.3,2.8", json, grid;
-    int labels = 75, warmup = 3, reps = 50;
-    float sigma = 10.0f;
-    double max_seconds = 20.0;
-  };
-  auto o = std::make_shared<Opts>();
-  CLI::App* sub = bench.add_subcommand("lfdepth", "benchmark the CAE light-field depth kernel variants");
-  *sub_out = sub;
-  sub->add_option("--lf", o->lf, "light-field folder (HCI antinous for the PERFORMANCE.md numbers)")->required();
-  sub->add_option("--grid", o->grid, "numbered views only: angular grid UxV");
-  sub->add_option("--windows", o->windows, "angular windows, comma separated")->capture_default_str();
-  sub->add_option("--labels", o->labels, "disparity labels")->capture_default_str();
-  sub->add_option("--drange", o->drange, "disparity range MIN,MAX")->capture_default_str();
-  sub->add_option("--sigma", o->sigma, "Gaussian constraint")->capture_default_str();
-  sub->add_option("--warmup", o->warmup, "untimed passes per variant")->capture_default_str();
-  sub->add_option("--reps", o->reps, "timed passes per variant (>= 50)")->capture_default_str();
-  sub->add_option("--max-seconds", o->max_seconds, "timed budget per variant (fewer reps past it)")
-      ->capture_default_str();
-  sub->add_option("--json", o->json, "write a JSON report");
-  return [o] {
-    if (o->reps < 50 || o->reps > 100000) throw Error("--reps must be in 50..100000");
-    if (o->warmup < 1 || o->warmup > 1000) throw Error("--warmup must be in 1..1000");
-    std::string why;
-    if (!cuda_available(&why)) throw Error("bench lfdepth needs a CUDA device: " + why);
-    cuda::LfBenchOptions opt;
-    opt.windows.clear();
-    std::stringstream ws(o->windows);
-    for (std::string item; std::getline(ws, item, ',');) {
-      try {
-        opt.windows.push_back(std::stoi(item));
-      } catch (const std::exception&) {
-        throw Error("--windows expects odd numbers like 5,9, got '" + o->windows + "'");
-      }
-    }
-    const auto dr = parse_pair("--drange", o->drange);
-    opt.dmin = static_cast<float>(dr.first);
-    opt.dmax = static_cast<float>(dr.second);
-    opt.labels = o->labels;
-    opt.sigma = o->sigma;
-    opt.warmup = o->warmup;
-    opt.reps = o->reps;
-    opt.max_seconds = o->max_seconds;
-    CaeParams check;
-    check.labels = opt.labels;
-    check.dmin = opt.dmin;
-    check.dmax = opt.dmax;
-    check.sigma = opt.sigma;
-    validate(check);
-    progress("bench lfdepth: loading " + o->lf + " ...");
-    const LightField4D lf = load_lightfield(o->lf, parse_grid(o->grid));
-    progress("bench lfdepth: timing ...");
-    const cuda::LfBenchReport rep = cuda::bench_lfdepth(lf, opt);
-    progress_done();
-    std::printf("%s", cuda::format_lf_bench_report(rep).c_str());
-    if (!o->json.empty()) {
-      Report r("bench lfdepth");
-      r.root()["parameters"] = {{"lf", o->lf}, {"windows", opt.windows}, {"labels", opt.labels},
-                                {"dmin", opt.dmin}, {"dmax", opt.dmax}, {"sigma", opt.sigma},
-                                {"warmup", opt.warmup}, {"reps", opt.reps}, {"max_seconds", opt.max_seconds}};
-      r.root()["backend"] = "cuda";
-      r.root()["device"] = rep.device.describe();
-      r.root()["bench"] = nlohmann::json::parse(cuda::lf_bench_report_json(rep));
-      r.write(o->json);
     }
   };
 }

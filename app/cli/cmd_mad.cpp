@@ -1,6 +1,5 @@
 // lightbench-cli mad: MAD (Most Apparent Distortion) image quality of a distorted image
 // against its reference, on the CPU reference or the CUDA path; optional HI / LO maps.
-// `bench mad` times the CUDA metric and its local-statistics variants.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -111,43 +110,6 @@ Action add_mad(CLI::App& app) {
       }
       rep.add_timings(ev->timings());
       rep.write(o->json);
-    }
-  };
-}
-
-Action add_bench_mad(CLI::App& bench, CLI::App** sub_out) {
-  struct Opts {
-    std::string iqa = "../shared/data/iqa", json;
-    int warmup = 5, reps = 50;
-  };
-  auto o = std::make_shared<Opts>();
-  CLI::App* sub = bench.add_subcommand("mad", "benchmark the CUDA MAD metric and its local-statistics kernels");
-  *sub_out = sub;
-  sub->add_option("--iqa", o->iqa, "folder with the I03/I04/I06 pairs (absent: synthetic 512x384)")
-      ->capture_default_str();
-  sub->add_option("--warmup", o->warmup, "untimed runs per case")->capture_default_str();
-  sub->add_option("--reps", o->reps, "timed runs per case (>= 10)")->capture_default_str();
-  sub->add_option("--json", o->json, "write a JSON report");
-  return [o] {
-    if (o->reps < 10 || o->reps > 100000) throw Error("--reps must be in 10..100000");
-    if (o->warmup < 1 || o->warmup > 1000) throw Error("--warmup must be in 1..1000");
-    std::string why;
-    if (!cuda_available(&why)) throw Error("bench mad needs a CUDA device: " + why);
-    cuda::MadBenchOptions opt;
-    opt.warmup = o->warmup;
-    opt.reps = o->reps;
-    opt.iqa_dir = o->iqa;
-    progress("bench mad: timing ...");
-    const cuda::MadBenchReport rep = cuda::bench_mad(opt);
-    progress_done();
-    std::printf("%s", cuda::format_mad_bench_report(rep).c_str());
-    if (!o->json.empty()) {
-      Report r("bench mad");
-      r.root()["parameters"] = {{"iqa", o->iqa}, {"warmup", opt.warmup}, {"reps", opt.reps}};
-      r.root()["backend"] = "cuda";
-      r.root()["device"] = rep.device.describe();
-      r.root()["bench"] = nlohmann::json::parse(cuda::mad_bench_report_json(rep));
-      r.write(o->json);
     }
   };
 }

@@ -165,9 +165,9 @@ bool LightFieldAlgorithm::draw_controls() {
     ImGui::SetTooltip("baseline / vec / tex / coalesced: the seed's CAE steps (256 bins)\n"
                       "binned, binned_fast: 64-bin histogram (Ivan et al.)\n"
                       "exact: occupied bins only (the fastest exact kernel for the window),\n"
-                      "bit-identical to the 256-bin CAE; exact_sort, exact_smem, exact_smem_table,\n"
-                      "exact_mask, exact_bitonic: the exact kernels one by one; exact_terms: the\n"
-                      "same CAE summed per sample (float error ~1e-6)\n"
+                      "bit-identical to the 256-bin CAE; exact_sort, exact_smem, exact_smem_table:\n"
+                      "the exact kernels one by one; exact_terms: the same CAE summed per sample\n"
+                      "(float error ~1e-6)\n"
                       "The CPU backend runs the double reference of the variant's method.");
   if (const VariantInfo* vi = runners_.spec().variant(variants()[variant_]); vi && ImGui::IsItemHovered())
     ImGui::SetTooltip("%s: %s%s", vi->name.c_str(), vi->note.c_str(),

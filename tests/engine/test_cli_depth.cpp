@@ -151,6 +151,6 @@ TEST_CASE("bench depth needs a CUDA device and says so") {
   Run r = run_cli("bench depth --preset tiny");
   INFO(r.output);
   CHECK(r.status != 0);
-  CHECK(r.output.find("bench depth needs a CUDA device") != std::string::npos);
+  CHECK(r.output.find("bench depth needs a CUDA") != std::string::npos);  // device, or a CUDA build
   CHECK(lines(r.output) == 1);
 }

@@ -10,11 +10,11 @@
 #include <random>
 #include <string>
 
-#include "lightbench/cuda_api.hpp"
+#include "lightbench/bench/render.hpp"
 #include "lightbench/generator.hpp"
 
 int main(int argc, char** argv) {
-  lb::cuda::BenchOptions opt;
+  lb::bench::RenderBenchOptions opt;
   opt.reps = 100;
   bool tune = false, scene = false;
   std::string json;
@@ -60,12 +60,12 @@ int main(int argc, char** argv) {
       }
     }
     lb::RenderParams params;  // M = 11, lim = 2, sigma = 15
-    const auto variants = tune ? lb::cuda::tuning_bench_variants() : lb::cuda::default_bench_variants();
-    const lb::cuda::BenchReport rep = lb::cuda::bench_render(raw, grid, params, variants, opt);
+    const auto variants = tune ? lb::bench::tuning_render_variants() : lb::bench::default_render_variants();
+    const lb::bench::Report rep = lb::bench::bench_render(raw, grid, params, variants, opt);
     std::printf("raw: %s\n", scene ? "generator preset \"seed\"" : "random RGB (seed 2016)");
-    std::fputs(lb::cuda::format_bench_report(rep).c_str(), stdout);
-    if (!json.empty()) std::ofstream(json) << lb::cuda::bench_report_json(rep) << "\n";
-    return rep.all_exact() ? 0 : 1;
+    std::fputs(lb::bench::to_text(rep).c_str(), stdout);
+    if (!json.empty()) std::ofstream(json) << lb::bench::to_json(rep) << "\n";
+    return rep.all_exact.value_or(false) ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "lb_bench_render: %s\n", e.what());
     return 1;

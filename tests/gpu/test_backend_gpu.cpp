@@ -1,5 +1,5 @@
 // The CUDA backend as the front ends use it: selection, surfaces of each kind, the table
-// cache, raw replacement, timings, errors; and the benchmark API on a small workload.
+// cache, raw replacement, timings, errors (the benchmark: test_bench_gpu.cpp).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -165,33 +165,4 @@ TEST_CASE("gpu backend: errors are lb::Error and leave the backend usable") {
   for (std::size_t i = 0; i < f.data.size(); ++i) f.data[i] = 0.25f * static_cast<float>(i) - 1.0f;
   scalar->upload_host(f);
   CHECK(cuda::read_back_scalar(*scalar).data == f.data);
-}
-
-TEST_CASE("gpu bench: small workload, all variants exact, copy verified") {
-  LB_GPU_TEST_GUARD();
-  const PlenopticGrid g = small_grid();
-  const ImageU8 raw = test::random_raw(test::raw_extent(g.nx, g.pitch, g.ox, 1),
-                                       test::raw_extent(g.ny, g.pitch, g.oy, 1), 3, 3);
-  RenderParams p;
-  p.patch = 10;
-  cuda::BenchOptions opt;
-  opt.warmup = 2;
-  opt.reps = 10;  // raised to 50
-  opt.flush_l2 = false;
-  const auto rep = cuda::bench_render(raw, g, p, cuda::default_bench_variants(), opt);
-  CHECK(rep.cpu_checked);
-  CHECK(rep.cpu_exact);
-  CHECK(rep.entries.size() == cuda::default_bench_variants().size());
-  for (const auto& e : rep.entries) {
-    CHECK_MESSAGE(e.exact, e.label);
-    CHECK(e.reps == 50);
-    CHECK(e.median_ms > 0.0);
-    CHECK(e.bytes > 0);
-  }
-  CHECK(rep.copy.exact);
-  CHECK(rep.copy.bytes >= 2ull * raw.width * raw.height * 4);
-  CHECK(rep.all_exact());
-  const std::string table = cuda::format_bench_report(rep);
-  CHECK(table.find("nosync") != std::string::npos);
-  CHECK(cuda::bench_report_json(rep).find("\"all_exact\": true") != std::string::npos);
 }

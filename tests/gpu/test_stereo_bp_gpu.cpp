@@ -124,32 +124,3 @@ TEST_CASE("stereo bp gpu: Tsukuba on the GPU equals the CPU path (when the data 
     CHECK(differing(r.disparity, ref) * 1000 <= ref.pixels());
   }
 }
-
-TEST_CASE("stereo bp gpu: bench_stereo reports every variant with timings, CPU agreement and scores") {
-  LB_GPU_TEST_GUARD();
-  const std::string cache = (std::filesystem::temp_directory_path() / "lb_bp_tune_test3.json").string();
-  cuda::set_bp_tune_cache_path(cache);
-  cuda::StereoBenchCase c;
-  c.name = "synthetic";
-  c.pair = synthetic_two_plane_pair(83, 45, 3, 14, 8u, &c.gt.disparity, 3);
-  c.ndisp = 20;
-  cuda::StereoBenchOptions o;
-  o.warmup = 1;
-  o.reps = 3;
-  const cuda::StereoBenchReport rep = cuda::bench_stereo({c}, o);
-  REQUIRE(rep.entries.size() == cuda::bp_stereo_variants().size());
-  for (const auto& e : rep.entries) {
-    CAPTURE(e.variant);
-    CHECK(e.median_ms > 0.0);
-    CHECK(e.median_ms_total >= e.median_ms);
-    CHECK(e.differing_vs_cpu * 1000 <= static_cast<std::uint64_t>(83 * 45));
-    CHECK(e.scored);
-    CHECK(e.score.all.percent < 25.0);
-  }
-  CHECK(rep.entries.back().tuning.find("hybrid") != std::string::npos);
-  const std::string table = cuda::format_stereo_bench_report(rep);
-  std::printf("%s", table.c_str());
-  CHECK(cuda::stereo_bench_report_json(rep).find("median_ms_total") != std::string::npos);
-  std::filesystem::remove(cache);
-  cuda::set_bp_tune_cache_path("");
-}

@@ -123,27 +123,3 @@ TEST_CASE("stereo local gpu: interface, timings, errors") {
   (void)gpu->run(p, "phase5");
   CHECK(gpu->timings().stats("stereo/local/phase5").count == 1);
 }
-
-TEST_CASE("stereo local gpu: bench runs and checks exactness") {
-  LB_GPU_TEST_GUARD();
-  cuda::LocalBenchWorkload wl;
-  wl.name = "random";
-  wl.pair = random_pair(90, 70, 3, 3, 256, 4);
-  wl.ndisp = 12;
-  wl.truth = ImageF(90, 70, 1, 3.0f);
-  cuda::LocalBenchOptions o;
-  o.warmup = 1;
-  o.reps = 5;
-  const cuda::LocalBenchReport rep = cuda::bench_local_stereo({wl}, LocalParams{}, o);
-  REQUIRE(rep.entries.size() == local_variants().size());
-  CHECK(rep.all_exact());
-  for (const auto& e : rep.entries) {
-    CHECK(e.checked);
-    CHECK(e.scored);
-    CHECK(e.median_ms > 0.0);
-    CHECK(e.median_total_ms >= e.min_ms);
-    CHECK(e.mde_per_s > 0.0);
-  }
-  CHECK(cuda::format_local_bench_report(rep).find("fused") != std::string::npos);
-  CHECK(cuda::local_bench_report_json(rep).find("mde_per_s") != std::string::npos);
-}

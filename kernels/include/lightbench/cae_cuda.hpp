@@ -58,12 +58,14 @@
 //              a (count, |level - centre|) table of the exact (g, logf g) values computed on
 //              the device, positions inside a run add exact zeros. Conversion-free sampling.
 //              n = 3..9 (O(n^2 log^2 n) compare-exchanges: loses to binned from 7x7); other
-//              n: the exact_mask kernel. Bit-identical to coalesced.              [exact]
-//   exact_mask coalesced + a 256-bit occupancy mask per channel and 8-bit counts kept zero
-//              between labels (reset by walking the mask): no 256-bin zeroing or scan.
-//   exact_bitonic  the first register kernel (n = 3, 5, 7: samples in registers, bitonic
-//              sort per channel, ~250 registers), else exact_mask. Both kept for the record;
-//              both bit-identical to coalesced.                                     [exact]
+//              n: the kernel exact runs there. Bit-identical to coalesced.        [exact]
+// A named exact kernel that cannot run a window (exact_sort outside 3..9; exact_smem* and
+// exact_terms beyond 4 G texels of views, their 32-bit offsets) runs exact's kernel for that
+// window; where none fits, coalesced (bit-identical). Dropped after they were measured on an
+// H200 (antinous, 75 labels): exact_mask (coalesced + occupancy masks, counts kept zero
+// between labels; 6.5 / 18.2 / 38.4 / 63.3 ms at 3x3 / 5x5 / 7x7 / 9x9, slower than
+// exact_smem at every window) and exact_bitonic (samples in registers, a bitonic sort per
+// channel; 1.86 / 9.1 / 28.5 ms at 3x3 / 5x5 / 7x7 against exact_sort's 1.24 / 3.54 / 9.36).
 // Tolerances vs the CPU reference (double): the GPU computes the shear position, the
 // bilinear sample and the entropy in float, so a sample near a half level may round to the
 // neighbouring bin, and exactly tied labels are broken differently. Tested bounds
@@ -85,7 +87,7 @@
 namespace lb::cuda {
 
 // "baseline", "vec", "tex", "coalesced", "binned", "binned_fast", "exact", "exact_smem",
-// "exact_smem_table", "exact_terms", "exact_sort", "exact_mask", "exact_bitonic".
+// "exact_smem_table", "exact_terms", "exact_sort".
 std::vector<std::string> cae_variants();
 // The method a variant computes (binned -> Binned, exact -> Exact, others -> Cae). Throws
 // lb::Error for an unknown name.
@@ -98,41 +100,5 @@ std::uint64_t cae_log_mismatches(int device = 0);
 // texture); run() times each launch with CUDA events into timings() under
 // "lfdepth/<variant>" and "lfdepth/wta". Throws lb::Error naming why when CUDA is unusable.
 std::unique_ptr<LightFieldDepthEstimator> make_lf_depth_cuda(int device = 0);
-
-// `lightbench-cli bench lfdepth`
-struct LfBenchOptions {
-  std::vector<int> windows{5, 9};
-  int labels = 75;
-  float dmin = -3.3f, dmax = 2.8f, sigma = 10.0f;
-  int warmup = 3;
-  int reps = 50;                    // per variant; fewer when a variant exceeds max_seconds
-  double max_seconds = 20.0;        // timed budget per variant and window
-  int device = 0;
-};
-
-struct LfBenchEntry {
-  std::string variant, method;
-  int views = 0;
-  int reps = 0;
-  double median_ms = 0, min_ms = 0, max_ms = 0;  // depth kernel + WTA, CUDA events
-  std::uint64_t bytes = 0;        // views read once + cost volume written and read
-  std::string compared_to;        // reference of the exactness check
-  bool bit_exact = false;         // costs and labels bit-identical to compared_to
-  std::uint64_t label_mismatches = 0;
-  double max_cost_diff = 0;       // max |cost - reference cost|
-  bool scored = false;
-  HciScore score;                 // vs ground truth when the light field has one
-};
-
-struct LfBenchReport {
-  DeviceInfo device;
-  std::string workload;
-  LfBenchOptions options;
-  std::vector<LfBenchEntry> entries;
-};
-
-LfBenchReport bench_lfdepth(const LightField4D& lf, const LfBenchOptions& o);
-std::string format_lf_bench_report(const LfBenchReport& r);
-std::string lf_bench_report_json(const LfBenchReport& r);
 
 }  // namespace lb::cuda

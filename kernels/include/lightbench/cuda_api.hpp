@@ -9,7 +9,7 @@
 //   lb::cuda::make_cuda_surface                headless RGBA8 / R32F CUDA array + surface object
 //   lb::cuda::make_cuda_buffer_surface         pitched device buffer (DeviceTarget::Pitched)
 //   lb::cuda::read_back_rgba                   any of those (or a HostSurface) -> host image
-//   lb::cuda::bench_render                     `lightbench-cli bench render`
+// The benchmarks (`lightbench-cli bench ...`) live in bench/ (lb_bench, CUDA builds only).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -79,7 +79,7 @@ ImageU8 read_back_rgba(Surface& s);
 // Same for an R32F CUDA surface (or a scalar HostSurface).
 ImageF read_back_scalar(Surface& s);
 
-// Name of a render configuration as the timing registry and benchmark print it:
+// Name of a render configuration as the timing registry and the benchmark print it:
 // "render/original", "render/sync", "render/nosync".
 std::string kernel_name(const RenderConfig& c);
 // Benchmark label: "sync", "nosync", "original[rgba,vec,rcp,-]" (switch order: 4-byte input,
@@ -87,68 +87,7 @@ std::string kernel_name(const RenderConfig& c);
 std::string variant_label(const RenderConfig& c);
 
 // ---------------------------------------------------------------------------------------
-// Benchmark (`lightbench-cli bench render`)
-// ---------------------------------------------------------------------------------------
-struct BenchVariant {
-  std::string label;   // empty: variant_label(config) (+ tuning when not default)
-  RenderConfig config;
-  KernelTuning tuning; // 0 fields: defaults
-};
-// Original with each of the 16 switch combinations, then Sync, NoSync (default, staged
-// loads) and NoSync with the seed's direct loads.
-std::vector<BenchVariant> default_bench_variants();
-// Original over block sizes; Sync, NoSync and NoSync direct over chunk lengths and rows per
-// block (tuning).
-std::vector<BenchVariant> tuning_bench_variants();
-
-struct BenchOptions {
-  int warmup = 20;       // untimed launches per variant
-  int reps = 100;        // timed launches per variant (at least 50 are used)
-  bool flush_l2 = true;  // overwrite a 2 x L2 scratch buffer before every timed launch
-  bool check_cpu = true; // also compare the reference Original with lb::render_cpu
-  int device = 0;
-  bool diagnostics = false;  // also time raster reads of the touched pixel set (see PERFORMANCE.md)
-};
-
-struct BenchEntry {
-  std::string label;
-  std::string kernel;        // "render/nosync", "copy"
-  int reps = 0;
-  double median_ms = 0, min_ms = 0, max_ms = 0;
-  std::uint64_t bytes = 0;   // bytes the kernel must move: read + write
-  double median_gbps = 0;    // bytes / median time
-  double best_gbps = 0;      // bytes / min time
-  bool checked = false;      // output compared (copy: verified the destination)
-  bool exact = false;        // bit-exact with the reference
-  std::uint64_t mismatches = 0;  // differing pixels when !exact
-};
-
-struct BenchReport {
-  DeviceInfo device;
-  std::string workload;      // "grid 96x72 D=74.75 raw 7176x5382 M=11 lim=2 ..."
-  std::string reference;     // what outputs were compared against
-  bool cpu_checked = false, cpu_exact = false;  // reference vs lb::render_cpu
-  BenchOptions options;
-  std::vector<BenchEntry> entries;
-  BenchEntry copy;           // 16-byte read-then-write copy, bytes = read + write
-  std::vector<BenchEntry> diagnostics;  // options.diagnostics: reference reads, bytes = read
-  bool all_exact() const;
-};
-
-// Times every variant on the raw (RGB or RGBA8; resident on the device for the whole run)
-// with CUDA events around each launch after warm-up, writing to a pitched device buffer.
-// Each variant's output is compared bit for bit with Original[rgba,vec,div,-] once, outside
-// the timing. Throws lb::Error when CUDA is unusable or a parameter is invalid.
-BenchReport bench_render(const ImageU8& raw, const PlenopticGrid& grid, const RenderParams& params,
-                         const std::vector<BenchVariant>& variants, const BenchOptions& options);
-// The report as a fixed-width text table (device line, workload, one row per variant, the
-// copy row, then the summary lines).
-std::string format_bench_report(const BenchReport& r);
-// The report as JSON text.
-std::string bench_report_json(const BenchReport& r);
-
-// ---------------------------------------------------------------------------------------
-// Plenoptic depth (`lightbench-cli bench depth`; kernels in depth.cu)
+// Plenoptic depth (kernels in depth.cu)
 // ---------------------------------------------------------------------------------------
 // Launch shapes of the depth kernels; 0 fields mean the default.
 struct DepthTuning {
@@ -164,54 +103,5 @@ void set_depth_tuning(ComputeBackend& b, const DepthTuning& t);
 // tests and one-off calls; a viewer uses ComputeBackend::render_all_in_focus after depth().
 ImageU8 render_all_in_focus_cuda(const ImageU8& raw, const PlenopticGrid& grid, const RenderParams& render,
                                  const DepthParams& depth, const ImageF& map, int device = 0);
-
-struct DepthBenchVariant {
-  std::string label;       // e.g. "original", "nosync rows=2"
-  RenderVariant variant = RenderVariant::Original;
-  DepthTuning tuning;
-};
-// Original, Sync, NoSync at the default shapes, then a few other shapes.
-std::vector<DepthBenchVariant> default_depth_bench_variants();
-
-struct DepthBenchOptions {
-  int warmup = 20;        // untimed launches per variant
-  int reps = 100;         // timed launches per variant (at least 50)
-  bool flush_l2 = true;   // evict the L2 before every timed launch
-  bool check_cpu = true;  // compare the Original's map with lb::depth_cpu
-  int device = 0;
-};
-
-struct DepthBenchEntry {
-  std::string label;
-  std::string kernel;      // "depth/original", "depth/sync", "depth/nosync"
-  int reps = 0;
-  double median_ms = 0, min_ms = 0, max_ms = 0;
-  std::uint64_t bytes = 0; // distinct raw pixels read * 4 + the float map written
-  double median_gbps = 0;
-  double speedup = 0;      // Original's median / this median
-  bool exact = false;      // depth map identical to the Original's
-  std::uint64_t mismatches = 0;
-};
-
-struct DepthBenchReport {
-  DeviceInfo device;
-  std::string workload;
-  bool cpu_checked = false, cpu_exact = false;
-  std::uint64_t cpu_mismatches = 0;
-  bool scored = false;     // ground truth given
-  double exact_pct = 0, mae = 0;
-  DepthBenchOptions options;
-  std::vector<DepthBenchEntry> entries;
-  bool all_exact() const;
-};
-
-// Times every variant with CUDA events after warm-up (median of reps), raw resident on the
-// device; checks every map against the Original's (and the Original against lb::depth_cpu)
-// outside the timing. truth (may be null): ground truth at params.patch, for the score.
-DepthBenchReport bench_depth(const ImageU8& raw, const PlenopticGrid& grid, const DepthParams& params,
-                             const std::vector<DepthBenchVariant>& variants,
-                             const DepthBenchOptions& options, const ImageF* truth = nullptr);
-std::string format_depth_bench_report(const DepthBenchReport& r);
-std::string depth_bench_report_json(const DepthBenchReport& r);
 
 }  // namespace lb::cuda

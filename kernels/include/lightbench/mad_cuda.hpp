@@ -45,34 +45,4 @@ std::vector<std::vector<mad_cpu_detail::BlockStatsD>> mad_block_stats_cuda(const
                                                                             int w, int h, int nplanes,
                                                                             const std::string& variant);
 
-// `lightbench-cli bench mad`
-struct MadBenchOptions {
-  int warmup = 5;
-  int reps = 50;
-  int device = 0;
-  std::string iqa_dir;  // ../shared/data/iqa for the 512x384 pairs ("" or absent: synthetic)
-};
-
-struct MadBenchEntry {
-  std::string workload;  // "I03 512x384", "synthetic 1920x1080", ...
-  std::string what;      // "metric" or "stats"
-  std::string variant;
-  int width = 0, height = 0, reps = 0;
-  double median_ms = 0, min_ms = 0, max_ms = 0;
-  std::uint64_t bytes = 0;  // stats: 40 maps read once + statistics written
-  double gbps = 0;          // bytes / median
-  double mad = 0;           // metric: the score (same for every variant up to float)
-};
-
-struct MadBenchReport {
-  DeviceInfo device;
-  double copy_gbps = 0;  // device-to-device copy bandwidth measured in the same process
-  MadBenchOptions options;
-  std::vector<MadBenchEntry> entries;
-};
-
-MadBenchReport bench_mad(const MadBenchOptions& o);
-std::string format_mad_bench_report(const MadBenchReport& r);
-std::string mad_bench_report_json(const MadBenchReport& r);
-
 }  // namespace lb::cuda

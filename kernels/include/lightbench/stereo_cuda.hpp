@@ -67,36 +67,4 @@ struct BpTuneResult {
 std::string bp_tune_cache_path();
 void set_bp_tune_cache_path(const std::string& path);  // "" restores the default
 
-// ---- `lightbench-cli bench stereo` ---------------------------------------------------
-struct StereoBenchCase {
-  std::string name;  // "tsukuba", "venus", "synthetic 450x375"
-  stereo::StereoPair pair;
-  stereo::StereoGroundTruth gt;  // may be empty
-  int ndisp = 16;
-};
-struct StereoBenchOptions {
-  stereo::BpParams params;  // ndisp overridden per case
-  int warmup = 3;
-  int reps = 15;
-  int device = 0;
-};
-struct StereoBenchEntry {
-  std::string scene, variant;
-  int width = 0, height = 0, ndisp = 0;
-  int reps = 0;
-  double median_ms = 0, median_ms_total = 0, min_ms = 0;
-  std::uint64_t differing_vs_cpu = 0;  // pixels differing from the CPU reference
-  bool scored = false;
-  stereo::StereoScore score;
-  std::string tuning;
-};
-struct StereoBenchReport {
-  DeviceInfo device;
-  StereoBenchOptions options;
-  std::vector<StereoBenchEntry> entries;
-};
-StereoBenchReport bench_stereo(const std::vector<StereoBenchCase>& cases, const StereoBenchOptions& o);
-std::string format_stereo_bench_report(const StereoBenchReport& r);
-std::string stereo_bench_report_json(const StereoBenchReport& r);
-
 }  // namespace lb::cuda

@@ -1,0 +1,26 @@
+#pragma once
+// `lightbench-cli bench mad`: the whole MAD metric per backend / variant and its
+// local-statistics kernels (kernels/mad.cu, kernels/mad_stats.cu).
+#include <string>
+
+#include "lightbench/bench/report.hpp"
+
+namespace lb::bench {
+
+struct MadBenchOptions {
+  int warmup = 5;
+  int reps = 50;
+  int device = 0;
+  std::string iqa_dir;  // ../shared/data/iqa for the 512x384 pairs ("" or absent: synthetic)
+};
+
+// At 512x384 (the iqa pairs I03, I04, I06, or a synthetic pair), 512x512 and 1920x1080
+// (synthetic natural-ish image + noise + blur): the CPU reference and every CUDA statistics
+// variant on the whole metric (rows "what" = "metric", their score in "mad"; times: the
+// metric's own, wall clock on the CPU, CUDA events on the GPU), then the statistics kernel
+// alone per variant on the 40 |log-Gabor| maps of one size ("what" = "stats"; bytes: maps
+// read once + statistics written, "gbps" against a copy kernel of the same process,
+// "copy_gbps").
+Report bench_mad(const MadBenchOptions& options);
+
+}  // namespace lb::bench

@@ -1,0 +1,150 @@
+// `lightbench-cli bench mad`: the whole MAD metric per backend / variant and the
+// local-statistics kernel per variant, at 512x384 (the iqa pairs, or synthetic), 512x512
+// and 1920x1080 (synthetic). The metric's own timing (CUDA events on the GPU), warm-up,
+// median; the statistics kernels' bytes against a copy kernel measured in the same process.
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+
+#include "bench_device.hpp"
+#include "cuda_check.cuh"
+#include "cuda_util.hpp"
+#include "lightbench/bench/mad.hpp"
+#include "lightbench/mad.hpp"
+#include "lightbench/mad_cuda.hpp"
+#include "lightbench/mad_math.hpp"
+#include "lightbench/timing.hpp"
+#include "mad_launch.hpp"
+#include "mad_workloads.hpp"
+#include "render_launch.hpp"  // launch_copy
+#include "timer.hpp"
+
+namespace lb::bench {
+
+namespace {
+
+using cuda::detail::DeviceBuffer;
+using cuda::detail::MadStatsKernel;
+
+Row metric_row(const detail::MadWorkload& wl, const std::string& variant) {
+  Row e;
+  e.label = variant;
+  e.add(lead_field("workload", wl.name, "workload"));
+  e.add(lead_field("what", std::string("metric"), "what"));
+  e.add(json_field("width", std::int64_t{wl.ref.width}));
+  e.add(json_field("height", std::int64_t{wl.ref.height}));
+  return e;
+}
+
+// The whole metric `runs` times after `warmup` untimed runs; its times are the metric's
+// own (MadResult::ms).
+void time_metric(Row& e, MadEvaluator& ev, const detail::MadWorkload& wl, const std::string& variant, int warmup,
+                 int runs) {
+  MadOptions mo;
+  mo.keep_maps = false;
+  for (int k = 0; k < warmup; ++k) ev.run(wl.ref, wl.dst, variant, mo);
+  std::vector<double> ms;
+  double mad = 0;
+  for (int k = 0; k < runs; ++k) {
+    const MadResult r = ev.run(wl.ref, wl.dst, variant, mo);
+    ms.push_back(r.ms);
+    mad = r.mad;
+  }
+  e.set_times(ms);
+  e.add(field("mad", mad, "MAD", 6));
+}
+
+}  // namespace
+
+Report bench_mad(const MadBenchOptions& o) {
+  Report rep;
+  rep.device = detail::bench_device("bench mad", o.device);
+  rep.keys.label = "variant";
+  rep.keys.kernel.clear();
+  rep.keys.gbps = "gbps";
+  rep.keys.checked.clear();
+  rep.keys.exact.clear();
+  rep.keys.mismatches.clear();
+  rep.fields = {json_field("warmup", std::int64_t{o.warmup}), json_field("reps", std::int64_t{o.reps})};
+  cuda::detail::Stream stream;
+  const cudaStream_t s = stream.get();
+  detail::TimerOptions to;
+  to.warmup = o.warmup;
+  to.reps = o.reps;
+  to.wait_each = true;  // each launch on its own, as the bench has always timed them
+  detail::LaunchTimer timer(s, to, rep.device.l2_bytes);
+  // Copy bandwidth: 256 MiB read + written.
+  {
+    const std::size_t bytes = 256u << 20;
+    DeviceBuffer a(bytes), b(bytes);
+    CUDA_CHECK_THROW(cudaMemsetAsync(a.get(), 0, bytes, s));
+    rep.copy_gbps =
+        compute_stats(timer.time([&] { cuda::detail::launch_copy(a.get(), b.get(), bytes, s); }), 2 * bytes).median_gbps;
+  }
+  auto cpu = make_mad_cpu();
+  auto gpu = cuda::make_mad_cuda(o.device);
+  Table& entries = rep.table("entries");
+  for (const detail::MadWorkload& wl : detail::mad_workloads(o.iqa_dir)) {
+    const int w = wl.ref.width, h = wl.ref.height;
+    // Whole metric: CPU reference (a few runs) and every CUDA variant.
+    Row ref = metric_row(wl, "cpu/reference");
+    time_metric(ref, *cpu, wl, "", 0, 3);
+    entries.rows.push_back(ref);
+    for (const std::string& v : cuda::mad_stats_variants()) {
+      Row e = metric_row(wl, "cuda/" + v);
+      time_metric(e, *gpu, wl, v, o.warmup, o.reps);
+      entries.rows.push_back(e);
+    }
+    if (wl.name.rfind("I04", 0) == 0 || wl.name.rfind("I06", 0) == 0) continue;  // one stats run per size
+    // Statistics kernel alone on 40 planes of that size (float input; fused also on complex).
+    const int planes = 2 * mad::kResponses;
+    const std::size_t n = static_cast<std::size_t>(w) * h;
+    const std::size_t nb = static_cast<std::size_t>(mad::block_count(w)) * mad::block_count(h);
+    std::vector<float> host(planes * n);
+    std::uint64_t x = 88172645463325252ull;
+    for (float& v : host) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      v = static_cast<float>((x >> 40) % 100000) * 1e-3f;
+    }
+    DeviceBuffer in(planes * n * sizeof(float)), cin(planes * n * sizeof(float2)),
+        out(planes * nb * 3 * sizeof(float));
+    CUDA_CHECK_THROW(cudaMemcpy(in.get(), host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK_THROW(cudaMemset(cin.get(), 0, planes * n * sizeof(float2)));
+    struct K {
+      std::string label;
+      MadStatsKernel k;
+      bool complex_in;
+    };
+    const K ks[] = {{"gather", MadStatsKernel::Gather, false},
+                    {"shared", MadStatsKernel::Shared, false},
+                    {"shared_nc", MadStatsKernel::SharedNc, false},
+                    {"fused", MadStatsKernel::Fused, false},
+                    {"fused (complex |EO|)", MadStatsKernel::Fused, true}};
+    for (const K& k : ks) {
+      Row e;
+      e.label = k.label;
+      e.add(lead_field("workload", wl.name, "workload"));
+      e.add(lead_field("what", std::string("stats"), "what"));
+      e.add(json_field("width", std::int64_t{w}));
+      e.add(json_field("height", std::int64_t{h}));
+      e.add(json_field("mad", 0.0));
+      e.bytes = static_cast<std::uint64_t>(planes) * (n * (k.complex_in ? 8 : 4) + nb * 12);
+      e.set_times(timer.time([&] {
+        cuda::detail::launch_mad_block_stats(k.k, k.complex_in ? nullptr : in.as<float>(),
+                                             k.complex_in ? cin.get() : nullptr, 1.f, w, h, planes, out.as<float>(), s);
+      }));
+      entries.rows.push_back(e);
+    }
+  }
+  char copy_line[96];
+  std::snprintf(copy_line, sizeof copy_line, "copy kernel: %.1f GB/s (read + write)", rep.copy_gbps);
+  rep.preamble = {"timing: metric rows: the metric's own time (CUDA events on the GPU, wall clock on the CPU), " +
+                      std::to_string(o.warmup) + " warm-up + " + std::to_string(o.reps) +
+                      " runs (CPU: 3), median; stats rows: CUDA events around each launch",
+                  copy_line};
+  return rep;
+}
+
+}  // namespace lb::bench

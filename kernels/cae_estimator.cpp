@@ -1,0 +1,208 @@
+// The CUDA light-field depth estimator (make_lf_depth_cuda) and the public variant list of
+// lightbench/cae_cuda.hpp, on the launchers of cae_launch.hpp.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cae_launch.hpp"
+#include "disparity_score.hpp"
+#include "lightfield_refocus.hpp"
+#include "surface_write.hpp"
+#include "cuda_check.cuh"
+#include "cuda_util.hpp"
+#include "lightbench/backend.hpp"
+#include "lightbench/cae_cuda.hpp"
+
+namespace lb::cuda {
+
+std::vector<std::string> cae_variants() {
+  std::vector<std::string> v;
+  for (detail::CaeKernel k : detail::all_cae_kernels()) v.emplace_back(detail::cae_kernel_name(k));
+  return v;
+}
+
+CaeMethod cae_variant_method(const std::string& variant) {
+  return detail::cae_kernel_method(detail::parse_cae_kernel(variant));
+}
+
+namespace {
+
+using namespace detail;
+
+class CudaLfDepth final : public LightFieldDepthEstimator {
+ public:
+  explicit CudaLfDepth(int device) : device_(device) {
+    std::string why;
+    if (!cuda_available(&why)) throw Error("CUDA light-field depth: " + why);
+    CUDA_CHECK_THROW(cudaSetDevice(device));
+    info_ = device_info(device);
+    stream_ = std::make_unique<Stream>();
+    e0_ = std::make_unique<Event>();
+    e1_ = std::make_unique<Event>();
+    e2_ = std::make_unique<Event>();
+  }
+  BackendKind kind() const override { return BackendKind::Cuda; }
+  std::string device_name() const override { return info_.name; }
+  void set_lightfield(const LightField4D& lf) override {
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    has_last_dev_ = false;
+    lf_.upload(lf, stream_->get());
+    has_gt_ = lf.has_gt();
+    if (has_gt_) gt_.upload(lf.gt, stream_->get());
+  }
+  bool has_lightfield() const override { return !lf_.empty(); }
+  std::vector<std::string> variants() const override { return cae_variants(); }
+  std::string default_variant(CaeMethod m) const override {
+    return m == CaeMethod::Binned ? "binned" : m == CaeMethod::Exact ? "exact" : "coalesced";
+  }
+  LfDepthResult run(const CaeParams& p, const std::string& variant_in, const CaeRunOptions& o) override {
+    LfDepthResult r = run_device(p, variant_in, o);
+    const cudaStream_t s = stream_->get();
+    const std::size_t npx = static_cast<std::size_t>(r.roi.w) * r.roi.h;
+    const float* d_disp = maps_.as<float>();
+    const int* d_label = reinterpret_cast<const int*>(d_disp + npx);
+    const float* d_conf = d_disp + 2 * npx;
+    r.disparity = ImageF(r.roi.w, r.roi.h, 1);
+    r.confidence = ImageF(r.roi.w, r.roi.h, 1);
+    r.labels.resize(npx);
+    CUDA_CHECK_THROW(cudaMemcpyAsync(r.disparity.data.data(), d_disp, npx * 4, cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK_THROW(cudaMemcpyAsync(r.labels.data(), d_label, npx * 4, cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK_THROW(cudaMemcpyAsync(r.confidence.data.data(), d_conf, npx * 4, cudaMemcpyDeviceToHost, s));
+    if (o.keep_cost) {
+      r.cost.resize(npx * p.labels);
+      CUDA_CHECK_THROW(cudaMemcpyAsync(r.cost.data(), cost_.get(), r.cost.size() * 4, cudaMemcpyDeviceToHost, s));
+    }
+    CUDA_CHECK_THROW(cudaStreamSynchronize(s));
+    return r;
+  }
+
+  // The disparity stays on the device and goes straight into the surface (a registered GL
+  // texture: CUDA-GL interop); kept for the error map and the score.
+  void run_to_surface(const CaeParams& p, const std::string& variant, Surface& out, const CaeRunOptions& o) override {
+    const LfDepthResult r = run_device(p, variant, o);
+    last_roi_ = r.roi;
+    has_last_dev_ = true;
+    write_surface_r32f(out, disparity_plane(), stream_->get(), &staging_);
+  }
+  void last_error_to_surface(Surface& out) override {
+    LB_REQUIRE(has_last_dev_, "light-field error: no depth computed yet");
+    LB_REQUIRE(has_gt_, "this light field has no ground truth");
+    hci_error_map_to_surface(disparity_plane(), gt_, last_roi_.x, last_roi_.y, out, stream_->get(), &staging_);
+  }
+  HciScore score_last(int border) override {
+    LB_REQUIRE(has_last_dev_, "light-field score: no depth computed yet");
+    LB_REQUIRE(has_gt_, "this light field has no ground truth");
+    return hci_score_region_device(disparity_plane(), gt_, last_roi_.x, last_roi_.y, border, stream_->get());
+  }
+  void view_to_surface(int u, int v, Surface& out) override {
+    LB_REQUIRE(has_lightfield(), "no light field loaded");
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    detail::view_to_surface(views(), u, v, out, stream_->get(), &staging_);
+  }
+  void refocus_to_surface(float disparity, int aperture_radius, Surface& out) override {
+    LB_REQUIRE(has_lightfield(), "no light field loaded");
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    const cudaStream_t s = stream_->get();
+    CUDA_CHECK_THROW(cudaEventRecord(e0_->get(), s));
+    detail::refocus_to_surface(views(), disparity, aperture_radius, out, s, &staging_);
+    CUDA_CHECK_THROW(cudaEventRecord(e1_->get(), s));
+    CUDA_CHECK_THROW(cudaEventSynchronize(e1_->get()));
+    float ms = 0;
+    CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, e0_->get(), e1_->get()));
+    const int r = aperture_radius;
+    const std::uint64_t nviews = static_cast<std::uint64_t>(std::min(lf_.nu, 2 * r + 1)) * std::min(lf_.nv, 2 * r + 1);
+    timings_.record("refocus/cuda", ms, (nviews + 1) * lf_.bytes_per_view_rgba());
+  }
+
+ private:
+  LightFieldViews views() const {
+    LightFieldViews v;
+    v.data = lf_.rgba.as<uchar4>();
+    v.nu = lf_.nu;
+    v.nv = lf_.nv;
+    v.width = lf_.width;
+    v.height = lf_.height;
+    return v;
+  }
+  DeviceFloatPlane disparity_plane() const {
+    DeviceFloatPlane d;
+    d.ptr = maps_.as<float>();
+    d.pitch = static_cast<std::size_t>(last_roi_.w) * 4;
+    d.width = last_roi_.w;
+    d.height = last_roi_.h;
+    return d;
+  }
+  // The depth pass with the disparity, labels and confidence left on the device (maps_).
+  LfDepthResult run_device(const CaeParams& p, const std::string& variant_in, const CaeRunOptions& o) {
+    LB_REQUIRE(has_lightfield(), "lfdepth: no light field loaded");
+    validate(p);
+    LB_REQUIRE(p.views <= lf_.nu && p.views <= lf_.nv && (p.views / 2) <= lf_.nu / 2 &&
+                   lf_.nu / 2 + p.views / 2 < lf_.nu && lf_.nv / 2 + p.views / 2 < lf_.nv,
+               "views: a " + std::to_string(p.views) + "x" + std::to_string(p.views) +
+                   " window does not fit the " + std::to_string(lf_.nu) + "x" + std::to_string(lf_.nv) +
+                   " light field");
+    const std::string variant = variant_in.empty() ? default_variant(p.method) : variant_in;
+    const CaeKernel k = parse_cae_kernel(variant);
+    LB_REQUIRE(cae_kernel_method(k) == p.method,
+               "--variant " + variant + " computes the " + to_string(cae_kernel_method(k)) +
+                   " cost, not --method " + to_string(p.method));
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    LfDepthResult r;
+    r.roi = resolve_roi(o.roi, lf_.width, lf_.height);
+    r.variant = variant;
+    const cudaStream_t s = stream_->get();
+    if (tables_sigma_ != p.sigma) {
+      const std::vector<float> t = cae_weight_tables(p.sigma);
+      tables_.reserve(t.size() * 4);
+      CUDA_CHECK_THROW(cudaMemcpyAsync(tables_.get(), t.data(), t.size() * 4, cudaMemcpyHostToDevice, s));
+      tables_sigma_ = p.sigma;
+    }
+    const std::size_t npx = static_cast<std::size_t>(r.roi.w) * r.roi.h;
+    if (npx * p.labels * 4 > cost_.size() || npx * 12 > maps_.size()) {
+      CUDA_CHECK_THROW(cudaStreamSynchronize(s));  // queued work may read the old buffers
+      has_last_dev_ = false;
+    }
+    cost_.reserve(npx * p.labels * 4);
+    maps_.reserve(npx * 12);
+    float* d_disp = maps_.as<float>();
+    int* d_label = reinterpret_cast<int*>(d_disp + npx);
+    float* d_conf = d_disp + 2 * npx;
+    CUDA_CHECK_THROW(cudaEventRecord(e0_->get(), s));
+    launch_cae_cost(lf_, p, r.roi, k, tables_.as<float>(), cost_.as<float>(), s);
+    CUDA_CHECK_THROW(cudaEventRecord(e1_->get(), s));
+    launch_cae_wta(p, r.roi, cost_.as<float>(), d_disp, d_label, d_conf, s);
+    CUDA_CHECK_THROW(cudaEventRecord(e2_->get(), s));
+    CUDA_CHECK_THROW(cudaEventSynchronize(e2_->get()));
+    float t_cost = 0, t_wta = 0;
+    CUDA_CHECK_THROW(cudaEventElapsedTime(&t_cost, e0_->get(), e1_->get()));
+    CUDA_CHECK_THROW(cudaEventElapsedTime(&t_wta, e1_->get(), e2_->get()));
+    timings_.record("lfdepth/" + variant, t_cost, cae_cost_bytes(p, r.roi, lf_.width, lf_.height, k));
+    timings_.record("lfdepth/wta", t_wta, cae_wta_bytes(p, r.roi));
+    r.ms = static_cast<double>(t_cost) + t_wta;
+    return r;
+  }
+
+  int device_;
+  DeviceInfo info_;
+  std::unique_ptr<Stream> stream_;
+  CaeDeviceLightField lf_;
+  DeviceBuffer tables_, cost_, maps_;
+  float tables_sigma_ = -1.0f;
+  std::unique_ptr<Event> e0_, e1_, e2_;
+  DeviceHciTruth gt_;      // the light field's ground truth (error map, score) when has_gt_
+  bool has_gt_ = false;
+  PitchedBuffer staging_;  // surfaces that take host images only
+  CaeRoi last_roi_;        // of the disparity in maps_ (run_to_surface)
+  bool has_last_dev_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<LightFieldDepthEstimator> make_lf_depth_cuda(int device) {
+  return std::make_unique<CudaLfDepth>(device);
+}
+
+}  // namespace lb::cuda

@@ -1,0 +1,269 @@
+// The benchmarks (lb_bench) on small workloads: each runs, checks what it says it checks,
+// and its JSON keeps every key `lightbench-cli bench <what> --json` has always written
+// (scripts and users read them).
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gpu_test_util.hpp"
+#include "lightbench/bench/depth.hpp"
+#include "lightbench/bench/lfdepth.hpp"
+#include "lightbench/bench/mad.hpp"
+#include "lightbench/bench/render.hpp"
+#include "lightbench/bench/stereo_bp.hpp"
+#include "lightbench/bench/stereo_local.hpp"
+#include "lightbench/cae_cuda.hpp"
+#include "lightbench/generator.hpp"
+#include "lightbench/mad_cuda.hpp"
+#include "lightbench/stereo_cuda.hpp"
+#include "lightbench/stereo_io.hpp"
+
+using namespace lb;
+using nlohmann::json;
+
+namespace {
+
+void expect_keys(const json& j, const std::vector<std::string>& keys, const std::string& where) {
+  for (const std::string& k : keys) CHECK_MESSAGE(j.contains(k), where << " lacks \"" << k << "\"");
+}
+
+// Every row of the array j[table] has the keys.
+void expect_row_keys(const json& j, const std::string& table, const std::vector<std::string>& keys) {
+  REQUIRE(j.contains(table));
+  REQUIRE(j[table].is_array());
+  REQUIRE(!j[table].empty());
+  for (const json& row : j[table]) expect_keys(row, keys, table + " row " + row.dump());
+}
+
+const bench::Table& table(const bench::Report& r, const std::string& key) {
+  const bench::Table* t = r.find_table(key);
+  REQUIRE(t != nullptr);
+  return *t;
+}
+
+PlenopticGrid small_grid() {
+  PlenopticGrid g;
+  g.nx = 11;
+  g.ny = 7;
+  g.pitch = 19.4;
+  g.ox = 1.5;
+  g.oy = 0.25;
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("bench render: small workload, all variants exact, copy verified, JSON keys") {
+  LB_GPU_TEST_GUARD();
+  const PlenopticGrid g = small_grid();
+  const ImageU8 raw = test::random_raw(test::raw_extent(g.nx, g.pitch, g.ox, 1),
+                                       test::raw_extent(g.ny, g.pitch, g.oy, 1), 3, 3);
+  RenderParams p;
+  p.patch = 10;
+  bench::RenderBenchOptions opt;
+  opt.warmup = 2;
+  opt.reps = 10;  // raised to 50
+  opt.flush_l2 = false;
+  opt.diagnostics = true;
+  const bench::Report rep = bench::bench_render(raw, g, p, bench::default_render_variants(), opt);
+  REQUIRE(rep.all_exact.has_value());
+  CHECK(*rep.all_exact);
+  const bench::Table& variants = table(rep, "variants");
+  CHECK(variants.rows.size() == bench::default_render_variants().size());
+  for (const bench::Row& e : variants.rows) {
+    CHECK_MESSAGE(e.exact, e.label);
+    CHECK(e.reps == 50);
+    CHECK(e.median_ms > 0.0);
+    CHECK(e.min_ms <= e.median_ms);
+    CHECK(e.median_ms <= e.max_ms);
+    CHECK(e.bytes > 0);
+    CHECK(e.number("best_gbps") >= e.gbps);
+  }
+  const bench::Table& copy = table(rep, "copy");
+  REQUIRE(copy.rows.size() == 1);
+  CHECK(copy.rows[0].exact);
+  CHECK(copy.rows[0].bytes >= 2ull * raw.width * raw.height * 4);
+  CHECK(rep.copy_gbps == copy.rows[0].gbps);
+  CHECK(table(rep, "diagnostics").rows.size() == 5);
+  const std::string text = bench::to_text(rep);
+  CHECK(text.find("nosync") != std::string::npos);
+  CHECK(text.find("all outputs bit-exact: yes") != std::string::npos);
+  CHECK(text.find("fastest: ") != std::string::npos);
+
+  const json j = json::parse(bench::to_json(rep));
+  expect_keys(j, {"device", "workload", "reference", "cpu_checked", "cpu_exact", "options", "variants", "copy",
+                  "diagnostics", "all_exact"},
+              "bench render");
+  expect_keys(j["device"], {"available", "name", "cc", "sm_count", "memory_bytes", "l2_bytes", "peak_gbps", "driver",
+                            "runtime"},
+              "bench render device");
+  expect_keys(j["options"], {"warmup", "reps", "flush_l2"}, "bench render options");
+  const std::vector<std::string> entry{"label",       "kernel",    "reps",    "median_ms", "min_ms",    "max_ms",
+                                       "bytes",       "median_gbps", "best_gbps", "checked", "exact", "mismatches"};
+  expect_row_keys(j, "variants", entry);
+  expect_row_keys(j, "diagnostics", entry);
+  REQUIRE(j["copy"].is_object());
+  expect_keys(j["copy"], entry, "bench render copy");
+  CHECK(j["all_exact"] == true);
+  CHECK(j["cpu_exact"] == true);
+  CHECK(j["options"]["reps"] == 50);
+}
+
+TEST_CASE("bench depth: tiny preset, every map identical, scored, JSON keys") {
+  LB_GPU_TEST_GUARD();
+  GeneratorParams gp = generator_preset("tiny");
+  gp.preview_patch = default_depth_params(gp.grid).patch;  // the truth at the depth map's M (as the CLI does)
+  const GeneratedScene s = generate_scene(gp);
+  const DepthParams params = default_depth_params(s.params.grid);
+  bench::DepthBenchOptions opt;
+  opt.warmup = 1;
+  opt.reps = 50;
+  opt.flush_l2 = false;
+  const bench::Report rep =
+      bench::bench_depth(s.raw, s.params.grid, params, bench::default_depth_variants(), opt, &s.truth);
+  REQUIRE(rep.all_exact.has_value());
+  CHECK(*rep.all_exact);
+  const bench::Table& entries = table(rep, "entries");
+  CHECK(entries.rows.size() == bench::default_depth_variants().size());
+  CHECK(entries.rows.front().number("speedup") == doctest::Approx(1.0));
+  const json j = json::parse(bench::to_json(rep));
+  expect_keys(j, {"device", "workload", "warmup", "reps", "flush_l2", "cpu_checked", "cpu_exact", "exact_pct", "mae",
+                  "all_exact", "entries"},
+              "bench depth");
+  CHECK(j["device"].is_string());
+  expect_row_keys(j, "entries",
+                  {"label", "kernel", "reps", "median_ms", "min_ms", "max_ms", "bytes", "median_gbps", "speedup",
+                   "exact", "mismatches"});
+  CHECK(bench::to_text(rep).find("all variants identical") != std::string::npos);
+}
+
+TEST_CASE("bench lfdepth: every CAE variant at 3x3, exactness against coalesced, JSON keys") {
+  LB_GPU_TEST_GUARD();
+  const LightField4D lf = synthetic_plane_lightfield(41, 29, 5, 5, 1.0f, 7);
+  bench::LfBenchOptions opt;
+  opt.windows = {3};
+  opt.labels = 9;
+  opt.dmin = -2.0f;
+  opt.dmax = 2.0f;
+  opt.warmup = 1;
+  opt.reps = 5;
+  const bench::Report rep = bench::bench_lfdepth(lf, opt);
+  const bench::Table& entries = table(rep, "entries");
+  REQUIRE(entries.rows.size() == cuda::cae_variants().size());
+  for (const bench::Row& e : entries.rows) {
+    CAPTURE(e.label);
+    CHECK(e.reps >= 1);
+    CHECK(e.median_ms > 0.0);
+    CHECK(e.checked);
+    // Bit-identical to coalesced: the 256-bin kernels and every exact kernel but exact_terms
+    // (tex: hardware bilinear; binned*: another cost; exact_terms: another float summation).
+    const bool identical = e.label != "tex" && e.label.rfind("binned", 0) != 0 && e.label != "exact_terms";
+    if (identical) CHECK(e.exact);
+  }
+  const json j = json::parse(bench::to_json(rep));
+  expect_keys(j, {"device", "workload", "warmup", "reps", "max_seconds", "entries"}, "bench lfdepth");
+  expect_row_keys(j, "entries",
+                  {"views", "variant", "method", "reps", "median_ms", "min_ms", "max_ms", "bytes", "compared_to",
+                   "bit_exact", "label_mismatches", "max_cost_diff", "badpix_007", "badpix_003", "badpix_001",
+                   "mse_x100"});
+  for (const json& row : j["entries"]) CHECK(row["views"] == 3);
+}
+
+TEST_CASE("bench stereo: every variant with timings, CPU agreement and scores, JSON keys") {
+  LB_GPU_TEST_GUARD();
+  const std::string cache = (std::filesystem::temp_directory_path() / "lb_bp_tune_bench.json").string();
+  cuda::set_bp_tune_cache_path(cache);
+  bench::StereoBenchCase c;
+  c.name = "synthetic";
+  c.pair = stereo::synthetic_two_plane_pair(83, 45, 3, 14, 8u, &c.gt.disparity, 3);
+  c.ndisp = 20;
+  bench::StereoBenchOptions o;
+  o.warmup = 1;
+  o.reps = 3;
+  const bench::Report rep = bench::bench_stereo({c}, o);
+  const bench::Table& entries = table(rep, "entries");
+  REQUIRE(entries.rows.size() == cuda::bp_stereo_variants().size());
+  for (const bench::Row& e : entries.rows) {
+    CAPTURE(e.label);
+    CHECK(e.median_ms > 0.0);
+    CHECK(e.number("median_ms_total") > 0.0);
+    CHECK(e.checked);
+    CHECK(e.mismatches * 1000 <= static_cast<std::uint64_t>(83 * 45));
+    CHECK(e.number("bad1_all") < 25.0);
+  }
+  const bench::Field* tuning = entries.rows.back().extra("tuning");
+  REQUIRE(tuning != nullptr);
+  CHECK(std::get<std::string>(tuning->value).find("hybrid") != std::string::npos);
+  const json j = json::parse(bench::to_json(rep));
+  expect_keys(j, {"device", "warmup", "reps", "entries"}, "bench stereo");
+  expect_row_keys(j, "entries",
+                  {"scene", "width", "height", "ndisp", "variant", "reps", "median_ms", "median_ms_total", "min_ms",
+                   "differing_vs_cpu", "tuning", "bad1_nonocc", "bad1_all", "bad1_disc"});
+  std::printf("%s", bench::to_text(rep).c_str());
+  std::filesystem::remove(cache);
+  cuda::set_bp_tune_cache_path("");
+}
+
+TEST_CASE("bench local: every variant exact against the CPU, JSON keys") {
+  LB_GPU_TEST_GUARD();
+  bench::LocalBenchWorkload wl;
+  wl.name = "random";
+  std::mt19937_64 rng(4);
+  wl.pair.right = ImageU8(90, 70, 3);
+  for (auto& b : wl.pair.right.data) b = static_cast<std::uint8_t>(rng() & 255);
+  wl.pair.left = wl.pair.right;
+  for (int y = 0; y < 70; ++y)
+    for (int x = 3; x < 90; ++x)
+      for (int ch = 0; ch < 3; ++ch) wl.pair.left.at(x, y, ch) = wl.pair.right.at(x - 3, y, ch);
+  wl.ndisp = 12;
+  wl.truth = ImageF(90, 70, 1, 3.0f);
+  bench::LocalBenchOptions o;
+  o.warmup = 1;
+  o.reps = 5;
+  const bench::Report rep = bench::bench_local_stereo({wl}, stereo::LocalParams{}, o);
+  const bench::Table& entries = table(rep, "entries");
+  REQUIRE(entries.rows.size() == stereo::local_variants().size());
+  REQUIRE(rep.all_exact.has_value());
+  CHECK(*rep.all_exact);
+  CHECK(rep.copy_gbps > 0.0);
+  for (const bench::Row& e : entries.rows) {
+    CHECK(e.checked);
+    CHECK(e.median_ms > 0.0);
+    CHECK(e.number("median_total_ms") >= e.min_ms);
+    CHECK(e.number("mde_per_s") > 0.0);
+  }
+  CHECK(bench::to_text(rep).find("fused") != std::string::npos);
+  const json j = json::parse(bench::to_json(rep));
+  expect_keys(j, {"device", "params", "warmup", "reps", "max_seconds", "copy_gbps", "entries"}, "bench local");
+  expect_keys(j["params"], {"radius", "gamma", "truncation", "variable_windows", "lr_check"}, "bench local params");
+  expect_row_keys(j, "entries",
+                  {"workload", "variant", "width", "height", "ndisp", "reps", "median_ms", "min_ms", "median_total_ms",
+                   "mde_per_s", "fps", "fps_total", "bytes", "gbps", "checked", "exact", "mismatches", "bad1_nonocc",
+                   "bad1_all"});
+}
+
+TEST_CASE("bench mad: metric and statistics rows, JSON keys") {
+  LB_GPU_TEST_GUARD();
+  bench::MadBenchOptions o;
+  o.warmup = 1;
+  o.reps = 2;
+  const bench::Report rep = bench::bench_mad(o);  // synthetic 512x384, 512x512, 1920x1080
+  const bench::Table& entries = table(rep, "entries");
+  // Per size: the CPU reference and every CUDA variant on the metric, five statistics rows.
+  CHECK(entries.rows.size() == 3 * (1 + cuda::mad_stats_variants().size() + 5));
+  CHECK(rep.copy_gbps > 0.0);
+  for (const bench::Row& e : entries.rows) {
+    CAPTURE(e.label);
+    CHECK(e.median_ms > 0.0);
+    if (e.bytes == 0) CHECK(e.number("mad") > 0.0);  // metric rows
+  }
+  const json j = json::parse(bench::to_json(rep));
+  expect_keys(j, {"device", "copy_gbps", "warmup", "reps", "entries"}, "bench mad");
+  expect_row_keys(j, "entries",
+                  {"workload", "what", "variant", "width", "height", "reps", "median_ms", "min_ms", "max_ms", "bytes",
+                   "gbps", "mad"});
+}
