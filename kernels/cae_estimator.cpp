@@ -36,7 +36,7 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
  public:
   explicit CudaLfDepth(int device) : device_(device) {
     std::string why;
-    if (!cuda_available(&why)) throw Error("CUDA light-field depth: " + why);
+    if (!device_available(&why)) throw Error("CUDA light-field depth: " + why);
     CUDA_CHECK_THROW(cudaSetDevice(device));
     info_ = device_info(device);
     stream_ = std::make_unique<Stream>();

@@ -358,7 +358,7 @@ void launch_cae_exact_smem(bool table_walk, CaeArgs a, const unsigned* rgba, flo
 
 std::uint64_t cae_log_mismatches(int device) {
   std::string why;
-  if (!cuda_available(&why)) throw Error("cae_log_mismatches: " + why);
+  if (!device_available(&why)) throw Error("cae_log_mismatches: " + why);
   CUDA_CHECK_THROW(cudaSetDevice(device));
   detail::DeviceBuffer count(sizeof(unsigned long long));
   CUDA_CHECK_THROW(cudaMemset(count.get(), 0, sizeof(unsigned long long)));

@@ -36,7 +36,7 @@ DeviceInfo device_info(int device) {
   DeviceInfo d;
   d.index = device;
   std::string why;
-  if (!cuda_available(&why)) {
+  if (!device_available(&why)) {
     d.why = why;
     return d;
   }
@@ -594,7 +594,7 @@ class CudaBackend final : public ComputeBackend {
 
 std::unique_ptr<ComputeBackend> make_cuda_backend(int device) {
   std::string why;
-  if (!cuda_available(&why)) throw Error("CUDA backend: " + why);
+  if (!device_available(&why)) throw Error("CUDA backend: " + why);
   return std::make_unique<detail::CudaBackend>(device);
 }
 
@@ -607,7 +607,7 @@ void set_depth_tuning(ComputeBackend& b, const DepthTuning& t) {
 ImageU8 render_all_in_focus_cuda(const ImageU8& raw, const PlenopticGrid& grid, const RenderParams& render,
                                  const DepthParams& depth, const ImageF& map, int device) {
   std::string why;
-  if (!cuda_available(&why)) throw Error("all-in-focus: " + why);
+  if (!device_available(&why)) throw Error("all-in-focus: " + why);
   detail::CudaBackend b(device);
   b.set_raw(raw);
   b.set_depth_map(grid, depth, map);
@@ -625,9 +625,9 @@ void set_kernel_tuning(ComputeBackend& b, const KernelTuning& t) {
 
 }  // namespace lb::cuda
 
-namespace lb {
+namespace lb::cuda {
 
-bool cuda_available(std::string* why) {
+bool device_available(std::string* why) {
   auto fail = [why](const std::string& w) {
     if (why) *why = w;
     return false;
@@ -636,13 +636,13 @@ bool cuda_available(std::string* why) {
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
     (void)cudaGetLastError();
-    return fail("no CUDA device (" + cuda::error_text(e) + ")");
+    return fail("no CUDA device (" + error_text(e) + ")");
   }
   if (count <= 0) return fail("no CUDA device (cudaGetDeviceCount returned 0)");
   int current = 0;
   e = cudaGetDevice(&current);
   if (e == cudaSuccess) e = cudaFree(nullptr);  // creates the context
-  if (e == cudaSuccess) e = cuda::detail::probe_kernels();
+  if (e == cudaSuccess) e = detail::probe_kernels();
   if (e != cudaSuccess) {
     (void)cudaGetLastError();
     cudaDeviceProp prop{};
@@ -651,22 +651,10 @@ bool cuda_available(std::string* why) {
     (void)cudaGetLastError();
     return fail("CUDA device " + std::to_string(current) + " (" + name + ", sm_" +
                 std::to_string(prop.major) + std::to_string(prop.minor) +
-                ") unusable: " + cuda::error_text(e));
+                ") unusable: " + error_text(e));
   }
   if (why) why->clear();
   return true;
 }
 
-BackendChoice select_backend(BackendRequest request) {
-  if (request == BackendRequest::Cpu) return {make_cpu_backend(), "CPU: requested"};
-  std::string why;
-  if (!cuda_available(&why)) {
-    if (request == BackendRequest::Cuda) throw Error("--backend cuda: " + why);
-    return {make_cpu_backend(), "CPU: " + why};
-  }
-  auto backend = cuda::make_cuda_backend(0);
-  const std::string reason = "CUDA: " + backend->device_name();
-  return {std::move(backend), reason};
-}
-
-}  // namespace lb
+}  // namespace lb::cuda

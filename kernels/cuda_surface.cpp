@@ -156,13 +156,13 @@ class CudaBufferSurface final : public Surface {
 
 std::unique_ptr<Surface> make_cuda_surface(SurfaceFormat format) {
   std::string why;
-  if (!cuda_available(&why)) throw Error("CUDA surface: " + why);
+  if (!device_available(&why)) throw Error("CUDA surface: " + why);
   return std::make_unique<detail::CudaArraySurface>(format);
 }
 
 std::unique_ptr<Surface> make_cuda_buffer_surface() {
   std::string why;
-  if (!cuda_available(&why)) throw Error("CUDA surface: " + why);
+  if (!device_available(&why)) throw Error("CUDA surface: " + why);
   return std::make_unique<detail::CudaBufferSurface>();
 }
 

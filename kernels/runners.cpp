@@ -13,8 +13,8 @@ namespace lb::cuda {
 
 void register_runners(AlgorithmRegistry& r) {
   CudaHooks hooks;
-  hooks.available = [](std::string* why) { return cuda_available(why); };
-  hooks.describe = [] { return device_info().describe(); };
+  hooks.available = [](std::string* why) { return device_available(why); };
+  hooks.describe = [] { return device_info().name; };
   r.set_cuda_hooks(std::move(hooks));
   r.add_cuda("plenoptic", [] { return make_plenoptic_runner(make_cuda_backend()); });
   r.add_cuda("lightfield", [] { return make_lightfield_runner(make_lf_depth_cuda()); });

@@ -376,7 +376,7 @@ class CudaBpStereo final : public stereo::StereoMatcher<stereo::BpParams> {
  public:
   explicit CudaBpStereo(int device) : device_(device) {
     std::string why;
-    if (!cuda_available(&why)) throw Error("CUDA BP stereo: " + why);
+    if (!device_available(&why)) throw Error("CUDA BP stereo: " + why);
     CUDA_CHECK_THROW(cudaSetDevice(device));
     info_ = device_info(device);
     stream_ = std::make_unique<Stream>();

@@ -666,7 +666,7 @@ class CudaLocalStereo final : public stereo::StereoMatcher<stereo::LocalParams> 
  public:
   explicit CudaLocalStereo(int device) : device_(device) {
     std::string why;
-    if (!cuda_available(&why)) throw Error("CUDA local stereo: " + why);
+    if (!device_available(&why)) throw Error("CUDA local stereo: " + why);
     CUDA_CHECK_THROW(cudaSetDevice(device));
     info_ = device_info(device);
     stream_ = std::make_unique<Stream>();

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli_common.hpp"
+#include "lightbench/runners.hpp"
 #include "lightbench/backend.hpp"
 
 namespace lb::cli {

@@ -6,6 +6,7 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "lightbench/runners.hpp"
 #include "lightbench/cae.hpp"
 #include "lightbench/cae_cuda.hpp"
 #include "lightbench/hci_metrics.hpp"
@@ -17,7 +18,7 @@ namespace lb::cli {
 namespace {
 std::string variant_list() {
   std::string s;
-  for (const auto& v : cuda::cae_variants()) s += (s.empty() ? "" : " | ") + v;
+  for (const auto& v : lightfield_spec().variant_names()) s += (s.empty() ? "" : " | ") + v;
   return s;
 }
 CaeRoi parse_crop(const std::string& text) {
@@ -78,13 +79,13 @@ Action add_lfdepth(CLI::App& app) {
     const BackendRequest req = parse_backend_request(o->backend);
     std::unique_ptr<LightFieldDepthEstimator> est;
     std::string reason;
-    std::string why;
-    if (req == BackendRequest::Cuda || (req == BackendRequest::Auto && cuda_available(&why))) {
-      est = cuda::make_lf_depth_cuda();
-      reason = "CUDA: " + est->device_name();
-    } else {
+    const BackendKind kind = builtin_registry().choose(req, &reason);  // the registry's choice
+#if defined(LB_HAVE_CUDA) && LB_HAVE_CUDA
+    if (kind == BackendKind::Cuda) est = cuda::make_lf_depth_cuda();
+#endif
+    if (!est) {
+      (void)kind;
       est = make_lf_depth_cpu();
-      reason = req == BackendRequest::Cpu ? "CPU: requested" : "CPU: " + why;
     }
     if (!o->variant.empty() && est->kind() == BackendKind::Cpu && o->variant != "reference")
       throw Error("--variant '" + o->variant + "' names a CUDA kernel; the CPU backend runs the reference (" +

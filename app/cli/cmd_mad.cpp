@@ -7,6 +7,7 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "lightbench/runners.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/mad.hpp"
 #include "lightbench/mad_cuda.hpp"
@@ -63,13 +64,14 @@ Action add_mad(CLI::App& app) {
     MadOptions mo;
     validate_mad_input(ref, dst, mo);
     std::unique_ptr<MadEvaluator> ev;
-    std::string reason, why;
-    if (req == BackendRequest::Cuda || (req == BackendRequest::Auto && cuda_available(&why))) {
-      ev = cuda::make_mad_cuda();
-      reason = "CUDA: " + ev->device_name();
-    } else {
+    std::string reason;
+    const BackendKind kind = builtin_registry().choose(req, &reason);  // the registry's choice
+#if defined(LB_HAVE_CUDA) && LB_HAVE_CUDA
+    if (kind == BackendKind::Cuda) ev = cuda::make_mad_cuda();
+#endif
+    if (!ev) {
+      (void)kind;
       ev = make_mad_cpu();
-      reason = req == BackendRequest::Cpu ? "CPU: requested" : "CPU: " + why;
     }
     if (!o->variant.empty()) {
       const auto vs = ev->variants();

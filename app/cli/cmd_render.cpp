@@ -3,6 +3,7 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "lightbench/runners.hpp"
 #include "lightbench/image_io.hpp"
 #include "plenoptic_options.hpp"
 

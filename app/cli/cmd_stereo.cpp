@@ -8,6 +8,7 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "lightbench/runners.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/stereo.hpp"
 #include "lightbench/stereo_bp.hpp"
@@ -54,19 +55,23 @@ StereoOutcome run_matcher(StereoMatcher<Params>& m, const StereoPair& pair, cons
 StereoOutcome run_stereo_method(StereoMethod method, BackendRequest req, const StereoPair& pair,
                                 const BpParams& bp, const LocalParams& local, const std::string& variant,
                                 int repeat) {
-  std::string why;
-  if (req == BackendRequest::Cuda || (req == BackendRequest::Auto && cuda_available(&why))) {
+  std::string reason;
+  const BackendKind kind = builtin_registry().choose(req, &reason);  // the registry's choice
+#if defined(LB_HAVE_CUDA) && LB_HAVE_CUDA
+  if (kind == BackendKind::Cuda) {
     if (method == StereoMethod::Local) {
       auto m = cuda::make_local_stereo_cuda();
-      return run_matcher(*m, pair, local, variant, repeat, "CUDA: " + m->device_name());
+      return run_matcher(*m, pair, local, variant, repeat, reason);
     }
     auto m = cuda::make_bp_stereo_cuda();
-    return run_matcher(*m, pair, bp, variant, repeat, "CUDA: " + m->device_name());
+    return run_matcher(*m, pair, bp, variant, repeat, reason);
   }
+#else
+  (void)kind;
+#endif
   if (!variant.empty() && variant != "reference")
     throw Error("--variant '" + variant + "' names a CUDA kernel; the CPU backend runs the reference (" +
-                (req == BackendRequest::Cpu ? std::string("CPU requested") : "CPU: " + why) + ")");
-  const std::string reason = req == BackendRequest::Cpu ? "CPU: requested" : "CPU: " + why;
+                (req == BackendRequest::Cpu ? std::string("CPU requested") : reason) + ")");
   if (method == StereoMethod::Local) {
     auto m = make_local_stereo_cpu();
     return run_matcher(*m, pair, local, variant, repeat, reason);

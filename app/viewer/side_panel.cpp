@@ -5,7 +5,6 @@
 
 #include <algorithm>
 
-#include "lightbench/cuda_api.hpp"
 #include "lightbench/generator.hpp"
 #include "timing_view.hpp"
 

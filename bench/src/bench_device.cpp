@@ -12,7 +12,7 @@ namespace lb::bench::detail {
 
 cuda::DeviceInfo bench_device(const std::string& what, int device) {
   std::string why;
-  if (!cuda_available(&why)) throw Error(what + ": " + why);
+  if (!lb::cuda::device_available(&why)) throw Error(what + ": " + why);
   CUDA_CHECK_THROW(cudaSetDevice(device));
   cuda::DeviceInfo d = cuda::device_info(device);
   LB_REQUIRE(d.available, what + ": " + d.why);

@@ -51,10 +51,10 @@ const VariantInfo* AlgorithmSpec::variant(const std::string& n) const {
   return nullptr;
 }
 
-std::vector<OutputInfo> AlgorithmSpec::outputs_for(const AlgorithmData* data) const {
+std::vector<OutputInfo> AlgorithmSpec::outputs_for(const AlgorithmData* d) const {
   std::vector<OutputInfo> v;
   for (const auto& o : outputs)
-    if (!o.needs_truth || (data && data->has_truth())) v.push_back(o);
+    if (!o.needs_truth || (d && d->has_truth())) v.push_back(o);
   return v;
 }
 
@@ -124,8 +124,8 @@ BackendKind AlgorithmRegistry::choose(BackendRequest request, std::string* reaso
     if (reason) *reason = "CUDA: " + cuda_device();
     return BackendKind::Cuda;
   }
-  LB_REQUIRE(request != BackendRequest::Cuda, "CUDA backend requested but unavailable: " + why);
-  if (reason) *reason = "CPU (multithreaded reference): " + why;
+  LB_REQUIRE(request != BackendRequest::Cuda, "--backend cuda: " + why);
+  if (reason) *reason = "CPU: " + why;
   return BackendKind::Cpu;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli_runner.hpp"
+#include "lightbench/runners.hpp"
 #include "lightbench/backend.hpp"
 
 using lbt::run_cli;

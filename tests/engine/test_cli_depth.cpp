@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lightbench/runners.hpp"
 #include "lightbench/backend.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"

@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 
+#include "lightbench/runners.hpp"
 #include "lightbench/backend.hpp"
 
 namespace lb::test {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpu_test_util.hpp"
+#include "lightbench/runners.hpp"
 #include "lightbench/backend.hpp"
 #include "lightbench/cuda_api.hpp"
 #include "lightbench/render_cpu.hpp"

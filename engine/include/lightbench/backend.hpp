@@ -76,13 +76,9 @@ std::unique_ptr<ComputeBackend> make_cpu_backend(int threads = 0);
 
 struct BackendChoice {
   std::unique_ptr<ComputeBackend> backend;
-  std::string reason;  // e.g. "CUDA: NVIDIA H100 (sm_90)" or "CPU: no CUDA device (...)"
+  std::string reason;  // e.g. "CUDA: NVIDIA H100 80GB HBM3" or "CPU: no CUDA device (...)"
 };
-
-// Defined in the kernels library (a stub when built without CUDA). Throws lb::Error when
-// CUDA is requested explicitly but unusable, naming why.
-BackendChoice select_backend(BackendRequest request);
-// Whether this build has the CUDA backend and a usable device; `why` explains a "no".
-bool cuda_available(std::string* why = nullptr);
+// lb::select_backend() and lb::cuda_available() are in lightbench/runners.hpp (kernels/): the
+// CUDA side exists only in CUDA builds and is reached through the algorithm registry.
 
 }  // namespace lb

@@ -209,8 +209,8 @@ AlgorithmSpec lightfield_spec() {
       {"depth", "CAE disparity", SurfaceFormat::R32F, false, false, kCaeParams},
       {"view", "sub-aperture view (u, v)", SurfaceFormat::RGBA8, false, false, {"u", "v"}, false},
       {"refocus", "shift-and-add refocus", SurfaceFormat::RGBA8, false, false, {"refocus", "aperture"}, false},
-      {"centre", "centre view", SurfaceFormat::RGBA8, true},
-      {"truth", "ground-truth disparity", SurfaceFormat::R32F, true, true},
+      {"centre", "centre view", SurfaceFormat::RGBA8, true, false, {}},
+      {"truth", "ground-truth disparity", SurfaceFormat::R32F, true, true, {}},
       {"error", "|depth - truth|", SurfaceFormat::R32F, false, true, kCaeParams},
   };
   for (const auto& r : kCaeVariants) s.variants.push_back({r.name, to_string(r.method), r.bit_identical, r.note});

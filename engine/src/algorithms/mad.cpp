@@ -93,8 +93,8 @@ AlgorithmSpec mad_spec() {
                 {"eight_bit"}},
                {"lo", "appearance map LO (change of log-Gabor statistics)", SurfaceFormat::R32F, false, false,
                 {"eight_bit"}},
-               {"distorted", "distorted image", SurfaceFormat::RGBA8, true},
-               {"reference", "reference image", SurfaceFormat::RGBA8, true}};
+               {"distorted", "distorted image", SurfaceFormat::RGBA8, true, false, {}},
+               {"reference", "reference image", SurfaceFormat::RGBA8, true, false, {}}};
   s.variants = {{"gather", "", false, "statistics: one thread per block, samples in local memory (the seed's)"},
                 {"shared", "", false, "statistics: shared-memory tile laid out [x][y] (the seed's)"},
                 {"shared_nc", "", false, "statistics: shared tile without bank conflicts"},

@@ -176,8 +176,8 @@ AlgorithmSpec plenoptic_spec() {
       {"view", "rendered view", SurfaceFormat::RGBA8, false, false, kRenderParams},
       {"depth", "depth (patch size)", SurfaceFormat::R32F, false, false, kDepthParams},
       {"aif", "all-in-focus render", SurfaceFormat::RGBA8, false, false, both},
-      {"raw", "raw image", SurfaceFormat::RGBA8, true},
-      {"truth", "ground truth (patch size)", SurfaceFormat::R32F, true, true},
+      {"raw", "raw image", SurfaceFormat::RGBA8, true, false, {}},
+      {"truth", "ground truth (patch size)", SurfaceFormat::R32F, true, true, {}},
       {"error", "|depth - truth|", SurfaceFormat::R32F, false, true, kDepthParams},
   };
   s.variants = {

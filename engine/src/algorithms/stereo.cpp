@@ -151,9 +151,9 @@ AlgorithmSpec stereo_bp_spec() {
   const auto all = names(describe(p));
   s.outputs = {{"disparity", "belief-propagation disparity", SurfaceFormat::R32F, false, false, all},
                {"error", "BP errors (|d - gt| > 1 in red)", SurfaceFormat::RGBA8, false, true, all},
-               {"left", "left image (reference)", SurfaceFormat::RGBA8, true},
-               {"right", "right image", SurfaceFormat::RGBA8, true},
-               {"truth", "ground-truth disparity", SurfaceFormat::R32F, true, true}};
+               {"left", "left image (reference)", SurfaceFormat::RGBA8, true, false, {}},
+               {"right", "right image", SurfaceFormat::RGBA8, true, false, {}},
+               {"truth", "ground-truth disparity", SurfaceFormat::R32F, true, true, {}}};
   s.variants = {{"local", "", true, "messages in a local-memory array, any L"},
                 {"registers", "", true, "messages unrolled into registers (L instances; else local)"},
                 {"shared", "", true, "a shared-memory slice per thread"},
@@ -177,9 +177,9 @@ AlgorithmSpec stereo_local_spec() {
   const auto all = names(describe(p));
   s.outputs = {{"disparity", "local-window disparity", SurfaceFormat::R32F, false, false, all},
                {"error", "local errors (|d - gt| > 1 in red)", SurfaceFormat::RGBA8, false, true, all},
-               {"left", "left image (reference)", SurfaceFormat::RGBA8, true},
-               {"right", "right image", SurfaceFormat::RGBA8, true},
-               {"truth", "ground-truth disparity", SurfaceFormat::R32F, true, true}};
+               {"left", "left image (reference)", SurfaceFormat::RGBA8, true, false, {}},
+               {"right", "right image", SurfaceFormat::RGBA8, true, false, {}},
+               {"truth", "ground-truth disparity", SurfaceFormat::R32F, true, true, {}}};
   s.variants = {{"phase2", "", true, "cost, horizontal, vertical, WTA: separate kernels through global memory"},
                 {"phase3", "", true, "+ the vertical pass split into left- and right-stream kernels"},
                 {"phase4", "", true, "+ re-packed streams, one WTA copy per vertical kernel"},

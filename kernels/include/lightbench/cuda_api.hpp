@@ -1,10 +1,10 @@
 #pragma once
-// Public C++ API of the kernels library (lb_kernels). No CUDA types: front ends include
-// this without the CUDA toolkit. In a build without CUDA every function exists; those that
-// need a device throw lb::Error("... this build has no CUDA support") and device_info()
-// reports available = false.
+// Public C++ API of the kernels library (lb_kernels). No CUDA types. The library and this
+// header's functions exist only in CUDA builds (there are no stubs): front ends reach CUDA
+// through the algorithm registry (lightbench/runners.hpp: lb::builtin_registry(),
+// lb::cuda_available(), lb::select_backend()) and call these only under LB_HAVE_CUDA.
 //
-//   lb::select_backend / lb::cuda_available    (declared in lightbench/backend.hpp)
+//   lb::cuda::device_available                 is there a usable device (and why not)
 //   lb::cuda::make_cuda_backend                the CUDA ComputeBackend
 //   lb::cuda::make_cuda_surface                headless RGBA8 / R32F CUDA array + surface object
 //   lb::cuda::make_cuda_buffer_surface         pitched device buffer (DeviceTarget::Pitched)
@@ -41,6 +41,9 @@ struct DeviceInfo {
   std::string describe() const;
 };
 DeviceInfo device_info(int device = 0);
+// Whether a usable CUDA device exists (a context can be made and a probe kernel runs); *why
+// says why not. Front ends ask lb::cuda_available() (lightbench/runners.hpp) instead.
+bool device_available(std::string* why = nullptr);
 
 // ---------------------------------------------------------------------------------------
 // Launch shapes of the render kernels. 0 fields mean "the tuned default" of the variant.
