@@ -14,7 +14,10 @@ namespace lb::cuda {
 void register_runners(AlgorithmRegistry& r) {
   CudaHooks hooks;
   hooks.available = [](std::string* why) { return device_available(why); };
-  hooks.describe = [] { return device_info().name; };
+  hooks.describe = [] {  // as the CUDA backends name themselves: "NVIDIA H100 80GB HBM3 (sm_90)"
+    const DeviceInfo d = device_info();
+    return d.name + " (sm_" + std::to_string(d.cc_major) + std::to_string(d.cc_minor) + ")";
+  };
   r.set_cuda_hooks(std::move(hooks));
   r.add_cuda("plenoptic", [] { return make_plenoptic_runner(make_cuda_backend()); });
   r.add_cuda("lightfield", [] { return make_lightfield_runner(make_lf_depth_cuda()); });
