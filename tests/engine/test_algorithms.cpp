@@ -47,6 +47,10 @@ TEST_CASE("registry: the five algorithms, lookups and backend choice") {
   CHECK_THROWS_AS(r.choose(BackendRequest::Cuda), Error);
   CHECK_THROWS_AS(r.make_runner("mad", BackendKind::Cuda), Error);
   CHECK(r.get("plenoptic").resolve_variant("NoSync") == "nosync");
+  CHECK(stereo::local_variants() == r.get("stereo-local").variant_names());
+  std::vector<std::string> render;
+  for (RenderVariant v : all_render_variants()) render.emplace_back(to_string(v));
+  CHECK(render == r.get("plenoptic").variant_names());
   CHECK_THROWS_WITH_AS(r.get("plenoptic").resolve_variant("fast"), doctest::Contains("known: original"), Error);
 }
 

@@ -1,0 +1,20 @@
+// The kernels' own variant lists (the names their dispatchers parse) equal the engine's
+// variant tables (engine/src/algorithms/*.cpp), which the viewer, the CLI and the benches
+// read: a kernel variant added or removed on one side only fails here. No device needed.
+#include <doctest/doctest.h>
+
+#include "lightbench/algorithms.hpp"
+#include "lightbench/cae_cuda.hpp"
+#include "lightbench/mad_cuda.hpp"
+#include "lightbench/stereo_cuda.hpp"
+
+using namespace lb;
+
+TEST_CASE("variant tables: kernels' dispatchers and the engine's specs name the same variants") {
+  CHECK(cuda::cae_variants() == lightfield_spec().variant_names());
+  CHECK(cuda::bp_stereo_variants() == stereo_bp_spec().variant_names());
+  CHECK(cuda::mad_stats_variants() == mad_spec().variant_names());
+  CHECK(stereo::local_variants() == stereo_local_spec().variant_names());
+  for (const auto& v : lightfield_spec().variants)
+    CHECK_MESSAGE(to_string(cuda::cae_variant_method(v.name)) == v.method, v.name);
+}
