@@ -3,6 +3,20 @@
 // <GL/gl.h> is a no-op and every GL symbol goes through epoxy.
 #include "cuda_gl_interop.hpp"
 
+#if !defined(LB_GL_HAVE_CUDA)
+// Built without CUDA: interop is never possible, results always arrive by glTexSubImage2D.
+namespace lb::gl::detail {
+
+std::unique_ptr<InteropLink> register_texture(GLuint, std::string* why) {
+  if (why) *why = "this build has no CUDA";
+  return nullptr;
+}
+
+bool interop_compiled() { return false; }
+
+}  // namespace lb::gl::detail
+#else
+
 #include <cuda_gl_interop.h>
 #include <cuda_runtime.h>
 
@@ -113,3 +127,5 @@ std::unique_ptr<InteropLink> register_texture(GLuint tex, std::string* why) {
 bool interop_compiled() { return true; }
 
 }  // namespace lb::gl::detail
+
+#endif  // LB_GL_HAVE_CUDA
