@@ -24,8 +24,6 @@
 
 namespace lb::viewer {
 
-class SceneStore;
-
 // What a pane asks for on top of the panel's settings.
 struct PaneRun {
   int variant = -1;              // index into variants(); -1: the panel's choice
@@ -44,11 +42,19 @@ struct AlgorithmOutput {
 struct DisplayHints {
   bool has_range = false;  // scalar outputs: map [range_min, range_max] through the colour map
   float range_min = 0.0f, range_max = 1.0f;
-  bool micro_grid = false;  // draw the plenoptic micro-image grid over the image
+  bool micro_grid = false;  // draw the plenoptic micro-image grid over the image (when the
+                            // algorithm's own "show the grid" switch is on)
   PlenopticGrid grid;
 };
 
 struct ViewerOptions;
+
+// What an algorithm's data section asks of the viewer after a frame.
+struct DataRequest {
+  std::string open_path;  // open this path as if dropped (a folder goes to the folder opener)
+  bool replaced = false;  // new data in place: the viewer fits the panes, clears the error line
+  std::string error;      // a failed action (the previous data stays): the viewer reports it
+};
 
 class Algorithm {
  public:
@@ -70,6 +76,9 @@ class Algorithm {
 
   // The panel's live parameters, bound to the algorithm's state (ranges fit the data).
   virtual std::vector<ParamInfo> live_params() = 0;
+  // Side-panel sections above the "Algorithm" one, for data the algorithm keeps apart from
+  // its controls (the plenoptic Scene and Grid headers); drawn only while it is shown.
+  virtual DataRequest draw_data_section() { return {}; }
   // Side-panel section: data (when the algorithm owns it), variant, switches, generated
   // sliders. True when anything that changes an output changed.
   virtual bool draw_controls() = 0;
@@ -99,6 +108,9 @@ class Algorithm {
   virtual nlohmann::json run_json(const PaneRun& run) = 0;
   // The figures draw_results() shows, for reports (screenshot sidecar); {} when none.
   virtual nlohmann::json results_json() const { return nlohmann::json::object(); }
+  // Top-level blocks for the screenshot sidecar describing the algorithm's data (the
+  // plenoptic "scene"), added whichever algorithm is shown; {} when none.
+  virtual nlohmann::json data_json() const { return nlohmann::json::object(); }
   // Timing registries of the algorithm's runners.
   virtual void timing_sources(std::vector<TimingSource>& out) { (void)out; }
   // Collects the timings queued by the previous frame's launches (once per frame).
@@ -113,6 +125,13 @@ class Algorithm {
     (void)path;
     throw Error(name() + " opens no folders");
   }
+  // Whether a file (not a folder) opened from the panel or dropped on the window is this
+  // algorithm's data (the plenoptic raw image or scene.json). Throws lb::Error; the data stays.
+  virtual bool opens_files() const { return false; }
+  virtual void open_file(const std::string& path) {
+    (void)path;
+    throw Error(name() + " opens no files");
+  }
   // Algorithms that compare the images other algorithms' panes showed (MAD): the viewer
   // keeps the last two colour panes of the other algorithms for them.
   virtual bool compares_pane_images() const { return false; }
@@ -125,7 +144,7 @@ class Algorithm {
   }
 };
 
-// The algorithms the viewer offers, sharing the plenoptic scene store.
-std::vector<std::unique_ptr<Algorithm>> make_algorithms(SceneStore& scene);
+// The algorithms the viewer offers, each owning its data.
+std::vector<std::unique_ptr<Algorithm>> make_algorithms();
 
 }  // namespace lb::viewer

@@ -7,9 +7,9 @@
 
 namespace lb::viewer {
 
-std::vector<std::unique_ptr<Algorithm>> make_algorithms(SceneStore& scene) {
+std::vector<std::unique_ptr<Algorithm>> make_algorithms() {
   std::vector<std::unique_ptr<Algorithm>> v;
-  v.push_back(std::make_unique<PlenopticAlgorithm>(scene));
+  v.push_back(std::make_unique<PlenopticAlgorithm>());
   v.push_back(std::make_unique<LightFieldAlgorithm>());
   v.push_back(std::make_unique<StereoAlgorithm>());
   v.push_back(std::make_unique<MadAlgorithm>());

@@ -8,11 +8,10 @@
 
 #include "lightbench/error.hpp"
 #include "param_widgets.hpp"
-#include "scene_store.hpp"
 
 namespace lb::viewer {
 
-PlenopticAlgorithm::PlenopticAlgorithm(SceneStore& scene) : scene_(scene) { reset_params(); }
+PlenopticAlgorithm::PlenopticAlgorithm() { reset_params(); }
 
 std::uint64_t PlenopticAlgorithm::data_id() const { return scene_.id(); }
 
@@ -174,7 +173,7 @@ void PlenopticAlgorithm::run(BackendPool& pool, BackendSlot slot, const PaneRun&
 DisplayHints PlenopticAlgorithm::display(const std::string& output) const {
   DisplayHints h;
   if (output == "raw") {
-    h.micro_grid = true;
+    h.micro_grid = show_grid_;
     h.grid = scene_.grid();
   } else if (output == "depth" || output == "truth") {
     // One scale for depth and truth so the two panes compare colour for colour.

@@ -10,18 +10,21 @@
 // kept on the host (the CPU backend's own result, or a CUDA rerun into host memory) to
 // score it against ground truth and to build the error map. On CUDA the all-in-focus render
 // reads the depth map on the device (ComputeBackend::render_all_in_focus).
+// The algorithm owns the scene (SceneStore) and draws its Scene and Grid panel sections
+// (plenoptic_scene_section.cpp): open a raw / scene.json, generate a preset, edit the grid.
 #include <cstdint>
 #include <string>
 
 #include "algorithm.hpp"
 #include "lightbench/algorithms.hpp"
 #include "lightbench/plenoptic_depth.hpp"
+#include "scene_store.hpp"
 
 namespace lb::viewer {
 
 class PlenopticAlgorithm final : public Algorithm {
  public:
-  explicit PlenopticAlgorithm(SceneStore& scene);
+  PlenopticAlgorithm();
   std::string name() const override { return "plenoptic: render & depth"; }
   DataKind data_kind() const override { return DataKind::PlenopticScene; }
   std::uint64_t data_id() const override;
@@ -32,6 +35,7 @@ class PlenopticAlgorithm final : public Algorithm {
   std::vector<AlgorithmOutput> outputs() const override;
   std::pair<std::string, std::string> default_panes() const override;
   std::vector<ParamInfo> live_params() override;
+  DataRequest draw_data_section() override;
   bool draw_controls() override;
   void draw_results() override;
   void data_changed() override;
@@ -43,6 +47,12 @@ class PlenopticAlgorithm final : public Algorithm {
   DisplayHints display(const std::string& output) const override;
   nlohmann::json run_json(const PaneRun& run) override;
   nlohmann::json results_json() const override;
+  nlohmann::json data_json() const override;
+  // --scene, or --raw with --pitch/--offset/--grid, or --preset/--seed (default: the bundled
+  // preset "small"). On failure the bundled scene is loaded and lb::Error says why.
+  void open_startup(const ViewerOptions& options) override;
+  bool opens_files() const override { return true; }
+  void open_file(const std::string& path) override;
   void timing_sources(std::vector<TimingSource>& out) override { runners_.timing_sources(out); }
   void synchronize() override { runners_.synchronize(); }
 
@@ -53,7 +63,22 @@ class PlenopticAlgorithm final : public Algorithm {
   ParamValues values(PlenopticRunParams p) const;
   std::vector<ParamInfo> describe_all(PlenopticRunParams& p) const;
 
-  SceneStore& scene_;
+  // After a new scene: the grid fields follow it, the parameters fit it.
+  void scene_replaced();
+  void load_startup_scene(const ViewerOptions& options);
+  void draw_scene_section(DataRequest& req);
+  void draw_grid_section();
+  // Applies grid_edit_ (grid_error_ says why not; the previous grid stays).
+  void apply_grid_edit();
+
+  SceneStore scene_;
+  // Panel state of the Scene and Grid sections.
+  std::string path_field_;       // "open" field
+  int preset_index_ = 1;         // generator preset combo
+  int seed_ = 1;
+  PlenopticGrid grid_edit_;      // grid fields (applied when valid)
+  std::string grid_error_;
+  bool show_grid_ = true;        // the micro-image grid over the raw image
   PlenopticRunParams params_;
   RenderVariant variant_ = RenderVariant::NoSync;
   RunnerSet runners_{"plenoptic"};

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 
-#include "lightbench/generator.hpp"
 #include "timing_view.hpp"
 
 namespace lb::viewer {
@@ -35,82 +34,6 @@ void section_backend(SidePanelContext& c, PanelActions& act) {
   if (c.pool.cuda_possible(&why)) {
     if (ImGui::Checkbox("CUDA-GL interop (off: host upload)", &c.state.use_interop))
       act.interop_toggled = true;
-  }
-}
-
-void section_scene(SidePanelContext& c, PanelActions& act) {
-  const PlenopticScene& s = c.scene.scene();
-  ImGui::TextWrapped("scene: %s", s.source.c_str());
-  ImGui::Text("raw %s%s", describe(s.raw).c_str(), c.scene.has_truth() ? ", with ground truth" : "");
-  ImGui::SetNextItemWidth(-60);
-  const bool enter = ImGui::InputTextWithHint("##path", "raw image or scene.json path",
-                                              &c.state.path_field,
-                                              ImGuiInputTextFlags_EnterReturnsTrue);
-  ImGui::SameLine();
-  if ((ImGui::Button("Open") || enter) && !c.state.path_field.empty())
-    act.open_path = c.state.path_field;
-  ImGui::TextDisabled("or drop a file on the window");
-  const auto presets = generator_presets();
-  c.state.preset_index = std::clamp(c.state.preset_index, 0, static_cast<int>(presets.size()) - 1);
-  ImGui::SetNextItemWidth(90);
-  if (ImGui::BeginCombo("##preset", presets[c.state.preset_index].c_str())) {
-    for (int i = 0; i < static_cast<int>(presets.size()); ++i)
-      if (ImGui::Selectable(presets[i].c_str(), i == c.state.preset_index)) c.state.preset_index = i;
-    ImGui::EndCombo();
-  }
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(90);
-  ImGui::InputInt("seed", &c.state.seed);
-  c.state.seed = std::max(c.state.seed, 0);
-  ImGui::SameLine();
-  if (ImGui::Button("Generate")) act.generate_preset = presets[c.state.preset_index];
-}
-
-void section_grid(SidePanelContext& c, PanelActions& act) {
-  PlenopticGrid& g = c.state.grid_edit;
-  bool edited = false;
-  ImGui::PushItemWidth(120);
-  edited |= ImGui::InputDouble("pitch D", &g.pitch, 0.25, 1.0, "%.4f");
-  edited |= ImGui::InputDouble("offset x", &g.ox, 0.25, 1.0, "%.4f");
-  edited |= ImGui::InputDouble("offset y", &g.oy, 0.25, 1.0, "%.4f");
-  edited |= ImGui::InputInt("grid NX", &g.nx);
-  edited |= ImGui::InputInt("grid NY", &g.ny);
-  ImGui::PopItemWidth();
-  if (edited) {
-    try {
-      c.scene.set_grid(g);
-      c.state.grid_error.clear();
-      act.grid_changed = true;
-    } catch (const std::exception& e) {
-      c.state.grid_error = e.what();  // the previous grid stays in use
-    }
-  }
-  if (ImGui::SmallButton("fit NX, NY to the raw")) {
-    g = fit_grid(g, c.scene.scene().raw.width, c.scene.scene().raw.height);
-    try {
-      c.scene.set_grid(g);
-      c.state.grid_error.clear();
-      act.grid_changed = true;
-    } catch (const std::exception& e) {
-      c.state.grid_error = e.what();
-    }
-  }
-  ImGui::SameLine();
-  if (ImGui::SmallButton("scene's grid")) {
-    g = c.scene.original_grid();
-    try {
-      c.scene.set_grid(g);
-      c.state.grid_error.clear();
-      act.grid_changed = true;
-    } catch (const std::exception& e) {
-      c.state.grid_error = e.what();
-    }
-  }
-  ImGui::Checkbox("show the grid on the raw image", &c.state.micro_grid_on_raw);
-  if (!c.state.grid_error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, kRed);
-    ImGui::TextWrapped("grid not applied: %s", c.state.grid_error.c_str());
-    ImGui::PopStyleColor();
   }
 }
 
@@ -195,11 +118,12 @@ PanelActions draw_side_panel(SidePanelContext& c, float height) {
     }
     ImGui::Separator();
     if (ImGui::CollapsingHeader("Backend", ImGuiTreeNodeFlags_DefaultOpen)) section_backend(c, act);
-    // The plenoptic scene's sections only with an algorithm that works on it; the others
-    // show their data in their own controls.
-    const bool plenoptic = c.algorithms[c.algorithm_index]->data_kind() == DataKind::PlenopticScene;
-    if (plenoptic && ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) section_scene(c, act);
-    if (plenoptic && ImGui::CollapsingHeader("Grid")) section_grid(c, act);
+    // The shown algorithm's own data sections (the plenoptic Scene and Grid); the others
+    // show their data in their controls.
+    DataRequest data = c.algorithms[c.algorithm_index]->draw_data_section();
+    if (!data.open_path.empty()) act.open_path = data.open_path;
+    act.data_replaced = data.replaced;
+    act.data_error = data.error;
     if (ImGui::CollapsingHeader("Algorithm", ImGuiTreeNodeFlags_DefaultOpen))
       section_algorithm(c, act);
     if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) section_display(c, act);

@@ -1,6 +1,7 @@
 #pragma once
-// The side panel: backend / device / transport, scene (open, generate), grid, algorithm
-// (variant, switches, live parameters), display and difference settings, timings.
+// The side panel: backend / device / transport, the shown algorithm's data sections (the
+// plenoptic scene and grid), algorithm (variant, switches, live parameters), display and
+// difference settings, timings.
 #include <array>
 #include <memory>
 #include <string>
@@ -10,7 +11,6 @@
 #include "backend_pool.hpp"
 #include "diff_stats.hpp"
 #include "image_pane.hpp"
-#include "scene_store.hpp"
 #include "viewer_state.hpp"
 
 namespace lb::viewer {
@@ -18,7 +18,6 @@ namespace lb::viewer {
 struct SidePanelContext {
   ViewerState& state;
   BackendPool& pool;
-  SceneStore& scene;
   std::vector<std::unique_ptr<Algorithm>>& algorithms;
   int& algorithm_index;
   std::array<ImagePane, 2>& panes;

@@ -36,10 +36,9 @@ ViewerApp::ViewerApp(AppWindow& window, const ViewerOptions& options)
   gl_description_ = gl::context_description();
   state_.pane_test = opt_.pane_test;
   if (!pool_.startup_error().empty()) report(pool_.startup_error());
-  load_initial_scene();
-  algorithms_ = make_algorithms(scene_);
+  algorithms_ = make_algorithms();
   apply_options();
-  after_scene_change();
+  after_data_change();
 }
 
 void ViewerApp::report(const std::string& message) {
@@ -55,45 +54,37 @@ void ViewerApp::handle_drops() {
   handle_actions(act);
 }
 
+bool ViewerApp::open_in_algorithm(const std::string& path, bool folder) {
+  try {
+    int opener = -1;
+    for (int i = 0; i < static_cast<int>(algorithms_.size()) && opener < 0; ++i)
+      if (folder ? algorithms_[i]->opens_folders() : algorithms_[i]->opens_files()) opener = i;
+    LB_REQUIRE(opener >= 0,
+               std::string("no algorithm opens ") + (folder ? "folders" : "files") + " (" + path + ")");
+    if (folder) algorithms_[opener]->open_folder(path);
+    else algorithms_[opener]->open_file(path);
+    algorithm_index_ = opener;
+    state_.error.clear();
+    return true;
+  } catch (const std::exception& e) {
+    report(e.what());  // the algorithm's previous data stays
+    return false;
+  }
+}
+
 void ViewerApp::handle_actions(const PanelActions& act) {
-  if (!act.open_path.empty() && std::filesystem::is_directory(act.open_path)) {
-    // A folder is the data of the algorithm that opens folders (the 4D light field): open it
-    // there and show that algorithm.
-    try {
-      bool opened = false;
-      for (int i = 0; i < static_cast<int>(algorithms_.size()) && !opened; ++i)
-        if (algorithms_[i]->opens_folders()) {
-          algorithms_[i]->open_folder(act.open_path);
-          algorithm_index_ = i;
-          opened = true;
-        }
-      LB_REQUIRE(opened, "no algorithm opens folders (" + act.open_path + ")");
-      state_.error.clear();
-    } catch (const std::exception& e) {
-      report(e.what());  // the previous light field stays
-    }
-  } else if (!act.open_path.empty()) {
-    try {
-      scene_.open(act.open_path);
-      state_.path_field = act.open_path;
-      state_.error.clear();
-      after_scene_change();
-    } catch (const std::exception& e) {
-      report(e.what());  // the previous scene stays
-    }
+  // A folder is the data of the algorithm that opens folders (the 4D light field), a file
+  // that of the one that opens files (the plenoptic scene): open it there and show that
+  // algorithm.
+  if (!act.open_path.empty() && std::filesystem::is_directory(act.open_path))
+    open_in_algorithm(act.open_path, true);
+  else if (!act.open_path.empty() && open_in_algorithm(act.open_path, false))
+    after_data_change();
+  if (!act.data_error.empty()) report(act.data_error);
+  if (act.data_replaced) {
+    state_.error.clear();
+    after_data_change();
   }
-  if (!act.generate_preset.empty()) {
-    try {
-      scene_.generate(act.generate_preset, static_cast<std::uint64_t>(state_.seed));
-      state_.error.clear();
-      after_scene_change();
-    } catch (const std::exception& e) {
-      report(e.what());
-    }
-  }
-  if (act.grid_changed)
-    for (auto& a : algorithms_)
-      if (a->data_kind() == DataKind::PlenopticScene) a->data_changed();
   for (auto& v : views_) {
     if (act.fit) v.pending = PaneView::Pending::Fit;
     if (act.one_to_one) v.pending = PaneView::Pending::OneToOne;
@@ -209,7 +200,7 @@ void ViewerApp::build_ui(int fb_w, int fb_h) {
   state_.panel_width = std::min(w, std::min(420.0f, std::max(200.0f, w * 0.4f)));
 
   diff_ = state_.diff ? &diff_cache_.get(panes_[0].shown, panes_[1].shown) : nullptr;
-  SidePanelContext ctx{state_, pool_, scene_, algorithms_, algorithm_index_, panes_, diff_,
+  SidePanelContext ctx{state_, pool_, algorithms_, algorithm_index_, panes_, diff_,
                        gl_description_};
   const PanelActions act = draw_side_panel(ctx, h);
   layout_image_area(state_.panel_width, std::max(1.0f, w - state_.panel_width), h, scale);

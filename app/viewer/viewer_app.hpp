@@ -1,5 +1,5 @@
 #pragma once
-// The viewer: owns the window's content (scene, backends, algorithms, two panes, display
+// The viewer: owns the window's content (backends, algorithms with their data, two panes, display
 // program) and runs the frame loop. Renders only when a pane's inputs change (a slider
 // drag re-renders at once; an idle window renders nothing).
 #include <array>
@@ -17,7 +17,6 @@
 #include "lightbench/gl/image_display.hpp"
 #include "lightbench/gl/texture.hpp"
 #include "options.hpp"
-#include "scene_store.hpp"
 #include "viewer_state.hpp"
 
 namespace lb::viewer {
@@ -29,9 +28,12 @@ class ViewerApp {
   int run();
 
  private:
-  void load_initial_scene();
   void apply_options();
-  void after_scene_change();
+  // After the shown algorithm's data was replaced: fit the panes, and a pane whose output
+  // the new data lacks (the plenoptic truth without ground truth) shows its first input.
+  void after_data_change();
+  // Opens `path` in the first algorithm that opens folders (folder) or files and shows it.
+  bool open_in_algorithm(const std::string& path, bool folder);
   void report(const std::string& message);  // red line + stderr
   void handle_drops();
   void handle_actions(const PanelActions& act);
@@ -57,7 +59,6 @@ class ViewerApp {
   ViewerOptions opt_;
   ViewerState state_;
   BackendPool pool_;
-  SceneStore scene_;
   std::vector<std::unique_ptr<Algorithm>> algorithms_;
   int algorithm_index_ = 0;
   int shown_algorithm_ = -1;  // the algorithm the panes were last set up for

@@ -142,7 +142,7 @@ void ViewerApp::draw_panes(int fb_w, int fb_h) {
       style.range_min = hints.range_min;
       style.range_max = hints.range_max;
     }
-    if (hints.micro_grid && state_.micro_grid_on_raw) {
+    if (hints.micro_grid) {
       const PlenopticGrid& g = hints.grid;
       style.micro_grid = true;
       style.grid_pitch = g.pitch;
@@ -167,17 +167,15 @@ void ViewerApp::draw_panes(int fb_w, int fb_h) {
 
 nlohmann::json ViewerApp::layout_json(int fb_w, int fb_h) {
   using nlohmann::json;
-  const PlenopticGrid& g = scene_.grid();
   Algorithm& algo = algorithm();
-  json j;
+  json j = json::object();
+  // The algorithms' data blocks first (the plenoptic "scene"), whichever is shown.
+  for (const auto& a : algorithms_) j.update(a->data_json());
   j["framebuffer"] = {{"width", fb_w}, {"height", fb_h}};
   j["window"] = window_.description();
   j["backend"] = {{"kind", to_string(pool_.selected())},
                   {"device", pool_.device_name()},
                   {"reason", pool_.reason()}};
-  j["scene"] = {{"source", scene_.scene().source},
-                {"raw", {scene_.scene().raw.width, scene_.scene().raw.height}},
-                {"grid", {{"nx", g.nx}, {"ny", g.ny}, {"pitch", g.pitch}, {"ox", g.ox}, {"oy", g.oy}}}};
   j["algorithm"] = algo.name();
   j["results"] = algo.results_json();
   // Every output the algorithm offers now, so a test can show each of them in turn.

@@ -1,52 +1,12 @@
-// ViewerApp, start-up: the scene and settings named on the command line.
+// ViewerApp, start-up: the algorithm, data and settings named on the command line.
 #include <cctype>
-#include <cmath>
 #include <cstdio>
-#include <tuple>
 
 #include "lightbench/error.hpp"
-#include "lightbench/generator.hpp"
-#include "lightbench/image_io.hpp"
 #include "param_widgets.hpp"
 #include "viewer_app.hpp"
 
 namespace lb::viewer {
-
-void ViewerApp::load_initial_scene() {
-  try {
-    if (!opt_.scene.empty()) {
-      scene_.open(opt_.scene);
-    } else if (!opt_.raw.empty()) {
-      PlenopticGrid g;
-      g.pitch = opt_.pitch;
-      std::tie(g.ox, g.oy) = parse_number_pair("--offset", opt_.offset);
-      PlenopticScene s;
-      s.raw = load_image(opt_.raw);
-      s.source = opt_.raw;
-      if (opt_.grid.empty()) {
-        g = fit_grid(g, s.raw.width, s.raw.height);
-      } else {
-        const auto [nx, ny] = parse_number_pair("--grid", opt_.grid);
-        LB_REQUIRE(nx >= 1 && ny >= 1 && nx == std::floor(nx) && ny == std::floor(ny),
-                   "--grid expects two positive integers NX,NY");
-        g.nx = static_cast<int>(nx);
-        g.ny = static_cast<int>(ny);
-      }
-      s.grid = g;
-      scene_.set(std::move(s));
-    } else {
-      const std::string preset = opt_.preset.empty() ? "small" : opt_.preset;
-      scene_.generate(preset, opt_.seed);
-      const auto names = generator_presets();
-      for (std::size_t i = 0; i < names.size(); ++i)
-        if (names[i] == preset) state_.preset_index = static_cast<int>(i);
-      state_.seed = static_cast<int>(opt_.seed);
-    }
-  } catch (const std::exception& e) {
-    report(std::string("cannot open the scene: ") + e.what() + " (showing the bundled scene)");
-    scene_.generate("small", 1);
-  }
-}
 
 void ViewerApp::apply_options() {
   auto lower = [](std::string s) {
@@ -145,16 +105,20 @@ void ViewerApp::apply_options() {
   }
 }
 
-void ViewerApp::after_scene_change() {
-  state_.grid_edit = scene_.grid();
-  state_.grid_error.clear();
-  for (auto& a : algorithms_)
-    if (a->data_kind() == DataKind::PlenopticScene) a->data_changed();
+void ViewerApp::after_data_change() {
   if (!opt_.zoom)
     for (auto& v : views_) v.pending = PaneView::Pending::Fit;
-  if (!scene_.has_truth())
-    for (auto& p : panes_)
-      if (p.source.output == "truth" || p.source.output == "error") p.source.output = "raw";
+  // Panes set up for another algorithm get its defaults in build_ui().
+  if (algorithm_index_ != shown_algorithm_) return;
+  const std::vector<AlgorithmOutput> outs = algorithm().outputs();
+  std::string first_input;
+  for (const auto& o : outs)
+    if (o.input && first_input.empty()) first_input = o.name;
+  for (auto& p : panes_) {
+    bool offered = false;
+    for (const auto& o : outs) offered |= o.name == p.source.output;
+    if (!offered && !first_input.empty()) p.source.output = first_input;
+  }
 }
 
 }  // namespace lb::viewer

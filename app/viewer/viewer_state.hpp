@@ -4,7 +4,6 @@
 #include <string>
 
 #include "lightbench/gl/image_display.hpp"
-#include "lightbench/plenoptic_params.hpp"
 
 namespace lb::viewer {
 
@@ -13,26 +12,20 @@ struct ViewerState {
   bool diff = false;           // right pane shows |A - B|
   bool auto_diff_max = true;   // heat-map scale = max error
   gl::DisplayStyle style;      // exposure, colour map, difference scale, pixel grid
-  bool micro_grid_on_raw = true;
   bool use_interop = true;     // CUDA-GL interop when possible
   bool hover_readout = true;   // pixel value under the cursor
   bool pane_test = false;      // --pane-test layout
 
   std::string error;           // the red one-line message
-  std::string path_field;      // "open" field of the panel
-  PlenopticGrid grid_edit;     // grid fields (applied when valid)
-  std::string grid_error;
-  int preset_index = 1;        // generator preset combo
-  int seed = 1;
   std::string timing_plot;     // "backend/kernel" plotted
   float panel_width = 420.0f;  // logical pixels
 };
 
 // What the panel asks the app to do after this frame.
 struct PanelActions {
-  std::string open_path;       // non-empty: open this file
-  std::string generate_preset; // non-empty: generate this preset with state.seed
-  bool grid_changed = false;   // state.grid_edit was applied
+  std::string open_path;       // non-empty: open this file or folder
+  bool data_replaced = false;  // the shown algorithm's data section opened new data
+  std::string data_error;      // the data section's failed action (reported)
   bool params_changed = false;
   bool interop_toggled = false;
   bool fit = false;            // fit both panes
