@@ -97,6 +97,7 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     LB_REQUIRE(has_gt_, "this light field has no ground truth");
     return hci_score_region_device(disparity_plane(), gt_, last_roi_.x, last_roi_.y, border, stream_->get());
   }
+  std::unique_ptr<Surface> scratch_surface(SurfaceFormat f) override { return make_cuda_surface(f); }
   void view_to_surface(int u, int v, Surface& out) override {
     LB_REQUIRE(has_lightfield(), "no light field loaded");
     CUDA_CHECK_THROW(cudaSetDevice(device_));

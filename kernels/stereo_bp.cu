@@ -406,6 +406,7 @@ class CudaBpStereo final : public stereo::StereoMatcher<stereo::BpParams> {
   void last_error_to_surface(const stereo::StereoGroundTruth& gt, float max_disp, Surface& out) override {
     outputs_.error_to_surface(gt, max_disp, out, stream_->get());
   }
+  std::unique_ptr<Surface> scratch_surface(SurfaceFormat f) override { return make_cuda_surface(f); }
   stereo::StereoScore score_last(const stereo::StereoGroundTruth& gt) override {
     return outputs_.score(gt, stream_->get());
   }

@@ -116,6 +116,9 @@ class LightFieldDepthEstimator {
   virtual void view_to_surface(int u, int v, Surface& out);
   // Shift-and-add refocus (lb::refocus_cpu's image) into an RGBA8 surface.
   virtual void refocus_to_surface(float disparity, int aperture_radius, Surface& out);
+  // A surface of this estimator's own kind for results nobody shows (the depth behind an
+  // error map): host memory here, device memory on CUDA (no download).
+  virtual std::unique_ptr<Surface> scratch_surface(SurfaceFormat f) { return std::make_unique<HostSurface>(f); }
   // The host copy of the light field the defaults above read (the caller keeps it alive:
   // the runner holds the data); forgets the last depth.
   void set_host_lightfield(const LightField4D* lf) {

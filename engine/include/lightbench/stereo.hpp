@@ -108,6 +108,9 @@ class StereoMatcher {
     LB_REQUIRE(has_last_, "stereo score: no disparity computed yet");
     return score_stereo(last_.disparity, gt, 1.0);
   }
+  // A surface of this matcher's own kind for results nobody shows (the map behind an error
+  // map): host memory here, device memory on CUDA (no download).
+  virtual std::unique_ptr<Surface> scratch_surface(SurfaceFormat f) { return std::make_unique<HostSurface>(f); }
   TimingRegistry& timings() { return timings_; }
 
  protected:

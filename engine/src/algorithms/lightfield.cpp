@@ -85,7 +85,7 @@ class LightFieldRunner final : public Runner {
     } else {
       // Depth for the error map or the score only: the estimator keeps it (CUDA: on the
       // device); the scratch surface takes the copy it writes.
-      if (!scratch_) scratch_ = std::make_unique<HostSurface>(SurfaceFormat::R32F);
+      if (!scratch_) scratch_ = est_->scratch_surface(SurfaceFormat::R32F);
       est_->run_to_surface(cp, run_variant, *scratch_);
     }
     depth_key_ = k.str();

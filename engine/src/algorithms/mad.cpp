@@ -117,14 +117,5 @@ std::unique_ptr<Runner> make_mad_runner(std::unique_ptr<MadEvaluator> evaluator)
   return std::make_unique<MadRunner>(std::move(evaluator));
 }
 
-AlgorithmRegistry make_cpu_registry() {
-  AlgorithmRegistry r;
-  r.add(plenoptic_spec());
-  r.add(lightfield_spec());
-  r.add(stereo_bp_spec());
-  r.add(stereo_local_spec());
-  r.add(mad_spec());
-  return r;
-}
 
 }  // namespace lb

@@ -74,7 +74,7 @@ class StereoRunner final : public Runner {
     } else if (output == "error") {
       LB_REQUIRE(!d.gt.empty(), "this pair has no ground truth");
       if (key_ != key(p, variant)) {
-        if (!scratch_) scratch_ = std::make_unique<HostSurface>(SurfaceFormat::R32F);
+        if (!scratch_) scratch_ = m_->scratch_surface(SurfaceFormat::R32F);
         m_->run_to_surface(p, run_variant, *scratch_);
         remember(p, variant);
       }
