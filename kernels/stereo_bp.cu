@@ -372,7 +372,7 @@ namespace {
 
 using namespace detail;
 
-class CudaBpStereo final : public stereo::StereoMatcher<stereo::BpParams> {
+class CudaBpStereo final : public DeviceStereoMatcher<stereo::BpParams> {
  public:
   explicit CudaBpStereo(int device) : device_(device) {
     std::string why;
@@ -394,26 +394,10 @@ class CudaBpStereo final : public stereo::StereoMatcher<stereo::BpParams> {
   bool has_pair() const override { return dev_->has_pair(); }
   std::vector<std::string> variants() const override { return bp_stereo_variants(); }
   std::string default_variant() const override { return "registers"; }
-  stereo::StereoResult run(const stereo::BpParams& p, const std::string& variant_in) override {
-    return run_impl(p, variant_in, nullptr);
-  }
-  // The map stays on the device and goes straight into the surface; kept for the error map
-  // and the score.
-  void run_to_surface(const stereo::BpParams& p, const std::string& variant, Surface& out) override {
-    last_ = run_impl(p, variant, &out);
-    has_last_ = true;
-  }
-  void last_error_to_surface(const stereo::StereoGroundTruth& gt, float max_disp, Surface& out) override {
-    outputs_.error_to_surface(gt, max_disp, out, stream_->get());
-  }
-  std::unique_ptr<Surface> scratch_surface(SurfaceFormat f) override { return make_cuda_surface(f); }
-  stereo::StereoScore score_last(const stereo::StereoGroundTruth& gt) override {
-    return outputs_.score(gt, stream_->get());
-  }
-
  private:
+  cudaStream_t stream() const override { return stream_->get(); }
   // out == nullptr: download the map into the result; else write it into out from the device.
-  stereo::StereoResult run_impl(const stereo::BpParams& p, const std::string& variant_in, Surface* out) {
+  stereo::StereoResult run_impl(const stereo::BpParams& p, const std::string& variant_in, Surface* out) override {
     LB_REQUIRE(has_pair(), "stereo bp: no stereo pair loaded");
     stereo::validate(p);
     LB_REQUIRE(p.ndisp <= dev_->width(), "ndisp: " + std::to_string(p.ndisp) +
@@ -468,7 +452,6 @@ class CudaBpStereo final : public stereo::StereoMatcher<stereo::BpParams> {
   std::unique_ptr<Stream> stream_;
   std::unique_ptr<BpDevice> dev_;
   std::unique_ptr<Event> e_[4];
-  StereoDeviceOutputs outputs_;
 };
 
 }  // namespace

@@ -2,7 +2,11 @@
 // What the two CUDA stereo matchers share to keep their maps on the device: the ground truth
 // uploaded once per pair (for the error map and the score), and the writes of a dense device
 // map into any lb::Surface (a registered GL texture receives it through CUDA-GL interop).
+#include <memory>
+#include <string>
+
 #include "disparity_score.hpp"
+#include "lightbench/cuda_api.hpp"
 #include "surface_write.hpp"
 
 namespace lb::cuda::detail {
@@ -47,6 +51,29 @@ class StereoDeviceOutputs {
   DeviceStereoTruth truth_;
   const stereo::StereoGroundTruth* truth_src_ = nullptr;
   PitchedBuffer staging_;
+};
+
+// The part both CUDA matchers share: every run goes through run_impl (out == nullptr: the map
+// is downloaded into the result; else written from the device into out), and the map stays
+// on the device for the error map and the score.
+template <class P>
+class DeviceStereoMatcher : public stereo::StereoMatcher<P> {
+ public:
+  stereo::StereoResult run(const P& p, const std::string& variant) final { return run_impl(p, variant, nullptr); }
+  void run_to_surface(const P& p, const std::string& variant, Surface& out) final {
+    this->last_ = run_impl(p, variant, &out);
+    this->has_last_ = true;
+  }
+  void last_error_to_surface(const stereo::StereoGroundTruth& gt, float max_disp, Surface& out) final {
+    outputs_.error_to_surface(gt, max_disp, out, stream());
+  }
+  stereo::StereoScore score_last(const stereo::StereoGroundTruth& gt) final { return outputs_.score(gt, stream()); }
+  std::unique_ptr<Surface> scratch_surface(SurfaceFormat f) final { return make_cuda_surface(f); }
+
+ protected:
+  virtual stereo::StereoResult run_impl(const P& p, const std::string& variant, Surface* out) = 0;
+  virtual cudaStream_t stream() const = 0;
+  StereoDeviceOutputs outputs_;
 };
 
 }  // namespace lb::cuda::detail

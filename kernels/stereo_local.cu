@@ -662,7 +662,7 @@ namespace {
 
 using namespace detail;
 
-class CudaLocalStereo final : public stereo::StereoMatcher<stereo::LocalParams> {
+class CudaLocalStereo final : public DeviceStereoMatcher<stereo::LocalParams> {
  public:
   explicit CudaLocalStereo(int device) : device_(device) {
     std::string why;
@@ -683,25 +683,10 @@ class CudaLocalStereo final : public stereo::StereoMatcher<stereo::LocalParams> 
   bool has_pair() const override { return !st_.empty(); }
   std::vector<std::string> variants() const override { return stereo::local_variants(); }
   std::string default_variant() const override { return "fused"; }
-  stereo::StereoResult run(const stereo::LocalParams& p, const std::string& variant_in) override {
-    return run_impl(p, variant_in, nullptr);
-  }
-  // The map stays on the device and goes straight into the surface; kept for the error map
-  // and the score.
-  void run_to_surface(const stereo::LocalParams& p, const std::string& variant, Surface& out) override {
-    last_ = run_impl(p, variant, &out);
-    has_last_ = true;
-  }
-  void last_error_to_surface(const stereo::StereoGroundTruth& gt, float max_disp, Surface& out) override {
-    outputs_.error_to_surface(gt, max_disp, out, stream_->get());
-  }
-  std::unique_ptr<Surface> scratch_surface(SurfaceFormat f) override { return make_cuda_surface(f); }
-  stereo::StereoScore score_last(const stereo::StereoGroundTruth& gt) override {
-    return outputs_.score(gt, stream_->get());
-  }
-
  private:
-  stereo::StereoResult run_impl(const stereo::LocalParams& p, const std::string& variant_in, Surface* out) {
+  cudaStream_t stream() const override { return stream_->get(); }
+  // out == nullptr: download the map into the result; else write it into out from the device.
+  stereo::StereoResult run_impl(const stereo::LocalParams& p, const std::string& variant_in, Surface* out) override {
     LB_REQUIRE(has_pair(), "stereo local: no pair loaded");
     const stereo::local::KernelParams k = stereo::local::kernel_params(p);  // validates
     const std::string variant = variant_in.empty() ? default_variant() : variant_in;
@@ -739,7 +724,6 @@ class CudaLocalStereo final : public stereo::StereoMatcher<stereo::LocalParams> 
   std::unique_ptr<Stream> stream_;
   std::unique_ptr<Event> ev_[4];
   LocalDeviceState st_;
-  StereoDeviceOutputs outputs_;
 };
 
 }  // namespace
