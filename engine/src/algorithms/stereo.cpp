@@ -141,56 +141,57 @@ stereo::LocalParams stereo_local_params(const ParamValues& values) {
   return p;
 }
 
-AlgorithmSpec stereo_bp_spec() {
+namespace {
+
+// What both stereo methods declare alike: the data, the outputs (the map and the error map
+// depend on every parameter of the method), the table, validation and the CPU runner.
+template <class P>
+AlgorithmSpec stereo_spec(std::string id, std::string name, std::string spec_file, const std::string& method,
+                          P (*params)(const ParamValues&), RunnerFactory cpu) {
   AlgorithmSpec s;
-  s.id = "stereo-bp";
-  s.name = "stereo: hierarchical belief propagation";
-  s.spec = "../shared/specs/stereo-bp.md";
+  s.id = std::move(id);
+  s.name = std::move(name);
+  s.spec = std::move(spec_file);
   s.data = DataKind::StereoPair;
-  stereo::BpParams p;
+  P p;
   const auto all = names(describe(p));
-  s.outputs = {{"disparity", "belief-propagation disparity", SurfaceFormat::R32F, false, false, all},
-               {"error", "BP errors (|d - gt| > 1 in red)", SurfaceFormat::RGBA8, false, true, all},
+  s.outputs = {{"disparity", method + " disparity", SurfaceFormat::R32F, false, false, all},
+               {"error", method + " errors (|d - gt| > 1 in red)", SurfaceFormat::RGBA8, false, true, all},
                {"left", "left image (reference)", SurfaceFormat::RGBA8, true, false, {}},
                {"right", "right image", SurfaceFormat::RGBA8, true, false, {}},
                {"truth", "ground-truth disparity", SurfaceFormat::R32F, true, true, {}}};
+  s.params = stereo_table<P>;
+  s.validate = [params](const ParamValues& v, const AlgorithmData& d) {
+    validate(params(v), data_as<StereoData>(d, DataKind::StereoPair).pair);
+  };
+  s.cpu = std::move(cpu);
+  return s;
+}
+
+}  // namespace
+
+AlgorithmSpec stereo_bp_spec() {
+  AlgorithmSpec s = stereo_spec<stereo::BpParams>(
+      "stereo-bp", "stereo: hierarchical belief propagation", "../shared/specs/stereo-bp.md", "BP",
+      stereo_bp_params, [] { return make_stereo_bp_runner(stereo::make_bp_stereo_cpu()); });
   s.variants = {{"local", "", true, "messages in a local-memory array, any L"},
                 {"registers", "", true, "messages unrolled into registers (L instances; else local)"},
                 {"shared", "", true, "a shared-memory slice per thread"},
                 {"hybrid", "", true, "R values in registers, S in shared memory (auto-tuned; hybrid:R,S)"}};
   s.default_variant = "registers";
-  s.params = stereo_table<stereo::BpParams>;
-  s.validate = [](const ParamValues& v, const AlgorithmData& d) {
-    validate(stereo_bp_params(v), data_as<StereoData>(d, DataKind::StereoPair).pair);
-  };
-  s.cpu = [] { return make_stereo_bp_runner(stereo::make_bp_stereo_cpu()); };
   return s;
 }
 
 AlgorithmSpec stereo_local_spec() {
-  AlgorithmSpec s;
-  s.id = "stereo-local";
-  s.name = "stereo: center-biased local windows";
-  s.spec = "../shared/specs/stereo-local.md";
-  s.data = DataKind::StereoPair;
-  stereo::LocalParams p;
-  const auto all = names(describe(p));
-  s.outputs = {{"disparity", "local-window disparity", SurfaceFormat::R32F, false, false, all},
-               {"error", "local errors (|d - gt| > 1 in red)", SurfaceFormat::RGBA8, false, true, all},
-               {"left", "left image (reference)", SurfaceFormat::RGBA8, true, false, {}},
-               {"right", "right image", SurfaceFormat::RGBA8, true, false, {}},
-               {"truth", "ground-truth disparity", SurfaceFormat::R32F, true, true, {}}};
+  AlgorithmSpec s = stereo_spec<stereo::LocalParams>(
+      "stereo-local", "stereo: center-biased local windows", "../shared/specs/stereo-local.md", "local-window",
+      stereo_local_params, [] { return make_stereo_local_runner(stereo::make_local_stereo_cpu()); });
   s.variants = {{"phase2", "", true, "cost, horizontal, vertical, WTA: separate kernels through global memory"},
                 {"phase3", "", true, "+ the vertical pass split into left- and right-stream kernels"},
                 {"phase4", "", true, "+ re-packed streams, one WTA copy per vertical kernel"},
                 {"phase5", "", true, "+ WTA merged into the vertical kernels"},
                 {"fused", "", true, "one kernel per tile: cost, both passes and WTA on chip"}};
   s.default_variant = "fused";
-  s.params = stereo_table<stereo::LocalParams>;
-  s.validate = [](const ParamValues& v, const AlgorithmData& d) {
-    validate(stereo_local_params(v), data_as<StereoData>(d, DataKind::StereoPair).pair);
-  };
-  s.cpu = [] { return make_stereo_local_runner(stereo::make_local_stereo_cpu()); };
   return s;
 }
 
