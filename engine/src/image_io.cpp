@@ -2,27 +2,44 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include <stb_image.h>
 #include <stb_image_write.h>
+
+#include "stb_image_impl.hpp"
 
 namespace lb {
 namespace {
+
+using detail::kStbMaxDimension;
+using detail::stb_decode;
+using detail::stb_info;
 
 [[noreturn]] void io_fail(const std::string& path, const std::string& why) {
   throw Error("'" + path + "': " + why);
 }
 
-std::vector<unsigned char> read_file(const std::string& path) {
+// Reads the whole file. A regular file larger than any image of `max_pixels` pixels can be
+// (16 bytes a pixel plus 64 MiB of metadata) is refused before it is read.
+std::vector<unsigned char> read_file(const std::string& path, std::uint64_t max_pixels) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) io_fail(path, "no such file");
   if (std::filesystem::is_directory(path, ec)) io_fail(path, "is a directory, not an image");
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  const std::uint64_t cap = max_pixels > (std::uint64_t{1} << 58) ? UINT64_MAX
+                                                                 : max_pixels * 16 + (64u << 20);
+  if (!ec && size > cap)
+    io_fail(path, "file of " + std::to_string(size) + " bytes is larger than any image within "
+                  "the decoding limit of " + std::to_string(max_pixels) +
+                  " pixels (raise it with LB_MAX_PIXELS)");
   std::ifstream f(path, std::ios::binary);
   if (!f) io_fail(path, "cannot open for reading");
   std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(f)),
@@ -79,7 +96,11 @@ struct Cursor {
   }
 };
 
-ImageU8 decode_pnm(const std::string& path, const std::vector<unsigned char>& bytes) {
+std::uint64_t pixel_limit(std::uint64_t max_pixels);
+void check_pixels(const std::string& path, std::uint64_t w, std::uint64_t h, std::uint64_t limit);
+
+ImageU8 decode_pnm(const std::string& path, const std::vector<unsigned char>& bytes,
+                   std::uint64_t limit) {
   const int channels = bytes[1] == '5' ? 1 : 3;
   Cursor c{bytes, 2};
   long w = 0, h = 0, maxval = 0;
@@ -87,6 +108,7 @@ ImageU8 decode_pnm(const std::string& path, const std::vector<unsigned char>& by
     io_fail(path, "corrupt PNM header");
   if (w <= 0 || h <= 0 || w > 65535 || h > 65535) io_fail(path, "PNM size out of range");
   if (maxval <= 0 || maxval > 65535) io_fail(path, "PNM maxval out of range");
+  check_pixels(path, static_cast<std::uint64_t>(w), static_cast<std::uint64_t>(h), limit);
   if (c.i >= bytes.size() || !std::isspace(bytes[c.i])) io_fail(path, "corrupt PNM header");
   ++c.i;  // exactly one whitespace byte before the raster
   const int bps = maxval > 255 ? 2 : 1;
@@ -107,28 +129,230 @@ std::uint32_t le32(const unsigned char* p) {
   return p[0] | (p[1] << 8) | (p[2] << 16) | (static_cast<std::uint32_t>(p[3]) << 24);
 }
 
-// stb fills missing BMP/JPEG data silently; reject truncation here.
-void check_not_truncated(const std::string& path, const std::vector<unsigned char>& b) {
-  if (b[0] == 'B' && b[1] == 'M') {
-    if (b.size() < 54) io_fail(path, "truncated BMP header");
-    const std::uint32_t offset = le32(&b[10]);
-    const std::int32_t w = static_cast<std::int32_t>(le32(&b[18]));
-    const std::int32_t h = static_cast<std::int32_t>(le32(&b[22]));
-    const int bpp = b[28] | (b[29] << 8);
-    const std::uint32_t compression = le32(&b[30]);
-    if (compression == 0 && w > 0 && bpp >= 8) {  // uncompressed: size is known
-      const std::uint64_t stride = ((static_cast<std::uint64_t>(w) * bpp + 31) / 32) * 4;
-      const std::uint64_t need = offset + stride * static_cast<std::uint64_t>(std::abs(h));
-      if (b.size() < need) io_fail(path, "truncated BMP: " + std::to_string(b.size()) + " of " +
-                                             std::to_string(need) + " bytes");
-    }
-  } else if (b[0] == 0xFF && b[1] == 0xD8) {
-    // A complete JPEG ends with the EOI marker (allow a little trailing padding).
-    const std::size_t from = b.size() > 64 ? b.size() - 64 : 0;
-    bool eoi = false;
-    for (std::size_t k = from; k + 1 < b.size(); ++k) eoi |= (b[k] == 0xFF && b[k + 1] == 0xD9);
-    if (!eoi) io_fail(path, "truncated JPEG (no end-of-image marker)");
+std::uint32_t le16(const unsigned char* p) { return p[0] | (p[1] << 8); }
+std::uint32_t be32(const unsigned char* p) {
+  return (static_cast<std::uint32_t>(p[0]) << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
+}
+
+// ---- The format, decided by the file's first bytes (never by its name). ----
+enum class Format { Png, Jpeg, Bmp, Pnm, Pfm, Other };
+
+bool starts_with(const std::vector<unsigned char>& b, const char* magic, std::size_t n,
+                 std::size_t at = 0) {
+  return b.size() >= at + n && std::memcmp(b.data() + at, magic, n) == 0;
+}
+
+Format sniff(const std::vector<unsigned char>& b) {
+  if (starts_with(b, "\x89PNG\r\n\x1a\n", 8)) return Format::Png;
+  if (starts_with(b, "\xff\xd8\xff", 3)) return Format::Jpeg;
+  if (starts_with(b, "BM", 2)) return Format::Bmp;
+  if (b.size() >= 2 && b[0] == 'P' && (b[1] == '5' || b[1] == '6')) return Format::Pnm;
+  if (b.size() >= 2 && b[0] == 'P' && (b[1] == 'F' || b[1] == 'f')) return Format::Pfm;
+  return Format::Other;
+}
+
+// What the first bytes of an unsupported file say it is, for the error message.
+std::string describe_other(const std::vector<unsigned char>& b) {
+  if (starts_with(b, "#?RADIANCE", 10) || starts_with(b, "#?RGBE", 6)) return "a Radiance HDR image";
+  if (starts_with(b, "GIF8", 4)) return "a GIF image";
+  if (starts_with(b, "8BPS", 4)) return "a Photoshop PSD image";
+  if (starts_with(b, "II*\0", 4) || starts_with(b, "MM\0*", 4)) return "a TIFF image";
+  if (starts_with(b, "RIFF", 4) && starts_with(b, "WEBP", 4, 8)) return "a WebP image";
+  if (starts_with(b, "\x53\x80\xf6\x34", 4)) return "a Softimage PIC image";
+  if (starts_with(b, "v/1\x01", 4)) return "an OpenEXR image";
+  if (starts_with(b, "qoif", 4)) return "a QOI image";
+  if (starts_with(b, "\0\0\0\x0cjP  ", 8) || starts_with(b, "\xff\x4f\xff\x51", 4))
+    return "a JPEG 2000 image";
+  if (starts_with(b, "%PDF", 4)) return "a PDF document";
+  if (starts_with(b, "\x1f\x8b", 2)) return "gzip data";
+  if (starts_with(b, "PK\x03\x04", 4)) return "a ZIP archive";
+  if (b.size() >= 2 && b[0] == 'P' && b[1] >= '1' && b[1] <= '4')
+    return std::string("a PNM of type P") + char(b[1]) + " (ASCII or 1-bit; only binary P5/P6 are read)";
+  if (starts_with(b, "P7", 2)) return "a PAM (P7) image";
+  std::string hex;
+  static const char* digits = "0123456789abcdef";
+  for (std::size_t k = 0; k < std::min<std::size_t>(8, b.size()); ++k) {
+    if (k) hex += ' ';
+    hex += digits[b[k] >> 4];
+    hex += digits[b[k] & 15];
   }
+  return "an unknown format (first bytes " + hex + ")";
+}
+
+[[noreturn]] void unsupported(const std::string& path, const std::vector<unsigned char>& b) {
+  io_fail(path, "not a supported image: its first bytes say " + describe_other(b) +
+                    " (supported: PNG, JPEG, BMP, binary PNM P5/P6, PFM)");
+}
+
+// ---- Pixel budget: checked on the header's size, before anything is allocated. ----
+std::uint64_t pixel_limit(std::uint64_t max_pixels) {
+  return max_pixels ? max_pixels : max_decode_pixels();
+}
+
+void check_pixels(const std::string& path, std::uint64_t w, std::uint64_t h,
+                  std::uint64_t limit) {
+  if (w * h > limit)
+    io_fail(path, "image of " + std::to_string(w) + "x" + std::to_string(h) + " = " +
+                      std::to_string(w * h) + " pixels exceeds the decoding limit of " +
+                      std::to_string(limit) + " pixels (raise it with LB_MAX_PIXELS)");
+}
+
+// ---- BMP: every header field checked before stb sees the file. stb fills missing data with
+// zeros and reads palette entries it never loaded, so truncation, bad offsets and palette
+// indices past the palette are rejected here. ----
+void check_bmp(const std::string& path, const std::vector<unsigned char>& b,
+               std::uint64_t limit) {
+  if (b.size() < 26) io_fail(path, "truncated BMP header (" + std::to_string(b.size()) + " bytes)");
+  const std::uint64_t offset = le32(&b[10]);
+  const std::uint32_t hsz = le32(&b[14]);
+  if (hsz != 12 && hsz != 40 && hsz != 56 && hsz != 108 && hsz != 124)
+    io_fail(path, "unsupported BMP header size " + std::to_string(hsz));
+  if (b.size() < 14 + hsz)
+    io_fail(path, "truncated BMP header: " + std::to_string(b.size()) + " of " +
+                      std::to_string(14 + hsz) + " bytes");
+  std::int64_t w = 0, h = 0;
+  std::uint32_t planes = 0, bpp = 0, compression = 0;
+  if (hsz == 12) {
+    w = le16(&b[18]);
+    h = le16(&b[20]);
+    planes = le16(&b[22]);
+    bpp = le16(&b[24]);
+  } else {
+    w = static_cast<std::int32_t>(le32(&b[18]));
+    h = static_cast<std::int32_t>(le32(&b[22]));
+    planes = le16(&b[26]);
+    bpp = le16(&b[28]);
+    compression = le32(&b[30]);
+  }
+  if (planes != 1) io_fail(path, "corrupt BMP: " + std::to_string(planes) + " planes (must be 1)");
+  if (compression == 1 || compression == 2)
+    io_fail(path, "RLE-compressed BMP is not supported");
+  if (compression > 3 || (compression == 3 && bpp != 16 && bpp != 32))
+    io_fail(path, "unsupported BMP compression " + std::to_string(compression) + " at " +
+                      std::to_string(bpp) + " bits per pixel");
+  if (bpp != 1 && bpp != 4 && bpp != 8 && bpp != 16 && bpp != 24 && bpp != 32)
+    io_fail(path, "unsupported BMP bit depth " + std::to_string(bpp));
+  const std::int64_t rows = h < 0 ? -h : h;  // 64-bit: no overflow for INT32_MIN
+  if (w <= 0 || h == 0)
+    io_fail(path, "bad BMP size " + std::to_string(w) + "x" + std::to_string(h));
+  if (w > kStbMaxDimension || rows > kStbMaxDimension)
+    io_fail(path, "BMP size " + std::to_string(w) + "x" + std::to_string(rows) +
+                      " exceeds the largest side of " + std::to_string(kStbMaxDimension));
+  check_pixels(path, static_cast<std::uint64_t>(w), static_cast<std::uint64_t>(rows), limit);
+  const std::uint64_t header_end =
+      14 + hsz + (compression == 3 && (hsz == 40 || hsz == 56) ? 12 : 0);
+  if (offset < header_end || offset > b.size())
+    io_fail(path, "corrupt BMP: pixel data offset " + std::to_string(offset) + " outside " +
+                      std::to_string(header_end) + ".." + std::to_string(b.size()));
+  const std::uint64_t stride = ((static_cast<std::uint64_t>(w) * bpp + 31) / 32) * 4;
+  const std::uint64_t need = offset + stride * static_cast<std::uint64_t>(rows);
+  if (b.size() < need)
+    io_fail(path, "truncated BMP: " + std::to_string(b.size()) + " of " + std::to_string(need) +
+                      " bytes");
+  if (bpp > 8) return;
+  // stb's palette size (its formula, including its OS/2 quirk); every index must be below it.
+  const std::int64_t off = static_cast<std::int64_t>(offset);
+  const std::int64_t entries = hsz == 12 ? (off - 38) / 3 : (off - 14 - hsz) / 4;
+  if (entries < 1 || entries > 256)
+    io_fail(path, "corrupt BMP: palette of " + std::to_string(entries) + " entries (1..256)");
+  for (std::int64_t y = 0; y < rows; ++y) {
+    const unsigned char* row = b.data() + offset + static_cast<std::uint64_t>(y) * stride;
+    for (std::int64_t x = 0; x < w; ++x) {
+      int idx = 0;
+      if (bpp == 8) idx = row[x];
+      else if (bpp == 4) idx = (row[x / 2] >> (x % 2 ? 0 : 4)) & 15;
+      else idx = (row[x / 8] >> (7 - x % 8)) & 1;
+      if (idx >= entries)
+        io_fail(path, "corrupt BMP: palette index " + std::to_string(idx) + " at pixel (" +
+                          std::to_string(x) + ", " + std::to_string(h > 0 ? rows - 1 - y : y) +
+                          ") but the palette has " + std::to_string(entries) + " entries");
+    }
+  }
+}
+
+// ---- PNG: IHDR checked before decoding. stb reads palette entries past PLTE's end for
+// out-of-range indices (uninitialised memory), so a short palette is padded to 256 entries
+// with a colour the palette does not hold, and any decoded pixel of that colour is an
+// out-of-range index: the file is rejected. ----
+struct PngPalette {
+  std::vector<unsigned char> patched;  // the file with PLTE padded to 256 entries; empty: none
+  unsigned char marker[3] = {0, 0, 0};
+  std::size_t entries = 0;
+};
+
+PngPalette check_png(const std::string& path, const std::vector<unsigned char>& b,
+                     std::uint64_t limit) {
+  if (b.size() < 33) io_fail(path, "truncated PNG header (" + std::to_string(b.size()) + " bytes)");
+  if (be32(&b[8]) != 13 || !starts_with(b, "IHDR", 4, 12))
+    io_fail(path, "corrupt PNG: the first chunk is not a 13-byte IHDR");
+  const std::uint32_t w = be32(&b[16]), h = be32(&b[20]);
+  if (w == 0 || h == 0 || w > static_cast<std::uint32_t>(kStbMaxDimension) ||
+      h > static_cast<std::uint32_t>(kStbMaxDimension))
+    io_fail(path, "PNG size " + std::to_string(w) + "x" + std::to_string(h) +
+                      " out of range (1.." + std::to_string(kStbMaxDimension) + " per side)");
+  check_pixels(path, w, h, limit);
+  // Every chunk must lie inside the file, up to IEND: stb accepts a file cut after its
+  // image data, and a cut file is refused here whatever part is missing.
+  std::size_t plte = 0, plte_len = 0;
+  bool iend = false;
+  for (std::size_t pos = 8; !iend;) {
+    if (b.size() - pos < 12)
+      io_fail(path, "truncated PNG: " + std::to_string(b.size()) + " bytes, no IEND chunk");
+    const std::uint64_t len = be32(&b[pos]);
+    const std::string type(reinterpret_cast<const char*>(&b[pos + 4]), 4);
+    if (len > b.size() - pos - 12)
+      io_fail(path, "truncated PNG: chunk at byte " + std::to_string(pos) + " needs " +
+                        std::to_string(len + 12) + " bytes, " + std::to_string(b.size() - pos) +
+                        " left");
+    if (type == "PLTE" && plte == 0) {
+      plte = pos;
+      plte_len = static_cast<std::size_t>(len);
+    }
+    iend = type == "IEND";
+    pos += 12 + static_cast<std::size_t>(len);
+  }
+  PngPalette pal;
+  // Colour type 3 with a short palette (stb rejects a bad PLTE length itself).
+  if (b[25] != 3 || plte == 0 || plte_len == 0 || plte_len % 3 != 0 || plte_len >= 768)
+    return pal;
+  pal.entries = plte_len / 3;
+  const unsigned char* e = &b[plte + 8];
+  for (int k = 0; k < 256; ++k) {  // at most 255 entries: one of 256 reds is free
+    bool used = false;
+    for (std::size_t i = 0; i < pal.entries && !used; ++i)
+      used = e[3 * i] == k && e[3 * i + 1] == 0 && e[3 * i + 2] == 0;
+    if (!used) {
+      pal.marker[0] = static_cast<unsigned char>(k);
+      break;
+    }
+  }
+  pal.patched.reserve(b.size() + 768);
+  pal.patched.assign(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(plte));
+  const unsigned char head[8] = {0, 0, 3, 0, 'P', 'L', 'T', 'E'};  // length 768
+  pal.patched.insert(pal.patched.end(), head, head + 8);
+  pal.patched.insert(pal.patched.end(), e, e + plte_len);
+  for (std::size_t i = pal.entries; i < 256; ++i)
+    pal.patched.insert(pal.patched.end(), pal.marker, pal.marker + 3);
+  const unsigned char crc[4] = {0, 0, 0, 0};  // stb does not check chunk CRCs
+  pal.patched.insert(pal.patched.end(), crc, crc + 4);
+  pal.patched.insert(pal.patched.end(),
+                     b.begin() + static_cast<std::ptrdiff_t>(plte + 12 + plte_len), b.end());
+  return pal;
+}
+
+void check_jpeg(const std::string& path, const std::vector<unsigned char>& b,
+                std::uint64_t limit) {
+  // stb fills missing JPEG data silently: a complete JPEG ends with the EOI marker (allow a
+  // little trailing padding).
+  const std::size_t from = b.size() > 64 ? b.size() - 64 : 0;
+  bool eoi = false;
+  for (std::size_t k = from; k + 1 < b.size(); ++k) eoi |= (b[k] == 0xFF && b[k + 1] == 0xD9);
+  if (!eoi) io_fail(path, "truncated JPEG (no end-of-image marker)");
+  int w = 0, h = 0, n = 0;
+  std::string why;
+  if (!stb_info(b.data(), b.size(), w, h, n, why))
+    io_fail(path, "not a readable JPEG (" + why + ")");
+  check_pixels(path, static_cast<std::uint64_t>(w), static_cast<std::uint64_t>(h), limit);
 }
 
 // Gray: Rec. 601 luma, rounded.
@@ -152,23 +376,52 @@ std::string file_extension(const std::string& path) {
   return ext;
 }
 
-ImageU8 load_image(const std::string& path, int want_channels) {
+std::uint64_t max_decode_pixels() {
+  const char* env = std::getenv("LB_MAX_PIXELS");
+  if (!env || !*env) return kDefaultMaxDecodePixels;
+  const std::string v(env);
+  std::uint64_t n = 0;
+  bool ok = v.size() <= 19;
+  for (char ch : v) ok = ok && std::isdigit(static_cast<unsigned char>(ch));
+  if (ok) n = std::stoull(v);
+  if (!ok || n == 0)
+    throw Error("LB_MAX_PIXELS='" + v + "' is not a positive whole number of pixels");
+  return n;
+}
+
+ImageU8 load_image(const std::string& path, int want_channels, std::uint64_t max_pixels) {
   LB_REQUIRE(want_channels >= 0 && want_channels <= 4 && want_channels != 2,
              "load_image: channels must be 0, 1, 3 or 4");
-  const auto bytes = read_file(path);
+  const std::uint64_t limit = pixel_limit(max_pixels);
+  const auto bytes = read_file(path, limit);
   if (bytes.size() < 8) io_fail(path, "file too short to be an image");
   ImageU8 img;
-  if (bytes[0] == 'P' && (bytes[1] == '5' || bytes[1] == '6')) {
-    img = decode_pnm(path, bytes);
+  const Format format = sniff(bytes);
+  if (format == Format::Other) unsupported(path, bytes);
+  if (format == Format::Pfm)
+    io_fail(path, "is a PFM (floating-point) image; an 8-bit image (PNG, JPEG, BMP, PNM) is "
+                  "expected here");
+  if (format == Format::Pnm) {
+    img = decode_pnm(path, bytes, limit);
   } else {
-    check_not_truncated(path, bytes);
-    int w = 0, h = 0, n = 0;
-    unsigned char* px = stbi_load_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w,
-                                              &h, &n, 0);
-    if (!px) io_fail(path, std::string("not a readable image (") + stbi_failure_reason() + ")");
-    img.reset(w, h, n);
-    std::memcpy(img.data.data(), px, img.data.size());
-    stbi_image_free(px);
+    PngPalette pal;
+    if (format == Format::Bmp) check_bmp(path, bytes, limit);
+    if (format == Format::Jpeg) check_jpeg(path, bytes, limit);
+    if (format == Format::Png) pal = check_png(path, bytes, limit);
+    const auto& input = pal.patched.empty() ? bytes : pal.patched;
+    std::string why;
+    if (!stb_decode(input.data(), input.size(), img, why))
+      io_fail(path, "not a readable image (" + why + ")");
+    if (!pal.patched.empty() && img.channels >= 3) {
+      for (std::size_t i = 0; i < img.pixels(); ++i) {
+        const auto* p = &img.data[i * img.channels];
+        if (p[0] == pal.marker[0] && p[1] == pal.marker[1] && p[2] == pal.marker[2])
+          io_fail(path, "corrupt PNG: a palette index at pixel (" +
+                            std::to_string(i % img.width) + ", " +
+                            std::to_string(i / img.width) + ") is past the palette's " +
+                            std::to_string(pal.entries) + " entries");
+      }
+    }
   }
   if (want_channels == 0 || want_channels == img.channels) return img;
   if (want_channels == 4) return to_rgba(img);
@@ -208,8 +461,9 @@ void save_image(const std::string& path, const ImageU8& img, int jpeg_quality) {
   }
 }
 
-ImageF load_pfm(const std::string& path) {
-  const auto bytes = read_file(path);
+ImageF load_pfm(const std::string& path, std::uint64_t max_pixels) {
+  const std::uint64_t limit = pixel_limit(max_pixels);
+  const auto bytes = read_file(path, limit);
   if (bytes.size() < 3 || bytes[0] != 'P' || (bytes[1] != 'F' && bytes[1] != 'f'))
     io_fail(path, "not a PFM file (expected 'PF' or 'Pf')");
   const int channels = bytes[1] == 'F' ? 3 : 1;
@@ -238,6 +492,7 @@ ImageF load_pfm(const std::string& path) {
     io_fail(path, "corrupt PFM header");
   }
   if (w <= 0 || h <= 0 || w > 65535 || h > 65535) io_fail(path, "PFM size out of range");
+  check_pixels(path, static_cast<std::uint64_t>(w), static_cast<std::uint64_t>(h), limit);
   if (scale == 0.0 || !std::isfinite(scale)) io_fail(path, "PFM scale must be non-zero");
   const bool little = scale < 0;
   const std::size_t need = static_cast<std::size_t>(w) * h * channels * 4;
