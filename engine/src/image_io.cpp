@@ -167,8 +167,12 @@ std::string describe_other(const std::vector<unsigned char>& b) {
   if (starts_with(b, "\x1f\x8b", 2)) return "gzip data";
   if (starts_with(b, "PK\x03\x04", 4)) return "a ZIP archive";
   if (b.size() >= 2 && b[0] == 'P' && b[1] >= '1' && b[1] <= '4')
-    return std::string("a PNM of type P") + char(b[1]) + " (ASCII or 1-bit; only binary P5/P6 are read)";
+    return std::string("a PNM of type P") + char(b[1]) + " (ASCII or 1-bit)";
   if (starts_with(b, "P7", 2)) return "a PAM (P7) image";
+  return "";  // unknown
+}
+
+std::string first_bytes_hex(const std::vector<unsigned char>& b) {
   std::string hex;
   static const char* digits = "0123456789abcdef";
   for (std::size_t k = 0; k < std::min<std::size_t>(8, b.size()); ++k) {
@@ -176,12 +180,15 @@ std::string describe_other(const std::vector<unsigned char>& b) {
     hex += digits[b[k] >> 4];
     hex += digits[b[k] & 15];
   }
-  return "an unknown format (first bytes " + hex + ")";
+  return hex;
 }
 
 [[noreturn]] void unsupported(const std::string& path, const std::vector<unsigned char>& b) {
-  io_fail(path, "not a supported image: its first bytes say " + describe_other(b) +
-                    " (supported: PNG, JPEG, BMP, binary PNM P5/P6, PFM)");
+  const std::string kind = describe_other(b);
+  io_fail(path, "not a supported image: " +
+                    (kind.empty() ? "unknown format, first bytes " + first_bytes_hex(b)
+                                  : "its first bytes say it is " + kind) +
+                    " (images are read as PNG, JPEG, BMP, binary PNM P5/P6 or PFM)");
 }
 
 // ---- Pixel budget: checked on the header's size, before anything is allocated. ----

@@ -221,7 +221,7 @@ TEST_CASE("formats are decided by magic bytes; unsupported kinds are named, neve
   Bytes pic = {'\x53', '\x80', '\xf6', '\x34', 0, 0, 0, 0, 0, 0};
   CHECK(rejected(dir, "p.png", pic).find("PIC") != std::string::npos);
   Bytes tga = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16, 0, 16, 0, 24, 0};
-  CHECK(rejected(dir, "image.tga.png", tga).find("unknown format (first bytes 00 00 02") !=
+  CHECK(rejected(dir, "image.tga.png", tga).find("unknown format, first bytes 00 00 02") !=
         std::string::npos);
   for (char t : {'1', '2', '3', '4'}) {
     Bytes pnm = {'P', t, '\n', '2', ' ', '2', '\n', '1', '\n', '0', ' ', '1', ' ', '0', ' ', '1', '\n'};
