@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "cli_runner.hpp"
 #include "lightbench/image.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/lightfield.hpp"
 #include "test_util.hpp"
 
 namespace fs = std::filesystem;
@@ -47,6 +49,18 @@ void check_fails(const lbt::CliRun& r, const std::string& needle) {
   CHECK(lbt::count_lines(r.output) == 1);
   CHECK(r.output.find(needle) != std::string::npos);
   CHECK(r.output.find("Success") == std::string::npos);
+}
+
+// Runs the CLI keeping only stderr (a run that fails late has printed its summary on stdout).
+lbt::CliRun run_stderr(const std::string& shell_cmd) {
+  lbt::CliRun r;
+  FILE* p = popen((shell_cmd + " 2>&1 >/dev/null").c_str(), "r");
+  REQUIRE(p != nullptr);
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p)) r.output += buf;
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
 }
 
 // A small stereo pair (the local method on it takes milliseconds) with ground truth.
@@ -118,6 +132,31 @@ TEST_CASE("cli outputs: bad output paths fail before computing and replace nothi
   CHECK(temps_in(dir.path) == 0);
 }
 
+TEST_CASE("cli outputs: errors found after computing (lfdepth scoring) replace nothing") {
+  lbt::TempDir dir("cli-out-late");
+  lb::LightField4D lf = lb::synthetic_plane_lightfield(31, 23, 5, 5, 1.0f, 11u);
+  lb::save_lightfield(dir.file("lf"), lf);
+  lb::ImageF nan_gt(31, 23, 1, std::numeric_limits<float>::quiet_NaN());
+  lb::save_pfm(dir.file("nan.pfm"), nan_gt);
+  lb::save_pfm(dir.file("one.pfm"), lb::ImageF(31, 23, 1, 1.0f));
+  const std::string out = dir.file("d.pfm"), json = dir.file("r.json");
+  spit(out, "precious out");
+  spit(json, "precious json");
+  const std::string cli = std::string(LB_CLI_PATH) + " ";
+  const std::string base = "lfdepth --lf " + dir.file("lf") +
+                           " --views 5 --labels 9 --drange -2,2 --backend cpu --out " + out + " --json " + json;
+  SUBCASE("an all-NaN ground truth") {
+    check_fails(run_stderr(cli + base + " --gt " + dir.file("nan.pfm")), "no pixel");
+  }
+  SUBCASE("a border larger than the image") {
+    check_fails(run_stderr(cli + base + " --gt " + dir.file("one.pfm") + " --border 100"),
+                "border");
+  }
+  CHECK(slurp(out) == "precious out");
+  CHECK(slurp(json) == "precious json");
+  CHECK(temps_in(dir.path) == 0);
+}
+
 TEST_CASE("cli outputs: a valid run still writes --out, --json and --error-map") {
   Pair pair;
   lbt::TempDir dir("cli-out-ok");
@@ -158,14 +197,8 @@ TEST_CASE("cli outputs: out of space while writing keeps the old files") {
   // summary on stdout is dropped: the error is the one line on stderr.
   const std::string cmd = "sh -c \"trap '' XFSZ; ulimit -f 0; exec " + std::string(LB_CLI_PATH) + " " +
                           pair.args + " --out " + dir.file("d.png") + " --json " + dir.file("r.json") +
-                          "\" 2>&1 >/dev/null";
-  lbt::CliRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  while (std::fgets(buf, sizeof buf, p)) r.output += buf;
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+                          "\"";
+  const lbt::CliRun r = run_stderr(cmd);
   check_fails(r, "File too large");
   CHECK(slurp(dir.file("d.png")) == "precious png");
   CHECK(slurp(dir.file("r.json")) == "precious json");
