@@ -3,9 +3,8 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 
+#include "lightbench/atomic_file.hpp"
 #include "lightbench/error.hpp"
 
 namespace lb::cli {
@@ -62,19 +61,11 @@ void Report::add_timings(const TimingRegistry& reg) {
 }
 
 void Report::write(const std::string& path) const {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  std::error_code ec;
-  if (target.has_parent_path() && !fs::is_directory(target.parent_path(), ec))
-    throw Error("--json '" + path + "': directory does not exist");
-  const std::string tmp = path + ".tmp-lightbench";
-  {
-    std::ofstream f(tmp);
-    f << j_.dump(2) << "\n";
-    if (!f) throw Error("--json '" + path + "': write failed");
+  try {
+    write_file_atomic(path, j_.dump(2) + "\n");
+  } catch (const Error& e) {
+    throw Error(std::string("--json ") + e.what());
   }
-  fs::rename(tmp, target, ec);
-  if (ec) throw Error("--json '" + path + "': " + ec.message());
 }
 
 nlohmann::json to_json(const PlenopticGrid& g) {

@@ -63,6 +63,7 @@ Action add_lfdepth(CLI::App& app) {
   return [o] {
     if (file_extension(o->out) != ".pfm") throw Error("--out '" + o->out + "': use .pfm");
     if (o->repeat < 1 || o->repeat > 10000) throw Error("--repeat must be in 1..10000");
+    if (o->border < 0) throw Error("--border must be >= 0, got " + std::to_string(o->border));
     CaeParams p;
     p.views = o->views;
     p.labels = o->labels;

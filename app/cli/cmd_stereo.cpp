@@ -135,6 +135,10 @@ Action add_stereo(CLI::App& app) {
     if (ext != ".png" && ext != ".pfm" && ext != ".pgm")
       throw Error("--out '" + o->out + "': use .png (scaled for viewing) or .pfm (exact)");
     if (o->repeat < 1 || o->repeat > 10000) throw Error("--repeat must be in 1..10000");
+    const std::string emap_ext = file_extension(o->error_map);
+    if (!o->error_map.empty() && emap_ext != ".png" && emap_ext != ".jpg" && emap_ext != ".jpeg" &&
+        emap_ext != ".bmp" && emap_ext != ".ppm")
+      throw Error("--error-map '" + o->error_map + "': use .png, .jpg, .bmp or .ppm");
     const StereoMethod method = parse_stereo_method(o->method);
     const BackendRequest req = parse_backend_request(o->backend);
     if (o->scene.empty() && (o->left.empty() || o->right.empty()))

@@ -1,10 +1,42 @@
 // lightbench-cli: the engine headless — generate scenes, render, benchmark — with JSON
 // reports. Errors print one line and exit non-zero.
 #include <cstdio>
+#include <filesystem>
 #include <map>
+#include <string>
 
 #include "commands.hpp"
+#include "lightbench/atomic_file.hpp"
 #include "lightbench/error.hpp"
+
+namespace {
+
+// Every file output of the chosen (sub)commands is checked before any work: its directory
+// exists and accepts a new file, the path is not a directory. (generate's --out is a folder.)
+void check_output_options(const CLI::App& app) {
+  for (const CLI::App* sub : app.get_subcommands()) {
+    for (const char* name : {"--out", "--json", "--error-map", "--aif"}) {
+      const CLI::Option* opt = sub->get_option_no_throw(name);
+      if (!opt || opt->count() == 0) continue;
+      if (std::string(name) == "--out" && sub->get_name() == "generate") continue;  // a folder
+      const std::string path = opt->as<std::string>();
+      lb::check_output_path(path, name);
+    }
+    // Folder outputs (generate --out, mad --maps): created when missing, but never a file.
+    for (const char* name : {"--out", "--maps"}) {
+      const CLI::Option* opt = sub->get_option_no_throw(name);
+      if (!opt || opt->count() == 0) continue;
+      if (std::string(name) == "--out" && sub->get_name() != "generate") continue;
+      const std::string path = opt->as<std::string>();
+      std::error_code ec;
+      if (std::filesystem::exists(path, ec) && !std::filesystem::is_directory(path, ec))
+        throw lb::Error(std::string(name) + " '" + path + "': exists and is not a folder");
+    }
+    check_output_options(*sub);
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"lightbench-cli: GPU light-field, stereo and image-quality algorithms, headless"};
@@ -32,7 +64,12 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
   try {
+    // Every output of the run is staged (unique temp files, fully written and synced) and
+    // renamed into place together only when the command succeeded: a failure touches nothing.
+    lb::OutputTransaction outputs;
+    check_output_options(app);
     for (auto* sub : app.get_subcommands()) actions.at(sub)();
+    outputs.commit();
   } catch (const lb::Error& e) {
     std::fprintf(stderr, "lightbench-cli: error: %s\n", e.what());
     return 1;

@@ -1,5 +1,7 @@
 #include "lightbench/image_io.hpp"
 
+#include "lightbench/atomic_file.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <climits>
@@ -48,25 +50,11 @@ std::vector<unsigned char> read_file(const std::string& path, std::uint64_t max_
   return bytes;
 }
 
-// Writes through a temporary file and renames it, so a failed write never destroys an
-// existing file of that name.
-template <class WriteFn>
-void write_atomically(const std::string& path, WriteFn write) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  std::error_code ec;
-  if (target.has_parent_path() && !fs::is_directory(target.parent_path(), ec))
-    io_fail(path, "directory '" + target.parent_path().string() + "' does not exist");
-  const std::string tmp = path + ".tmp-lightbench";
-  if (!write(tmp)) {
-    fs::remove(tmp, ec);
-    io_fail(path, "write failed (disk full or no permission?)");
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    io_fail(path, "cannot replace file: " + ec.message());
-  }
+// Encoders write into memory (stb's file writers ignore fwrite/fclose errors); the bytes
+// then go through write_file_atomic, which checks every write and never leaves a half file.
+void append_to_string(void* ctx, void* data, int size) {
+  static_cast<std::string*>(ctx)->append(static_cast<const char*>(data),
+                                         static_cast<std::size_t>(size));
 }
 
 // ---- PNM (P5 / P6), parsed here: stb does not detect truncated PNM data. ----
@@ -441,31 +429,25 @@ void save_image(const std::string& path, const ImageU8& img, int jpeg_quality) {
   const std::string ext = file_extension(path);
   const int w = img.width, h = img.height, n = img.channels;
   const void* px = img.data.data();
+  std::string bytes;
+  bool ok = true;
   if (ext == ".png") {
-    write_atomically(path, [&](const std::string& t) {
-      return stbi_write_png(t.c_str(), w, h, n, px, w * n) != 0;
-    });
+    ok = stbi_write_png_to_func(append_to_string, &bytes, w, h, n, px, w * n) != 0;
   } else if (ext == ".jpg" || ext == ".jpeg") {
     LB_REQUIRE(jpeg_quality >= 1 && jpeg_quality <= 100, "JPEG quality must be in 1..100");
-    write_atomically(path, [&](const std::string& t) {
-      return stbi_write_jpg(t.c_str(), w, h, n, px, jpeg_quality) != 0;
-    });
+    ok = stbi_write_jpg_to_func(append_to_string, &bytes, w, h, n, px, jpeg_quality) != 0;
   } else if (ext == ".bmp") {
-    write_atomically(path, [&](const std::string& t) {
-      return stbi_write_bmp(t.c_str(), w, h, n, px) != 0;
-    });
+    ok = stbi_write_bmp_to_func(append_to_string, &bytes, w, h, n, px) != 0;
   } else if (ext == ".ppm" || ext == ".pgm") {
     const ImageU8 conv = ext == ".pgm" ? (n == 1 ? img : to_gray(img)) : to_rgb(img);
-    write_atomically(path, [&](const std::string& t) {
-      std::ofstream f(t, std::ios::binary);
-      f << (ext == ".pgm" ? "P5" : "P6") << "\n" << w << " " << h << "\n255\n";
-      f.write(reinterpret_cast<const char*>(conv.data.data()),
-              static_cast<std::streamsize>(conv.data.size()));
-      return static_cast<bool>(f);
-    });
+    bytes = std::string(ext == ".pgm" ? "P5" : "P6") + "\n" + std::to_string(w) + " " +
+            std::to_string(h) + "\n255\n";
+    bytes.append(reinterpret_cast<const char*>(conv.data.data()), conv.data.size());
   } else {
     io_fail(path, "unknown image extension '" + ext + "' (use .png .jpg .bmp .ppm .pgm or .pfm)");
   }
+  if (!ok || bytes.empty()) io_fail(path, "image encoding failed");
+  write_file_atomic(path, bytes);
 }
 
 ImageF load_pfm(const std::string& path, std::uint64_t max_pixels) {
@@ -524,22 +506,21 @@ void save_pfm(const std::string& path, const ImageF& img) {
   if (img.empty()) io_fail(path, "refusing to write an empty image");
   if (img.channels != 1 && img.channels != 3)
     io_fail(path, "PFM holds 1 or 3 channels, not " + std::to_string(img.channels));
-  write_atomically(path, [&](const std::string& t) {
-    std::ofstream f(t, std::ios::binary);
-    f << (img.channels == 3 ? "PF" : "Pf") << "\n"
-      << img.width << " " << img.height << "\n-1.0\n";
-    std::vector<unsigned char> row(static_cast<std::size_t>(img.width) * img.channels * 4);
-    for (int y = img.height - 1; y >= 0; --y) {
-      const float* src = img.row(y);
-      for (std::size_t k = 0; k < row.size() / 4; ++k) {
-        std::uint32_t u;
-        std::memcpy(&u, &src[k], 4);
-        for (int b = 0; b < 4; ++b) row[4 * k + b] = static_cast<unsigned char>(u >> (8 * b));
-      }
-      f.write(reinterpret_cast<const char*>(row.data()), static_cast<std::streamsize>(row.size()));
+  std::string bytes = std::string(img.channels == 3 ? "PF" : "Pf") + "\n" +
+                      std::to_string(img.width) + " " + std::to_string(img.height) + "\n-1.0\n";
+  const std::size_t row_bytes = static_cast<std::size_t>(img.width) * img.channels * 4;
+  const std::size_t head = bytes.size();
+  bytes.resize(head + row_bytes * static_cast<std::size_t>(img.height));
+  unsigned char* out = reinterpret_cast<unsigned char*>(bytes.data()) + head;
+  for (int y = img.height - 1; y >= 0; --y, out += row_bytes) {
+    const float* src = img.row(y);
+    for (std::size_t k = 0; k < row_bytes / 4; ++k) {
+      std::uint32_t u;
+      std::memcpy(&u, &src[k], 4);
+      for (int b = 0; b < 4; ++b) out[4 * k + b] = static_cast<unsigned char>(u >> (8 * b));
     }
-    return static_cast<bool>(f);
-  });
+  }
+  write_file_atomic(path, bytes);
 }
 
 }  // namespace lb

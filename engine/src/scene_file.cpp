@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lightbench/atomic_file.hpp"
 #include "lightbench/image_io.hpp"
 
 namespace lb {
@@ -20,9 +21,7 @@ std::string save_scene(const std::string& dir, const GeneratedScene& scene) {
   j["raw"] = "raw.png";
   j["truth"] = "truth.pfm";
   const std::string path = (fs::path(dir) / "scene.json").string();
-  std::ofstream f(path);
-  f << j.dump(2) << "\n";
-  if (!f) throw Error("'" + path + "': write failed");
+  write_file_atomic(path, j.dump(2) + "\n");
   return path;
 }
 
