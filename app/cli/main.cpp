@@ -2,6 +2,7 @@
 // reports. Errors print one line and exit non-zero.
 #include <cstdio>
 #include <map>
+#include <string>
 
 #include "commands.hpp"
 #include "lightbench/error.hpp"
@@ -26,6 +27,23 @@ int main(int argc, char** argv) {
       lb::cli::add_mad);
   add("bench", "time kernel variants (CUDA events, median) against a copy kernel",
       lb::cli::add_bench);
+  // CLI11's messages, one line each, like every other error.
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return std::string("lightbench-cli: error: ") + e.what() + "\n";
+  });
+  // A mistyped command is named as such (CLI11 would only say "A subcommand is required").
+  if (argc >= 2 && argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      known = known || sub->get_name() == argv[1];
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      std::fprintf(stderr, "lightbench-cli: error: unknown command '%s' (commands: %s)\n", argv[1], names.c_str());
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
