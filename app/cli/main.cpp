@@ -32,13 +32,17 @@ int main(int argc, char** argv) {
     return std::string("lightbench-cli: error: ") + e.what() + "\n";
   });
   // A mistyped command is named as such (CLI11 would only say "A subcommand is required").
-  if (argc >= 2 && argv[1][0] != '-') {
-    std::string names;
-    bool known = false;
-    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
-      known = known || sub->get_name() == argv[1];
-      names += (names.empty() ? "" : ", ") + sub->get_name();
-    }
+  std::string names;
+  bool known = false;
+  for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    known = known || (argc >= 2 && sub->get_name() == argv[1]);
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  }
+  if (argc < 2) {
+    std::fprintf(stderr, "lightbench-cli: error: no command given (commands: %s; --help)\n", names.c_str());
+    return 2;
+  }
+  if (argv[1][0] != '-') {
     if (!known) {
       std::fprintf(stderr, "lightbench-cli: error: unknown command '%s' (commands: %s)\n", argv[1], names.c_str());
       return 2;

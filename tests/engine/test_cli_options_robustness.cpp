@@ -50,6 +50,7 @@ std::string write_lf(const lbt::TempDir& dir, float gt_value) {
 
 TEST_CASE("options: a mistyped command is named, with the list of commands") {
   expect_error("frobnicate --out x", "unknown command 'frobnicate' (commands: generate, render");
+  expect_error("", "no command given (commands: generate, render");
 }
 
 TEST_CASE("options: negative, NaN, infinite, overflowing or out-of-range numbers are refused") {
