@@ -29,9 +29,19 @@ std::pair<double, double> parse_pair(const std::string& option, const std::strin
 LightFieldLoadOptions parse_lf_grid(const std::string& text) {
   LightFieldLoadOptions o;
   if (text.empty()) return o;
-  char tail = 0;
-  if (std::sscanf(text.c_str(), "%dx%d%c", &o.grid_u, &o.grid_v, &tail) != 2 || o.grid_u < 1 || o.grid_v < 1)
-    throw Error("--grid expects UxV, e.g. 9x9, got '" + text + "'");
+  // Digits only, each side 1..1000 (no sign, overflow or exponent).
+  const auto x = text.find('x');
+  auto side = [&](const std::string& s) {
+    if (s.empty() || s.size() > 4 || s.find_first_not_of("0123456789") != std::string::npos) return -1;
+    const int v = std::stoi(s);
+    return v >= 1 && v <= 1000 ? v : -1;
+  };
+  if (x != std::string::npos) {
+    o.grid_u = side(text.substr(0, x));
+    o.grid_v = side(text.substr(x + 1));
+  }
+  if (x == std::string::npos || o.grid_u < 1 || o.grid_v < 1)
+    throw Error("--grid expects UxV with U, V in 1..1000, e.g. 9x9, got '" + text + "'");
   return o;
 }
 

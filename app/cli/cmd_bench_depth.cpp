@@ -3,6 +3,8 @@
 #include "bench_output.hpp"
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
+#include "lightbench/depth_math.hpp"
 #include "lightbench/bench/depth.hpp"
 #include "lightbench/generator.hpp"
 #include "plenoptic_options.hpp"
@@ -21,14 +23,14 @@ Action add_bench_depth(CLI::App& bench, CLI::App** sub_out) {
   CLI::App* app = bench.add_subcommand("depth", "benchmark the plenoptic depth variants (seed: P 7..14)");
   *sub_out = app;
   o->in.add_input(*app);
-  app->add_option("--patch", o->in.patch, "output patch size M (default 11)");
-  app->add_option("--lim", o->in.lim, "range limit (default 2)");
-  app->add_option("--pmin", o->pmin, "smallest candidate patch size (default 7)");
-  app->add_option("--pmax", o->pmax, "largest candidate patch size (default 14)");
-  app->add_option("--window", o->window, "aggregation window (odd)")->capture_default_str();
-  app->add_option("--aperture", o->aperture, "sample aperture, fraction of D/2")->capture_default_str();
-  app->add_option("--warmup", o->warmup, "untimed launches per variant")->capture_default_str();
-  app->add_option("--reps", o->reps, "timed launches per variant (>= 50)")->capture_default_str();
+  app->add_option("--patch", o->in.patch, "output patch size M (default 11)")->check(int_in(1, kMaxPatch));
+  app->add_option("--lim", o->in.lim, "range limit (default 2)")->check(int_in(1, kMaxLim));
+  app->add_option("--pmin", o->pmin, "smallest candidate patch size (default 7)")->check(int_in(1, kMaxPatch));
+  app->add_option("--pmax", o->pmax, "largest candidate patch size (default 14)")->check(int_in(1, kMaxPatch));
+  app->add_option("--window", o->window, "aggregation window (odd)")->capture_default_str()->check(int_in(1, kMaxDepthWindow));
+  app->add_option("--aperture", o->aperture, "sample aperture, fraction of D/2")->capture_default_str()->check(real_in(0.1, 1.5));
+  app->add_option("--warmup", o->warmup, "untimed launches per variant")->capture_default_str()->check(int_in(1, 100000));
+  app->add_option("--reps", o->reps, "timed launches per variant (>= 50)")->capture_default_str()->check(int_in(50, 100000));
   app->add_flag("--no-flush", o->no_flush, "do not flush L2 between timed launches");
   app->add_flag("--no-cpu-check", o->no_cpu, "skip the comparison with the CPU reference");
   app->add_option("--json", o->json, "write a JSON report");

@@ -5,6 +5,8 @@
 #include "bench_output.hpp"
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
+#include "lightbench/cae_math.hpp"
 #include "lightbench/bench/lfdepth.hpp"
 #include "lightbench/cae.hpp"
 #include "lightbench/lightfield.hpp"
@@ -24,13 +26,13 @@ Action add_bench_lfdepth(CLI::App& bench, CLI::App** sub_out) {
   sub->add_option("--lf", o->lf, "light-field folder (HCI antinous for the PERFORMANCE.md numbers)")->required();
   sub->add_option("--grid", o->grid, "numbered views only: angular grid UxV");
   sub->add_option("--windows", o->windows, "angular windows, comma separated")->capture_default_str();
-  sub->add_option("--labels", o->labels, "disparity labels")->capture_default_str();
+  sub->add_option("--labels", o->labels, "disparity labels")->capture_default_str()->check(int_in(2, cae::kMaxLabels));
   sub->add_option("--drange", o->drange, "disparity range MIN,MAX")->capture_default_str();
   sub->add_option("--sigma", o->sigma, "Gaussian constraint")->capture_default_str();
-  sub->add_option("--warmup", o->warmup, "untimed passes per variant")->capture_default_str();
-  sub->add_option("--reps", o->reps, "timed passes per variant (>= 50)")->capture_default_str();
+  sub->add_option("--warmup", o->warmup, "untimed passes per variant")->capture_default_str()->check(int_in(1, 1000));
+  sub->add_option("--reps", o->reps, "timed passes per variant (>= 50)")->capture_default_str()->check(int_in(50, 100000));
   sub->add_option("--max-seconds", o->max_seconds, "timed budget per variant (fewer reps past it)")
-      ->capture_default_str();
+      ->capture_default_str()->check(real_in(0.0, 1e9));
   sub->add_option("--json", o->json, "write a JSON report");
   return [o] {
     if (o->reps < 50 || o->reps > 100000) throw Error("--reps must be in 50..100000");

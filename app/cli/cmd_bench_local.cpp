@@ -11,6 +11,7 @@
 #include "bench_output.hpp"
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "lightbench/bench/stereo_local.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/stereo_local.hpp"
@@ -86,10 +87,10 @@ Action add_bench_local(CLI::App& bench, CLI::App** sub_out) {
   sub->add_option("--truncation", o->truncation, "cost truncation T")->capture_default_str();
   sub->add_option("--variable-windows", o->variable_windows, "0/1")->capture_default_str();
   sub->add_option("--lr-check", o->lr_check, "0/1")->capture_default_str();
-  sub->add_option("--warmup", o->warmup, "untimed runs per variant")->capture_default_str();
-  sub->add_option("--reps", o->reps, "timed runs per variant (>= 50)")->capture_default_str();
+  sub->add_option("--warmup", o->warmup, "untimed runs per variant")->capture_default_str()->check(int_in(1, 1000));
+  sub->add_option("--reps", o->reps, "timed runs per variant (>= 50)")->capture_default_str()->check(int_in(50, 100000));
   sub->add_option("--max-seconds", o->max_seconds, "timed budget per variant (fewer reps past it)")
-      ->capture_default_str();
+      ->capture_default_str()->check(real_in(0.0, 1e9));
   sub->add_flag("--no-check", o->no_check, "skip the comparison with the CPU reference");
   sub->add_option("--json", o->json, "write a JSON report");
   return [o] {

@@ -3,6 +3,7 @@
 #include "bench_output.hpp"
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "lightbench/bench/mad.hpp"
 
 namespace lb::cli {
@@ -17,8 +18,8 @@ Action add_bench_mad(CLI::App& bench, CLI::App** sub_out) {
   *sub_out = sub;
   sub->add_option("--iqa", o->iqa, "folder with the I03/I04/I06 pairs (absent: synthetic 512x384)")
       ->capture_default_str();
-  sub->add_option("--warmup", o->warmup, "untimed runs per case")->capture_default_str();
-  sub->add_option("--reps", o->reps, "timed runs per case (>= 10)")->capture_default_str();
+  sub->add_option("--warmup", o->warmup, "untimed runs per case")->capture_default_str()->check(int_in(1, 1000));
+  sub->add_option("--reps", o->reps, "timed runs per case (>= 10)")->capture_default_str()->check(int_in(10, 100000));
   sub->add_option("--json", o->json, "write a JSON report");
   return [o] {
     if (o->reps < 10 || o->reps > 100000) throw Error("--reps must be in 10..100000");

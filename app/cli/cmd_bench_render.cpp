@@ -4,6 +4,7 @@
 #include "bench_output.hpp"
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "lightbench/bench/render.hpp"
 #include "plenoptic_options.hpp"
 
@@ -22,8 +23,8 @@ Action add_bench_render(CLI::App& bench, CLI::App** sub_out) {
   o->in.add_input(*render);
   o->in.add_render(*render);
   render->add_option("--backend", o->backend, "cuda (benchmarks time CUDA kernels)")->capture_default_str();
-  render->add_option("--warmup", o->warmup, "untimed launches per variant")->capture_default_str();
-  render->add_option("--reps", o->reps, "timed launches per variant (>= 50)")->capture_default_str();
+  render->add_option("--warmup", o->warmup, "untimed launches per variant")->capture_default_str()->check(int_in(1, 100000));
+  render->add_option("--reps", o->reps, "timed launches per variant (>= 50)")->capture_default_str()->check(int_in(50, 100000));
   render->add_flag("--tuning", o->tuning, "also sweep block shapes and chunk lengths");
   render->add_flag("--no-flush", o->no_flush, "do not flush L2 between timed launches");
   render->add_option("--json", o->json, "write a JSON report");

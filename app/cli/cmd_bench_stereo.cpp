@@ -8,6 +8,7 @@
 #include "bench_output.hpp"
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "lightbench/bench/stereo_bp.hpp"
 #include "lightbench/stereo_io.hpp"
 
@@ -24,8 +25,8 @@ Action add_bench_stereo(CLI::App& bench, CLI::App** sub_out) {
   *sub_out = sub;
   sub->add_option("--data", o->data, "folder holding the Middlebury tsukuba/ and venus/ folders")
       ->capture_default_str();
-  sub->add_option("--warmup", o->warmup, "untimed runs per variant")->capture_default_str();
-  sub->add_option("--reps", o->reps, "timed runs per variant (median)")->capture_default_str();
+  sub->add_option("--warmup", o->warmup, "untimed runs per variant")->capture_default_str()->check(int_in(0, 1000));
+  sub->add_option("--reps", o->reps, "timed runs per variant (median)")->capture_default_str()->check(int_in(1, 100000));
   sub->add_flag("--no-synthetic", o->no_synthetic, "skip the synthetic 450x375 pair (60 and 64 disparities)");
   sub->add_option("--json", o->json, "write a JSON report");
   return [o] {

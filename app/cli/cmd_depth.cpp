@@ -5,6 +5,8 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
+#include "lightbench/depth_math.hpp"
 #include "lightbench/runners.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
@@ -30,17 +32,17 @@ Action add_depth(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   o->in.add_input(app);
   o->in.add_render(app);  // --patch M (output grid), --lim; --view/--sigma: the all-in-focus render
-  app.add_option("--pmin", o->pmin, "smallest candidate patch size (default 7)");
-  app.add_option("--pmax", o->pmax, "largest candidate patch size (default 14)");
+  app.add_option("--pmin", o->pmin, "smallest candidate patch size (default 7)")->check(int_in(1, kMaxPatch));
+  app.add_option("--pmax", o->pmax, "largest candidate patch size (default 14)")->check(int_in(1, kMaxPatch));
   app.add_option("--window", o->window, "k x k box aggregation of the costs (odd, 1: none)")
-      ->capture_default_str();
+      ->capture_default_str()->check(int_in(1, kMaxDepthWindow));
   app.add_option("--aperture", o->aperture, "samples count within aperture * D/2 of their micro-image centre")
-      ->capture_default_str();
+      ->capture_default_str()->check(real_in(0.1, 1.5));
   app.add_option("--backend", o->backend, "auto | cpu | cuda (auto: CUDA when usable)")
       ->capture_default_str();
   app.add_option("--variant", o->variant, "original | sync | nosync (CUDA kernels)")
       ->capture_default_str();
-  app.add_option("--repeat", o->repeat, "run this many times (timings: median)")->capture_default_str();
+  app.add_option("--repeat", o->repeat, "run this many times (timings: median)")->capture_default_str()->check(int_in(1, 100000));
   app.add_option("--out", o->out, "depth map: .pfm (chosen patch size per pixel) or .png/.jpg/.bmp/.ppm "
                                   "(colour-mapped pmin..pmax)")->required();
   app.add_option("--aif,--all-in-focus", o->aif,

@@ -5,6 +5,7 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "lightbench/assets.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/scene_file.hpp"
@@ -35,9 +36,11 @@ Action add_generate(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   app.add_option("--preset", o->preset, preset_list() + " (seed: the seed paper's 96x72 workload)")
       ->capture_default_str();
-  o->seed_opt = app.add_option("--seed", o->seed, "random seed (same seed, same bytes; default: the preset's, 1)");
+  o->seed_opt = app.add_option("--seed", o->seed, "random seed (same seed, same bytes; default: the preset's, 1)")
+                    ->check(uint64_any());
   o->truth_opt = app.add_option("--truth-patch", o->truth_patch,
-                 "output patch size M of the ground-truth map (default: the preset's, 11)");
+                 "output patch size M of the ground-truth map (default: the preset's, 11)")
+                    ->check(int_in(1, kMaxPatch));
   app.add_option("--assets", o->assets, "directory whose plenoptic/NAME.json files replace or add presets");
   app.add_option("--out", o->out, "output directory (raw.png, truth.pfm, scene.json)")->required();
   app.add_option("--json", o->json, "write a JSON report");

@@ -1,11 +1,16 @@
 // lightbench-cli lfdepth: depth of a 4D light field (folder of views) by CAE / binned CAE /
 // exact CAE on the CPU reference or a CUDA kernel variant; scored against the HCI ground
 // truth when there is one.
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <limits>
 #include <sstream>
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
+#include "lightbench/cae_math.hpp"
 #include "lightbench/runners.hpp"
 #include "lightbench/cae.hpp"
 #include "lightbench/cae_cuda.hpp"
@@ -22,10 +27,24 @@ std::string variant_list() {
   return s;
 }
 CaeRoi parse_crop(const std::string& text) {
+  auto bad = [&] { return Error("--crop expects X,Y,W,H (X, Y >= 0, W, H >= 1, each at most 2147483647), got '" + text + "'"); };
+  long long v[4];
+  const char* p = text.c_str();
+  for (int i = 0; i < 4; ++i) {
+    if (i > 0 && *p++ != ',') throw bad();
+    if (*p < '0' || *p > '9') throw bad();  // digits only: no sign, space or exponent
+    errno = 0;
+    char* end = nullptr;
+    v[i] = std::strtoll(p, &end, 10);
+    if (errno == ERANGE || v[i] > std::numeric_limits<int>::max()) throw bad();
+    p = end;
+  }
+  if (*p != '\0' || v[2] < 1 || v[3] < 1) throw bad();
   CaeRoi r;
-  char tail = 0;
-  if (std::sscanf(text.c_str(), "%d,%d,%d,%d%c", &r.x, &r.y, &r.w, &r.h, &tail) != 4 || r.w < 1 || r.h < 1)
-    throw Error("--crop expects X,Y,W,H (W, H >= 1), got '" + text + "'");
+  r.x = static_cast<int>(v[0]);
+  r.y = static_cast<int>(v[1]);
+  r.w = static_cast<int>(v[2]);
+  r.h = static_cast<int>(v[3]);
   return r;
 }
 }  // namespace
@@ -43,8 +62,8 @@ Action add_lfdepth(CLI::App& app) {
       ->required();
   app.add_option("--grid", o->grid, "numbered views only: angular grid UxV (default: square)");
   app.add_option("--views", o->views, "angular window n (odd): n x n views around the centre")
-      ->capture_default_str();
-  app.add_option("--labels", o->labels, "number of disparity labels")->capture_default_str();
+      ->capture_default_str()->check(int_in(1, cae::kMaxWindow));
+  app.add_option("--labels", o->labels, "number of disparity labels")->capture_default_str()->check(int_in(2, cae::kMaxLabels));
   app.add_option("--drange", o->drange, "disparity range MIN,MAX (px)")->capture_default_str();
   app.add_option("--method", o->method, "cae | binned | exact")->capture_default_str();
   app.add_option("--variant", o->variant,
@@ -57,8 +76,8 @@ Action add_lfdepth(CLI::App& app) {
   app.add_option("--gt", o->gt, "ground-truth disparity (.pfm; default: the folder's, if any)");
   app.add_option("--crop", o->crop, "compute only the region X,Y,W,H of the centre view");
   app.add_option("--border", o->border, "scoring: border crop of the full image (HCI: 15)")
-      ->capture_default_str();
-  app.add_option("--repeat", o->repeat, "run this many times (timings: median)")->capture_default_str();
+      ->capture_default_str()->check(int_in(0, 100000));
+  app.add_option("--repeat", o->repeat, "run this many times (timings: median)")->capture_default_str()->check(int_in(1, 10000));
   app.add_option("--json", o->json, "write a JSON report");
   return [o] {
     if (file_extension(o->out) != ".pfm") throw Error("--out '" + o->out + "': use .pfm");
@@ -105,6 +124,14 @@ Action add_lfdepth(CLI::App& app) {
                      std::to_string(lf.height) + " single-channel PFM");
     }
     validate(p, lf);
+    ro.roi = resolve_roi(ro.roi, lf.width, lf.height);  // before computing: "--crop ... is not inside"
+    if (!gt.empty()) {
+      try {
+        hci_require_truth(gt, ro.roi.x, ro.roi.y, ro.roi.w, ro.roi.h, o->border);
+      } catch (const Error& e) {
+        throw Error("'" + gt_source + "': " + e.what());
+      }
+    }
     est->set_lightfield(lf);
     const std::string variant = o->variant.empty() ? est->default_variant(p.method) : o->variant;
     LfDepthResult r;

@@ -7,6 +7,7 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "lightbench/runners.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/mad.hpp"
@@ -54,7 +55,7 @@ Action add_mad(CLI::App& app) {
   app.add_option("--maps", o->maps, "folder for the HI and LO maps (PFM raw values + colour-mapped PNG)");
   app.add_option("--backend", o->backend, "auto | cpu | cuda")->capture_default_str();
   app.add_option("--variant", o->variant, "CUDA local-statistics kernel: gather | shared | shared_nc | fused");
-  app.add_option("--repeat", o->repeat, "run this many times (timings: median)")->capture_default_str();
+  app.add_option("--repeat", o->repeat, "run this many times (timings: median)")->capture_default_str()->check(int_in(1, 10000));
   app.add_option("--json", o->json, "write a JSON report");
   return [o] {
     if (o->repeat < 1 || o->repeat > 10000) throw Error("--repeat must be in 1..10000");

@@ -3,6 +3,7 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "lightbench/runners.hpp"
 #include "lightbench/image_io.hpp"
 #include "plenoptic_options.hpp"
@@ -28,7 +29,7 @@ Action add_render(CLI::App& app) {
   app.add_flag("--divide", o->divide, "Original: integer division, not the reciprocal multiply");
   app.add_flag("--sync-at-end", o->sync_at_end, "Original: barrier at the end of each neighbour loop");
   app.add_option("--repeat", o->repeat, "render this many times (timings: median)")
-      ->capture_default_str();
+      ->capture_default_str()->check(int_in(1, 100000));
   app.add_option("--out", o->out, "output image (.png .jpg .bmp .ppm)")->required();
   app.add_option("--json", o->json, "write a JSON report");
   return [o] {

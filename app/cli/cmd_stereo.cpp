@@ -8,6 +8,7 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "lightbench/runners.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/stereo.hpp"
@@ -103,13 +104,15 @@ Action add_stereo(CLI::App& app) {
   app.add_option("--right", o->right, "right image");
   app.add_option("--scene", o->scene,
                  "Middlebury folder (imL.png, imR.png, groundtruth.png, mask_*.png) instead of --left/--right");
-  app.add_option("--ndisp", o->ndisp, "disparity values L (0 .. L-1; default: the scene's, else 16)");
+  app.add_option("--ndisp", o->ndisp, "disparity values L (0 .. L-1; default: the scene's, else 16)")
+      ->check(int_in(1, 100000));
   app.add_option("--method", o->method, "bp | local")->capture_default_str();
   app.add_option("--variant", o->variant,
                  "CUDA variant: bp: local | registers | shared | hybrid | hybrid:R,S; local: phase2 | phase3 | "
                  "phase4 | phase5 | fused");
   app.add_option("--gt", o->gt, "ground-truth disparity (8-bit image with --gt-scale, or .pfm)");
-  app.add_option("--gt-scale", o->gt_scale, "ground truth value per disparity (tsukuba 16, venus 8)");
+  app.add_option("--gt-scale", o->gt_scale, "ground truth value per disparity (tsukuba 16, venus 8)")
+      ->check(real_in(1e-6, 1e6));
   app.add_option("--mask-nonocc", o->mask_nonocc, "mask of non-occluded pixels (255 = counted)");
   app.add_option("--mask-all", o->mask_all, "mask of evaluated pixels (255 = counted)");
   app.add_option("--mask-disc", o->mask_disc, "mask of pixels near discontinuities (255 = counted)");
@@ -126,7 +129,7 @@ Action add_stereo(CLI::App& app) {
                  "local: 1 = also the half and full windows")->capture_default_str();
   app.add_option("--lr-check", o->local.lr_check, "local: 1 = left-right check and fill")->capture_default_str();
   app.add_option("--backend", o->backend, "auto | cpu | cuda")->capture_default_str();
-  app.add_option("--repeat", o->repeat, "run this many times (timings: median)")->capture_default_str();
+  app.add_option("--repeat", o->repeat, "run this many times (timings: median)")->capture_default_str()->check(int_in(1, 10000));
   app.add_option("--out", o->out, "disparity map: .png (scaled for viewing) or .pfm (exact)")->required();
   app.add_option("--error-map", o->error_map, "with ground truth: wrong pixels in red (.png)");
   app.add_option("--json", o->json, "write a JSON report");
@@ -177,6 +180,13 @@ Action add_stereo(CLI::App& app) {
     if (gt.empty() && (!gt.mask_nonocc.empty() || !gt.mask_all.empty() || !gt.mask_disc.empty()))
       throw Error("masks given without ground truth (--gt)");
     if (!o->error_map.empty() && gt.empty()) throw Error("--error-map needs ground truth (--gt or --scene)");
+    if (!gt.empty()) {
+      try {
+        require_scorable(gt);
+      } catch (const Error& e) {
+        throw Error((gt_source.empty() ? std::string("ground truth") : "'" + gt_source + "'") + ": " + e.what());
+      }
+    }
     BpParams bp = o->bp;
     bp.ndisp = ndisp;
     LocalParams local = o->local;

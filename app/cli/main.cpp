@@ -58,6 +58,27 @@ int main(int argc, char** argv) {
       lb::cli::add_mad);
   add("bench", "time kernel variants (CUDA events, median) against a copy kernel",
       lb::cli::add_bench);
+  // CLI11's messages, one line each, like every other error.
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return std::string("lightbench-cli: error: ") + e.what() + "\n";
+  });
+  // A mistyped command is named as such (CLI11 would only say "A subcommand is required").
+  std::string names;
+  bool known = false;
+  for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    known = known || (argc >= 2 && sub->get_name() == argv[1]);
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  }
+  if (argc < 2) {
+    std::fprintf(stderr, "lightbench-cli: error: no command given (commands: %s; --help)\n", names.c_str());
+    return 2;
+  }
+  if (argv[1][0] != '-') {
+    if (!known) {
+      std::fprintf(stderr, "lightbench-cli: error: unknown command '%s' (commands: %s)\n", argv[1], names.c_str());
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

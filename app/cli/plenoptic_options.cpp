@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "cli_common.hpp"
+#include "option_checks.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
 
@@ -12,22 +13,32 @@ void PlenopticOptions::add_input(CLI::App& app) {
   app.add_option("--raw", raw, "raw focused-plenoptic image (PNG, JPG, BMP, PPM)");
   app.add_option("--scene", scene, "scene.json written by `generate` (raw + grid + truth)");
   app.add_option("--preset", preset, "generate a synthetic scene in memory: tiny | small | seed");
-  app.add_option("--seed", seed, "seed for --preset")->capture_default_str();
-  app.add_option("--pitch", pitch, "micro-image pitch D in pixels (may be non-integer)");
+  app.add_option("--seed", seed, "seed for --preset")->capture_default_str()->check(uint64_any());
+  app.add_option("--pitch", pitch, "micro-image pitch D in pixels (may be non-integer)")
+      ->check(real_in(2.0, 4096.0));
   app.add_option("--offset", offset, "grid offset ox,oy in pixels")->capture_default_str();
   app.add_option("--grid", grid, "micro-images NX,NY (default: as many as fit)");
 }
 
 void PlenopticOptions::add_render(CLI::App& app) {
-  app.add_option("--patch", patch, "output patch size M (default 11)");
+  app.add_option("--patch", patch, "output patch size M (default 11)")->check(int_in(1, kMaxPatch));
   app.add_option("--view", view, "perspective shift sx,sy in raw pixels")->capture_default_str();
-  app.add_option("--lim", lim, "range limit of neighbour micro-images (default 2)");
-  app.add_option("--sigma", sigma, "Gaussian weight sigma in pixels (default D/5)");
+  app.add_option("--lim", lim, "range limit of neighbour micro-images (default 2)")
+      ->check(int_in(0, kMaxLim));
+  app.add_option("--sigma", sigma, "Gaussian weight sigma in pixels (default D/5)")
+      ->check(real_in(0.5, 1000.0));
 }
 
 PlenopticScene PlenopticOptions::load() const {
   const int sources = !raw.empty() + !scene.empty() + !preset.empty();
   if (sources != 1) throw Error("give exactly one of --raw, --scene or --preset");
+  // The grid of a scene file or preset is its own: --grid / --offset would be ignored.
+  if (raw.empty() && !grid.empty())
+    throw Error("--grid '" + grid + "' applies to --raw only (the " + (scene.empty() ? "preset" : "scene file") +
+                " has its own grid)");
+  if (raw.empty() && offset != "0,0")
+    throw Error("--offset '" + offset + "' applies to --raw only (the " + (scene.empty() ? "preset" : "scene file") +
+                " has its own grid)");
   PlenopticScene s;
   if (!scene.empty()) {
     s = load_scene(scene);
@@ -38,6 +49,9 @@ PlenopticScene PlenopticOptions::load() const {
     s.raw = load_image(raw);
     s.source = raw;
     const auto [ox, oy] = parse_pair("--offset", offset);
+    if (!std::isfinite(ox) || !std::isfinite(oy) || ox < 0 || oy < 0 || ox >= s.raw.width || oy >= s.raw.height)
+      throw Error("--offset expects two finite numbers in 0..(raw size) (raw is " + std::to_string(s.raw.width) +
+                  "x" + std::to_string(s.raw.height) + "), got '" + offset + "'");
     s.grid.pitch = pitch;
     s.grid.ox = ox;
     s.grid.oy = oy;

@@ -74,13 +74,17 @@ float cae_label_disparity(const CaeParams& p, int alpha) {
 }
 
 CaeRoi resolve_roi(const CaeRoi& roi, int width, int height) {
-  CaeRoi r = roi;
-  if (r.w == 0) r.w = width - r.x;
-  if (r.h == 0) r.h = height - r.y;
-  LB_REQUIRE(r.x >= 0 && r.y >= 0 && r.w >= 1 && r.h >= 1 && r.x + r.w <= width && r.y + r.h <= height,
+  // 64-bit arithmetic: x + w (or width - x) of hostile values must not overflow.
+  const long long x = roi.x, y = roi.y;
+  const long long w = roi.w == 0 ? static_cast<long long>(width) - x : roi.w;
+  const long long h = roi.h == 0 ? static_cast<long long>(height) - y : roi.h;
+  LB_REQUIRE(x >= 0 && y >= 0 && w >= 1 && h >= 1 && x + w <= width && y + h <= height,
              "crop " + std::to_string(roi.x) + "," + std::to_string(roi.y) + "," + std::to_string(roi.w) +
                  "," + std::to_string(roi.h) + " is not inside the " + std::to_string(width) + "x" +
                  std::to_string(height) + " view");
+  CaeRoi r = roi;
+  r.w = static_cast<int>(w);
+  r.h = static_cast<int>(h);
   return r;
 }
 

@@ -36,6 +36,20 @@ HciScore hci_score(const ImageF& disp, const ImageF& gt, int border) {
   return hci_score_region(disp, gt, 0, 0, border);
 }
 
+void hci_require_truth(const ImageF& gt, int ox, int oy, int w, int h, int border) {
+  LB_REQUIRE(gt.channels == 1 && !gt.empty(), "ground truth: must be one non-empty channel");
+  LB_REQUIRE(border >= 0, "score: border must be >= 0");
+  LB_REQUIRE(ox >= 0 && oy >= 0 && w >= 1 && h >= 1 && static_cast<long long>(ox) + w <= gt.width &&
+                 static_cast<long long>(oy) + h <= gt.height,
+             "score: region outside the ground truth");
+  for (int y = oy; y < oy + h; ++y)
+    for (int x = ox; x < ox + w; ++x)
+      if (hci::inside_border(x, y, gt.width, gt.height, border) && std::isfinite(gt.at(x, y))) return;
+  throw Error("ground truth: no valid (finite) pixel to evaluate in the " + std::to_string(w) + "x" +
+              std::to_string(h) + " region at " + std::to_string(ox) + "," + std::to_string(oy) + " after the " +
+              std::to_string(border) + " px border crop");
+}
+
 double hci_badpix(const ImageF& disp, const ImageF& gt, double t, int border) {
   LB_REQUIRE(disp.width == gt.width && disp.height == gt.height, "badpix: size mismatch");
   check_region(disp, gt, 0, 0);

@@ -75,29 +75,47 @@ LightField4D load_lightfield(const std::string& dir, const LightFieldLoadOptions
   const std::regex numbered(R"((\d+)\.(png|jpg|jpeg|bmp|ppm))", std::regex::icase);
   std::map<int, std::string> by_index_hci, by_index_num;
   std::map<std::pair<int, int>, std::string> by_uv;
+  // An angular index: digits only (the regexes), at most kMaxIndex (no overflow).
+  constexpr int kMaxIndex = 99999;
+  auto index = [&](const std::string& digits, const std::string& name) {
+    const std::size_t nz = digits.find_first_not_of('0');
+    LB_REQUIRE(nz == std::string::npos || digits.size() - nz <= 5,
+               "light field '" + dir + "': " + name + ": view index out of range (0.." + std::to_string(kMaxIndex) + ")");
+    return nz == std::string::npos ? 0 : std::stoi(digits.substr(nz));
+  };
+  // Two files for one view (input_Cam1.png and input_Cam001.png, or .png and .jpg): which one?
+  auto put = [&](auto& map, const auto& key, const fs::path& path) {
+    const auto [it, fresh] = map.emplace(key, path.string());
+    LB_REQUIRE(fresh, "light field '" + dir + "': " + fs::path(it->second).filename().string() + " and " +
+                          path.filename().string() + " are the same view");
+  };
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     if (!e.is_regular_file()) continue;
     const std::string name = e.path().filename().string();
     if (!is_image_ext(file_extension(name))) continue;
     std::smatch m;
     if (std::regex_match(name, m, hci)) {
-      by_index_hci[std::stoi(m[1].str())] = e.path().string();
+      put(by_index_hci, index(m[1].str(), name), e.path());
     } else if (std::regex_match(name, m, uv)) {
-      by_uv[{std::stoi(m[1].str()), std::stoi(m[2].str())}] = e.path().string();
+      put(by_uv, std::pair<int, int>{index(m[1].str(), name), index(m[2].str(), name)}, e.path());
     } else if (std::regex_match(name, m, numbered)) {
-      by_index_num[std::stoi(m[1].str())] = e.path().string();
+      put(by_index_num, index(m[1].str(), name), e.path());
     }
   }
   LB_REQUIRE(!ec, "light field '" + dir + "': " + ec.message());
+  LB_REQUIRE(!by_index_hci.empty() + !by_uv.empty() + !by_index_num.empty() <= 1,
+             "light field '" + dir + "': mixes view layouts (input_CamNNN, view_U_V, NNN files); keep one");
 
   LightField4D lf;
   lf.source = dir;
   std::vector<std::string> files;
   auto from_index = [&](const std::map<int, std::string>& m, const char* what) {
-    const int n = static_cast<int>(m.size());
+    // Every index 0 .. highest must be there: a gap names the first missing view.
+    const int n = m.rbegin()->first + 1;
     for (int i = 0; i < n; ++i)
       LB_REQUIRE(m.count(i), "light field '" + dir + "': " + what + " view " + std::to_string(i) +
-                                 " is missing (found " + std::to_string(n) + " views)");
+                                 " is missing (found " + std::to_string(m.size()) + " of " + std::to_string(n) +
+                                 " views 0.." + std::to_string(n - 1) + ")");
     if (opt.grid_u > 0 || opt.grid_v > 0) {
       LB_REQUIRE(opt.grid_u > 0 && opt.grid_v > 0 && opt.grid_u * opt.grid_v == n,
                  "light field '" + dir + "': grid " + std::to_string(opt.grid_u) + "x" +
@@ -130,6 +148,10 @@ LightField4D load_lightfield(const std::string& dir, const LightFieldLoadOptions
                                           std::to_string(mu) + "x" + std::to_string(mv) + ")");
         files.push_back(it->second);
       }
+    if (opt.grid_u > 0 || opt.grid_v > 0)
+      LB_REQUIRE(opt.grid_u == mu && opt.grid_v == mv,
+                 "light field '" + dir + "': grid " + std::to_string(opt.grid_u) + "x" + std::to_string(opt.grid_v) +
+                     " does not match the " + std::to_string(mu) + "x" + std::to_string(mv) + " view_U_V views");
     lf.nu = mu;
     lf.nv = mv;
   } else if (!by_index_num.empty()) {

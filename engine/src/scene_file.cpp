@@ -1,5 +1,7 @@
 #include "lightbench/scene_file.hpp"
 
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 
@@ -25,6 +27,38 @@ std::string save_scene(const std::string& dir, const GeneratedScene& scene) {
   return path;
 }
 
+namespace {
+// An integer field in [lo, hi]: no silent narrowing (an nx of 2^32 + 1 must not become 1),
+// no fraction, no string.
+int int_field(const nlohmann::json& obj, const char* key, long long lo, long long hi, const std::string& where) {
+  const nlohmann::json& v = obj.at(key);
+  const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    if (u <= static_cast<std::uint64_t>(hi) && static_cast<long long>(u) >= lo) return static_cast<int>(u);
+    throw Error("'" + where + "': field " + key + " = " + v.dump() + " out of range (" + range + ")");
+  }
+  if (v.is_number_integer()) {
+    const auto i = v.get<long long>();
+    if (i >= lo && i <= hi) return static_cast<int>(i);
+    throw Error("'" + where + "': field " + key + " = " + v.dump() + " out of range (" + range + ")");
+  }
+  throw Error("'" + where + "': field " + key + " = " + v.dump() + " is not an integer (" + range + ")");
+}
+// A finite number field.
+double real_field(const nlohmann::json& obj, const char* key, double fallback, bool required, const std::string& where) {
+  if (!obj.contains(key)) {
+    if (required) throw Error("'" + where + "': missing field " + key);
+    return fallback;
+  }
+  const nlohmann::json& v = obj.at(key);
+  if (!v.is_number()) throw Error("'" + where + "': field " + key + " = " + v.dump() + " is not a number");
+  const double d = v.get<double>();
+  if (!std::isfinite(d)) throw Error("'" + where + "': field " + key + " = " + v.dump() + " is not finite");
+  return d;
+}
+}  // namespace
+
 PlenopticScene load_scene(const std::string& json_path) {
   namespace fs = std::filesystem;
   std::ifstream f(json_path);
@@ -38,13 +72,15 @@ PlenopticScene load_scene(const std::string& json_path) {
   PlenopticScene s;
   try {
     const auto& g = j.at("grid");
-    s.grid = {g.at("nx").get<int>(), g.at("ny").get<int>(), g.at("pitch").get<double>(),
-              g.value("ox", 0.0), g.value("oy", 0.0)};
+    LB_REQUIRE(g.is_object(), "'" + json_path + "': field grid is not an object");
+    s.grid = {int_field(g, "nx", 1, 100000, json_path), int_field(g, "ny", 1, 100000, json_path),
+              real_field(g, "pitch", 0, true, json_path), real_field(g, "ox", 0.0, false, json_path),
+              real_field(g, "oy", 0.0, false, json_path)};
     const fs::path base = fs::path(json_path).parent_path();
     s.raw = load_image((base / j.at("raw").get<std::string>()).string());
     if (j.contains("truth")) {
       s.truth = load_pfm((base / j["truth"].get<std::string>()).string());
-      s.truth_patch = j.value("truth_patch", 0);
+      s.truth_patch = j.contains("truth_patch") ? int_field(j, "truth_patch", 0, kMaxPatch, json_path) : 0;
     }
   } catch (const nlohmann::json::exception& e) {
     throw Error("'" + json_path + "': missing or invalid field (" + std::string(e.what()) + ")");

@@ -32,6 +32,22 @@ BadPixels bad_pixels(const ImageF& disp, const ImageF& gt, const ImageU8& mask, 
   return scoring::finish(bad, pixels);
 }
 
+void require_scorable(const StereoGroundTruth& gt) {
+  LB_REQUIRE(!gt.empty(), "stereo score: no ground truth");
+  const ImageF& g = gt.disparity;
+  const ImageU8& m = gt.mask_all;
+  LB_REQUIRE(m.empty() || (m.width == g.width && m.height == g.height),
+             "stereo score: mask all does not have the ground truth's size");
+  for (std::size_t i = 0; i < g.pixels(); ++i) {
+    const float v = g.data[i * static_cast<std::size_t>(g.channels)];
+    if (!scoring::known(v) || !(v > 0.0f)) continue;
+    if (!m.empty() && !scoring::selected(m.data[i * static_cast<std::size_t>(m.channels)])) continue;
+    return;
+  }
+  throw Error("stereo score: the ground truth has no valid pixel to evaluate (all unknown, NaN, zero or negative"
+              " inside the evaluation mask)");
+}
+
 StereoScore score_stereo(const ImageF& disp, const StereoGroundTruth& gt, double threshold) {
   LB_REQUIRE(!gt.empty(), "stereo score: no ground truth");
   StereoScore s;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <random>
 
 #include "shared_data.hpp"
@@ -189,4 +190,22 @@ TEST_CASE("cae: antinous, 5x5 views, 48x48 crop (CPU regression)") {
   // Regression thresholds (measured: see the message; the flipped sign gives ~100 %).
   CHECK(s.badpix_007 < 60.0);
   CHECK(s.mse_x100 < 8.0);
+}
+
+TEST_CASE("resolve_roi: overflowing x + w or y + h is refused (issue 10), the edges still fit") {
+  const int big = std::numeric_limits<int>::max();
+  CHECK_THROWS_AS(resolve_roi({big, 0, 10, 10}, 64, 48), Error);
+  CHECK_THROWS_AS(resolve_roi({0, big, 10, 10}, 64, 48), Error);
+  CHECK_THROWS_AS(resolve_roi({10, 0, big, 1}, 64, 48), Error);
+  CHECK_THROWS_AS(resolve_roi({std::numeric_limits<int>::min(), 0, 0, 0}, 64, 48), Error);  // width - x
+  CHECK_THROWS_AS(resolve_roi({-1, 0, 5, 5}, 64, 48), Error);
+  const CaeRoi one = resolve_roi({63, 47, 1, 1}, 64, 48);
+  CHECK(one.w == 1);
+  CHECK(one.h == 1);
+  const CaeRoi rest = resolve_roi({60, 40, 0, 0}, 64, 48);
+  CHECK(rest.w == 4);
+  CHECK(rest.h == 8);
+  const CaeRoi all = resolve_roi({}, 64, 48);
+  CHECK(all.w == 64);
+  CHECK(all.h == 48);
 }

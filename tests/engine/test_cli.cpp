@@ -83,8 +83,8 @@ TEST_CASE("bad input: one clear line on stderr, non-zero exit, no file written")
   struct Case { std::string args, needle; };
   const Case cases[] = {
       {"render --raw " + dir.file("missing.png") + " --pitch 30 --out " + dir.file("o.png"), "no such file"},
-      {"render" + scene + " --patch 0 --out " + dir.file("o.png"), "patch size 0"},
-      {"render" + scene + " --lim 9 --out " + dir.file("o.png"), "range limit 9"},
+      {"render" + scene + " --patch 0 --out " + dir.file("o.png"), "--patch: must be an integer in 1..64, got '0'"},
+      {"render" + scene + " --lim 9 --out " + dir.file("o.png"), "--lim: must be an integer in 0..4, got '9'"},
       {"render" + scene + " --view 1 --out " + dir.file("o.png"), "--view"},
       {"render" + scene + " --variant turbo --out " + dir.file("o.png"), "turbo"},
       {"render" + scene + " --backend gpu --out " + dir.file("o.png"), "gpu"},

@@ -44,3 +44,14 @@ TEST_CASE("hci: the 15-pixel border is not evaluated; non-finite ground truth is
   CHECK_THROWS_AS(hci_score(ImageF(3, 3, 1), gt, 15), Error);
   CHECK_THROWS_AS(hci_score(ImageF(20, 20, 1), ImageF(20, 20, 1), 10), Error);  // nothing left
 }
+
+TEST_CASE("hci_require_truth: refuses a truth with no finite pixel left to score (issue 10)") {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  CHECK_THROWS_AS(hci_require_truth(ImageF(30, 30, 1, nan), 0, 0, 30, 30, 0), Error);
+  ImageF gt(30, 30, 1, nan);
+  gt.at(2, 2) = -1.5f;  // negative disparities are valid in the HCI data
+  CHECK_NOTHROW(hci_require_truth(gt, 0, 0, 30, 30, 0));
+  CHECK_THROWS_AS(hci_require_truth(gt, 0, 0, 30, 30, 15), Error);  // only in the border
+  CHECK_THROWS_AS(hci_require_truth(gt, 10, 10, 5, 5, 0), Error);    // not in the region
+  CHECK_NOTHROW(hci_require_truth(gt, 2, 2, 1, 1, 0));
+}

@@ -160,3 +160,56 @@ TEST_CASE("two-plane light field: the square occludes the background in every vi
       CHECK(lf.view(u, v).at(1, 1, 1) == back.view(u, v).at(1, 1, 1));
     }
 }
+
+TEST_CASE("load_lightfield: incomplete, duplicated or mixed folders and an unfitting grid are refused (issue 10)") {
+  const LightField4D lf = synthetic_plane_lightfield(9, 7, 3, 3, 0.5f, 2u);
+  auto numbered = [&](const lbt::TempDir& dir, int skip) {
+    for (int i = 0; i < 9; ++i)
+      if (i != skip) save_image(dir.file(std::to_string(i) + ".png"), lf.views[static_cast<std::size_t>(i)]);
+  };
+  auto message = [](const std::function<void()>& f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  {
+    lbt::TempDir dir("lf-gap");  // 8 of 9: view 4 missing
+    numbered(dir, 4);
+    const std::string m = message([&] { load_lightfield(dir.path.string()); });
+    CHECK(m.find("view 4 is missing (found 8 of 9") != std::string::npos);
+  }
+  {
+    lbt::TempDir dir("lf-dup");  // 4.png and 004.png are the same view
+    numbered(dir, -1);
+    save_image(dir.file("004.png"), lf.views[4]);
+    const std::string m = message([&] { load_lightfield(dir.path.string()); });
+    CHECK(m.find("are the same view") != std::string::npos);
+  }
+  {
+    lbt::TempDir dir("lf-mixed");
+    numbered(dir, -1);
+    save_image(dir.file("input_Cam000.png"), lf.views[0]);
+    const std::string m = message([&] { load_lightfield(dir.path.string()); });
+    CHECK(m.find("mixes view layouts") != std::string::npos);
+  }
+  {
+    lbt::TempDir dir("lf-big");  // an index that does not fit an int
+    save_image(dir.file("99999999999.png"), lf.views[0]);
+    const std::string m = message([&] { load_lightfield(dir.path.string()); });
+    CHECK(m.find("view index out of range") != std::string::npos);
+  }
+  {
+    lbt::TempDir dir("lf-uv");
+    save_lightfield(dir.path.string(), lf);
+    LightFieldLoadOptions o;
+    o.grid_u = 9;
+    o.grid_v = 1;
+    const std::string m = message([&] { load_lightfield(dir.path.string(), o); });
+    CHECK(m.find("does not match the 3x3") != std::string::npos);
+    o.grid_u = o.grid_v = 3;
+    CHECK(load_lightfield(dir.path.string(), o).nu == 3);
+  }
+}

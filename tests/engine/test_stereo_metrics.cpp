@@ -54,3 +54,20 @@ TEST_CASE("stereo metrics: size mismatch is an error; error map marks wrong pixe
   CHECK(m.at(1, 0, 1) == 128);
   CHECK(m.at(0, 0, 2) > m.at(0, 0, 0));  // unknown -> bluish
 }
+
+TEST_CASE("require_scorable: a truth with no known pixel is refused, not 0 % (issue 10)") {
+  StereoGroundTruth gt;
+  gt.disparity = ImageF(4, 3, 1, 0.0f);  // all unknown (load_stereo_gt maps NaN and < 0 to 0)
+  CHECK_THROWS_AS(require_scorable(gt), Error);
+  gt.disparity = ImageF(4, 3, 1, -2.0f);
+  CHECK_THROWS_AS(require_scorable(gt), Error);
+  gt.disparity.at(1, 1) = 3.0f;
+  CHECK_NOTHROW(require_scorable(gt));
+  gt.mask_all = ImageU8(4, 3, 1);  // selects nothing
+  CHECK_THROWS_AS(require_scorable(gt), Error);
+  gt.mask_all.at(1, 1) = 255;
+  CHECK_NOTHROW(require_scorable(gt));
+  const StereoScore s = score_stereo(ImageF(4, 3, 1, 3.0f), gt);
+  CHECK(s.all.pixels == 1);
+  CHECK(s.all.percent == 0.0);
+}

@@ -21,6 +21,9 @@ HciScore hci_score(const ImageF& disp, const ImageF& gt, int border = 15);
 // disp covers the region (ox, oy, disp.width, disp.height) of the full-size gt; the border is
 // cropped from the full image (pixels of the region closer than `border` to its edge are out).
 HciScore hci_score_region(const ImageF& disp, const ImageF& gt_full, int ox, int oy, int border = 15);
+// Refuses (lb::Error) a ground truth with no finite pixel in the region (ox, oy, w, h) once the
+// border is cropped from the full image: nothing could be scored. Checked before computing.
+void hci_require_truth(const ImageF& gt_full, int ox, int oy, int w, int h, int border);
 // BadPix(t) alone, same-size images, in percent.
 double hci_badpix(const ImageF& disp, const ImageF& gt, double t, int border = 15);
 

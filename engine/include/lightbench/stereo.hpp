@@ -47,6 +47,10 @@ struct StereoScore {
 };
 
 // disp (1 channel) and gt of the same size; throws lb::Error naming the mismatch.
+// Refuses (lb::Error) a ground truth with no pixel to evaluate: none known (finite, > 0) inside
+// the "all" mask (all NaN, zero or negative). Callers that report a score check it first
+// (score_stereo itself, like the CUDA scorer, gives 0 % over 0 pixels).
+void require_scorable(const StereoGroundTruth& gt);
 StereoScore score_stereo(const ImageF& disp, const StereoGroundTruth& gt, double threshold = 1.0);
 // One region: mask may be empty (then every pixel with known truth).
 BadPixels bad_pixels(const ImageF& disp, const ImageF& gt, const ImageU8& mask, double threshold = 1.0);
