@@ -31,6 +31,13 @@ void expect_error(const std::string& args, const std::string& needle) {
   CHECK(r.output.find("lightbench-cli: error: ") == 0);
 }
 
+// A bench option error, or (in a build without CUDA) the one-line "needs a CUDA build".
+void expect_bench_error(const std::string& args, const std::string& needle) {
+  const auto r = lbt::run_cli(args);
+  const bool no_cuda_build = r.output.find("needs a CUDA build") != std::string::npos;
+  expect_error(args, no_cuda_build ? std::string("needs a CUDA build") : needle);
+}
+
 void expect_ok(const std::string& args) {
   const auto r = lbt::run_cli(args);
   CAPTURE(args);
@@ -86,10 +93,11 @@ TEST_CASE("options: negative, NaN, infinite, overflowing or out-of-range numbers
   expect_error("lfdepth --lf x --grid -3x3 --out " + dir.file("d.pfm"), "--grid");
   expect_error("lfdepth --lf x --grid 99999999999x3 --out " + dir.file("d.pfm"), "--grid");
   expect_error("mad --ref a.png --dist b.png --repeat -1", "--repeat");
-  expect_error("bench render --reps -1", "--reps");
-  expect_error("bench render --warmup nan", "--warmup");
-  expect_error("bench lfdepth --lf x --max-seconds inf", "--max-seconds");
-  expect_error("bench depth --lim -1", "--lim");
+  // The benches exist only in CUDA builds; without CUDA each says so in one line instead.
+  expect_bench_error("bench render --reps -1", "--reps");
+  expect_bench_error("bench render --warmup nan", "--warmup");
+  expect_bench_error("bench lfdepth --lf x --max-seconds inf", "--max-seconds");
+  expect_bench_error("bench depth --lim -1", "--lim");
   CHECK_FALSE(std::filesystem::exists(dir.file("o.png")));
 }
 
