@@ -23,23 +23,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const std::string& p) {
-  const auto b = lbt::read_bytes(p);
-  return {b.begin(), b.end()};
-}
-
-void spit(const std::string& p, const std::string& s) {
-  std::ofstream f(p, std::ios::binary);
-  f << s;
-}
-
-// Names in `dir` that look like our temporaries.
-int temps_in(const fs::path& dir) {
-  int n = 0;
-  for (const auto& e : fs::recursive_directory_iterator(dir))
-    n += e.path().filename().string().find(".tmp-lightbench") != std::string::npos;
-  return n;
-}
+using lbt::slurp;
+using lbt::spit;
+using lbt::temps_in;
 
 std::string error_of(const std::function<void()>& f) {
   try {

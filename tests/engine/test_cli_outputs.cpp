@@ -25,22 +25,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const std::string& p) {
-  const auto b = lbt::read_bytes(p);
-  return {b.begin(), b.end()};
-}
-
-void spit(const std::string& p, const std::string& s) {
-  std::ofstream f(p, std::ios::binary);
-  f << s;
-}
-
-int temps_in(const fs::path& dir) {
-  int n = 0;
-  for (const auto& e : fs::recursive_directory_iterator(dir))
-    n += e.path().filename().string().find(".tmp-lightbench") != std::string::npos;
-  return n;
-}
+using lbt::slurp;
+using lbt::spit;
+using lbt::temps_in;
 
 // A failing run: non-zero exit, one line naming `needle`.
 void check_fails(const lbt::CliRun& r, const std::string& needle) {

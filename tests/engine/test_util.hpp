@@ -43,4 +43,22 @@ inline void write_bytes(const std::string& path, const std::vector<char>& b) {
   f.write(b.data(), static_cast<std::streamsize>(b.size()));
 }
 
+// A whole file as a string, and a string as a whole file.
+inline std::string slurp(const std::string& path) {
+  const auto b = read_bytes(path);
+  return {b.begin(), b.end()};
+}
+inline void spit(const std::string& path, const std::string& s) {
+  std::ofstream f(path, std::ios::binary);
+  f << s;
+}
+
+// Files under `dir` named like the atomic writer's temporaries (<target>.tmp-lightbench-...).
+inline int temps_in(const std::filesystem::path& dir) {
+  int n = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+    n += e.path().filename().string().find(".tmp-lightbench") != std::string::npos;
+  return n;
+}
+
 }  // namespace lbt
