@@ -515,11 +515,16 @@ __global__ void __launch_bounds__(kMaxInputBlock, 1) nosync_generic_kernel(const
 // thread mapping and its private double-buffered accumulators, but the raw reaches the
 // threads through shared memory: one extra producer warp copies, for each step, the S row
 // segments of S*M pixels (16-byte aligned, qmax quads each, 15 for the seed) with 16-byte
-// cp.async into a ring of kStagedSteps step buffers; each producer lane arrives on the
-// step's "full" mbarrier once its copies have landed (cp.async.wait_group, kStagedLag steps
-// after issuing them). The NoSync threads wait on that mbarrier, read their pixels and
-// release the buffer on its "empty" mbarrier (one arrival per warp). There is still
-// no __syncthreads after the setup: the NoSync threads only wait for data, never for each
+// cp.async into a ring of kStagedSteps step buffers; after issuing a step's copies each
+// producer lane hands them to the step's "full" mbarrier (cp.async.mbarrier.arrive.noinc:
+// the barrier phase completes when every lane's copies have landed). The NoSync threads
+// wait on that mbarrier, read their pixels and release the buffer on its "empty" mbarrier,
+// every thread arriving for its own reads. (An earlier version let one lane per warp arrive
+// after __syncwarp: correct under the memory model, since __syncwarp orders the lanes'
+// reads before lane 0's release, but compute-sanitizer's racecheck does not model that
+// chain and reported WAR hazards on every reuse of a buffer. Per-thread arrivals are
+// racecheck-clean and cost about 2 % on the H100: docs/PERFORMANCE.md.) There is still no
+// __syncthreads after the setup: the NoSync threads only wait for data, never for each
 // other. (Tried and dropped, slower on the H200: a cp.async.bulk producer with one copy per
 // segment, a Sync kernel staged the same way, and NoSync staging a period per barrier.)
 //
@@ -547,12 +552,10 @@ constexpr int kStagedSteps = 8;  // ring of step buffers
 
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-constexpr int kStagedLag = 4;  // steps between issuing a step's copies and publishing it
 __device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
 }
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 template <int N>
 __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
@@ -565,6 +568,11 @@ __device__ __forceinline__ void mbar_init(std::uint64_t* bar, unsigned count) {
 }
 __device__ __forceinline__ void mbar_arrive(std::uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_addr(bar)) : "memory");
+}
+// Arrives on `bar` once every cp.async this thread issued before has landed; .noinc: the
+// arrival is one of the counts the barrier was initialised with.
+__device__ __forceinline__ void cp_async_mbar_arrive_noinc(std::uint64_t* bar) {
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(smem_addr(bar)) : "memory");
 }
 __device__ __forceinline__ void mbar_wait(std::uint64_t* bar, unsigned parity) {
   asm volatile(
@@ -591,7 +599,6 @@ __global__ void __launch_bounds__(kMaxInputBlock, 1) nosync_staged_kernel(const 
   const int seg_quads = qmax, step_quads = P.rows * S * qmax;
   const int consumers = P.rows * span;              // the NoSync threads
   const int consumer_threads = (consumers + 31) / 32 * 32;  // whole warps (idle tail lanes)
-  const unsigned consumer_warps = static_cast<unsigned>(consumer_threads / 32);
   extern __shared__ uint4 smem_nosync_staged[];
   uint4* s_stage = smem_nosync_staged;  // [NST][rows][S][qmax]
   auto* s_full = reinterpret_cast<std::uint64_t*>(s_stage + NST * step_quads);
@@ -609,7 +616,7 @@ __global__ void __launch_bounds__(kMaxInputBlock, 1) nosync_staged_kernel(const 
   if (threadIdx.x == 0) {
     for (int i = 0; i < NST; ++i) {
       mbar_init(s_full + i, 32u);
-      mbar_init(s_empty + i, consumer_warps);
+      mbar_init(s_empty + i, static_cast<unsigned>(consumer_threads));
     }
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
@@ -619,9 +626,8 @@ __global__ void __launch_bounds__(kMaxInputBlock, 1) nosync_staged_kernel(const 
     const int lane = static_cast<int>(threadIdx.x) - consumer_threads;
     if (lane >= 32) return;
     {
-      // Producer warp: all 32 lanes copy 16-byte quads (cp.async, one commit group per
-      // step). A lane arrives on step t's "full" barrier once its group of step t has
-      // completed (cp.async.wait_group), kStagedLag steps after issuing it.
+      // Producer warp: all 32 lanes copy 16-byte quads (cp.async); the completion of a
+      // lane's copies of step t is its arrival on step t's "full" barrier.
       const std::uint32_t* src[kLsuItemsPerLane];
       int dst[kLsuItemsPerLane];
 #pragma unroll
@@ -636,7 +642,7 @@ __global__ void __launch_bounds__(kMaxInputBlock, 1) nosync_staged_kernel(const 
           dst[n] = -1;
         }
       }
-      int st = 0, st_done = 0;  // stage being filled, stage of the step published next
+      int st = 0;  // stage being filled
       unsigned use = 0;
       for (int t = 0; t < T; ++t) {
         if (use > 0) mbar_wait(s_empty + st, (use - 1) & 1u);
@@ -648,28 +654,19 @@ __global__ void __launch_bounds__(kMaxInputBlock, 1) nosync_staged_kernel(const 
           for (int n = 0; n < kLsuItemsPerLane; ++n)
             if (dst[n] >= 0) cp_async16(buf + dst[n], src[n] + 4 * q0);
         }
-        cp_async_commit();
-        if (t >= kStagedLag) {  // step t - kStagedLag has landed: publish it
-          cp_async_wait<kStagedLag>();
-          mbar_arrive(s_full + st_done);
-          st_done = st_done + 1 == NST ? 0 : st_done + 1;
-        }
+        cp_async_mbar_arrive_noinc(s_full + st);  // the copies' completion publishes step t
         if (++st == NST) {
           st = 0;
           ++use;
         }
       }
       cp_async_wait<0>();
-      for (int t = max(0, T - kStagedLag); t < T; ++t) {
-        mbar_arrive(s_full + st_done);
-        st_done = st_done + 1 == NST ? 0 : st_done + 1;
-      }
     }
     return;
   }
 
-  // Lanes past the last consumer (when rows*span is not a multiple of 32) run along idle,
-  // so that every consumer warp is whole for __syncwarp.
+  // Lanes past the last consumer (when rows*span is not a multiple of 32) run along idle:
+  // they arrive on the "empty" barriers too (its count is consumer_threads).
   const bool consumer = static_cast<int>(threadIdx.x) < consumers;
   const int r = consumer ? static_cast<int>(threadIdx.x) / span : 0;
   const int t = consumer ? static_cast<int>(threadIdx.x) - r * span : 0;
@@ -687,7 +684,6 @@ __global__ void __launch_bounds__(kMaxInputBlock, 1) nosync_staged_kernel(const 
     wxu[u] = sh.wx[ku[u]];
     wsu[u] = wxu[u] * swy;
   }
-  const int lane = static_cast<int>(threadIdx.x % 32);
   uint4 fin = make_uint4(0, 0, 0, 0), nxt = make_uint4(0, 0, 0, 0);
   int x_out = (cs + p - S) * M + a;
   int st = 0;
@@ -714,8 +710,7 @@ __global__ void __launch_bounds__(kMaxInputBlock, 1) nosync_staged_kernel(const 
           nxt.x += s3.x * wxu[u]; nxt.y += s3.y * wxu[u]; nxt.z += s3.z * wxu[u]; nxt.w += wsu[u];
         }
       }
-      __syncwarp();
-      if (lane == 0) mbar_arrive(s_empty + st);
+      mbar_arrive(s_empty + st);  // each thread releases its own reads (see above)
       if (++st == NST) {
         st = 0;
         parity ^= 1u;

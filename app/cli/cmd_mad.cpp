@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "option_checks.hpp"
 #include "lightbench/runners.hpp"
+#include "lightbench/atomic_file.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/mad.hpp"
 #include "lightbench/mad_cuda.hpp"
@@ -64,6 +65,18 @@ Action add_mad(CLI::App& app) {
     const ImageD dst = load_gray("--dist", o->dist);
     MadOptions mo;
     validate_mad_input(ref, dst, mo);
+    if (!o->maps.empty()) {
+      // The folder is made only after computing, but whether it can be is known now: an
+      // existing folder must accept the four maps, a new one's parent must accept it.
+      std::error_code ec;
+      if (std::filesystem::exists(o->maps, ec)) {
+        if (!std::filesystem::is_directory(o->maps, ec))
+          throw Error("--maps '" + o->maps + "': exists and is not a folder");
+        for (const char* f : {"/hi.pfm", "/lo.pfm", "/hi.png", "/lo.png"}) check_output_path(o->maps + f, "--maps");
+      } else {
+        check_output_path(o->maps, "--maps");
+      }
+    }
     std::unique_ptr<MadEvaluator> ev;
     std::string reason;
     const BackendKind kind = builtin_registry().choose(req, &reason);  // the registry's choice

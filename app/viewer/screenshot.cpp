@@ -1,7 +1,6 @@
 #include "screenshot.hpp"
 
-#include <fstream>
-
+#include "lightbench/atomic_file.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/gl/texture.hpp"
 #include "lightbench/image_io.hpp"
@@ -17,12 +16,12 @@ void save_screenshot(const std::string& png_path, int fb_w, int fb_h, const nloh
   glReadBuffer(draw_fbo == 0 ? GL_BACK : GL_COLOR_ATTACHMENT0);
   LB_GL_CHECK("selecting the framebuffer to read");
   const ImageU8 img = gl::read_framebuffer(fb_w, fb_h);
+  // Both files or neither: staged as one transaction (unique temporaries, checked writes),
+  // renamed into place together.
+  OutputTransaction files;
   save_image(png_path, img);
-  const std::string json_path = png_path + ".json";
-  std::ofstream out(json_path);
-  LB_REQUIRE(out.good(), "cannot write " + json_path);
-  out << layout.dump(2) << "\n";
-  LB_REQUIRE(out.good(), "error writing " + json_path);
+  write_file_atomic(png_path + ".json", layout.dump(2) + "\n");
+  files.commit();
 }
 
 }  // namespace lb::viewer

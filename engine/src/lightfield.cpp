@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
 #include <regex>
@@ -67,6 +68,31 @@ void validate(const LightField4D& lf) {
                    " single-channel");
 }
 
+// num_cams_x / num_cams_y from an HCI benchmark folder's parameters.cfg ("num_cams_x = 9"
+// lines); {0, 0} when there is no such file or it lacks either key. A value outside 1..99 is
+// an error: the file is there to be trusted.
+static std::pair<int, int> hci_grid_from_cfg(const std::string& dir) {
+  const fs::path cfg = fs::path(dir) / "parameters.cfg";
+  std::error_code ec;
+  if (!fs::is_regular_file(cfg, ec)) return {0, 0};
+  LB_REQUIRE(fs::file_size(cfg, ec) < (1u << 20) && !ec, "light field '" + dir + "': parameters.cfg is not a small text file");
+  std::ifstream in(cfg);
+  LB_REQUIRE(in.good(), "light field '" + dir + "': cannot read parameters.cfg");
+  const std::regex key(R"(\s*num_cams_([xy])\s*=\s*([0-9]+)\s*\r?)");
+  int x = 0, y = 0;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (!std::regex_match(line, m, key)) continue;
+    const std::string v = m[2].str();
+    const int n = v.size() <= 2 ? std::stoi(v) : 100;
+    LB_REQUIRE(n >= 1 && n <= 99, "light field '" + dir + "': parameters.cfg: num_cams_" + m[1].str() + " = " + v +
+                                      " is out of range (1..99)");
+    (m[1].str() == "x" ? x : y) = n;
+  }
+  return x > 0 && y > 0 ? std::pair<int, int>{x, y} : std::pair<int, int>{0, 0};
+}
+
 LightField4D load_lightfield(const std::string& dir, const LightFieldLoadOptions& opt) {
   std::error_code ec;
   LB_REQUIRE(fs::is_directory(dir, ec), "light field '" + dir + "': not a directory");
@@ -109,7 +135,7 @@ LightField4D load_lightfield(const std::string& dir, const LightFieldLoadOptions
   LightField4D lf;
   lf.source = dir;
   std::vector<std::string> files;
-  auto from_index = [&](const std::map<int, std::string>& m, const char* what) {
+  auto from_index = [&](const std::map<int, std::string>& m, const char* what, bool hci_layout) {
     // Every index 0 .. highest must be there: a gap names the first missing view.
     const int n = m.rbegin()->first + 1;
     for (int i = 0; i < n; ++i)
@@ -122,6 +148,21 @@ LightField4D load_lightfield(const std::string& dir, const LightFieldLoadOptions
                      std::to_string(opt.grid_v) + " does not match " + std::to_string(n) + " views");
       lf.nu = opt.grid_u;
       lf.nv = opt.grid_v;
+    } else if (hci_layout) {
+      // The HCI benchmark names its views input_Cam000 .. input_Cam080 (9 x 9) and states the
+      // grid in parameters.cfg. A folder whose views simply stop early (64 of 81 copied) looks
+      // like a complete 8 x 8 grid, so the count alone never decides the grid here: it comes
+      // from parameters.cfg, from --grid, or is the benchmark's 9 x 9.
+      const auto [cx, cy] = hci_grid_from_cfg(dir);
+      const int gx = cx > 0 ? cx : 9, gy = cy > 0 ? cy : 9;
+      LB_REQUIRE(gx * gy == n,
+                 "light field '" + dir + "': " + std::to_string(n) + " input_Cam views (0.." + std::to_string(n - 1) +
+                     ") but " + (cx > 0 ? "parameters.cfg says " : "HCI folders hold ") + std::to_string(gx) + "x" +
+                     std::to_string(gy) + " = " + std::to_string(gx * gy) +
+                     (n < gx * gy ? ": input_Cam" + std::to_string(n) + " and later are missing" : "") +
+                     (cx > 0 ? "" : " (another grid: parameters.cfg with num_cams_x/num_cams_y, or --grid UxV)"));
+      lf.nu = gx;
+      lf.nv = gy;
     } else {
       const int r = isqrt_exact(n);
       LB_REQUIRE(r > 0, "light field '" + dir + "': " + std::to_string(n) +
@@ -132,7 +173,7 @@ LightField4D load_lightfield(const std::string& dir, const LightFieldLoadOptions
   };
   if (!by_index_hci.empty()) {
     lf.layout = "hci";
-    from_index(by_index_hci, "input_Cam");
+    from_index(by_index_hci, "input_Cam", true);
   } else if (!by_uv.empty()) {
     lf.layout = "grid-uv";
     int mu = 0, mv = 0;
@@ -156,7 +197,7 @@ LightField4D load_lightfield(const std::string& dir, const LightFieldLoadOptions
     lf.nv = mv;
   } else if (!by_index_num.empty()) {
     lf.layout = "grid-numbered";
-    from_index(by_index_num, "numbered");
+    from_index(by_index_num, "numbered", false);
   } else {
     throw Error("light field '" + dir +
                 "': no views (expected input_CamNNN.png, view_U_V.png or NNN.png)");

@@ -77,6 +77,11 @@ TEST_CASE("mad cli: bad input gives one line and a non-zero exit") {
       {"--ref " + dir.file("missing.png") + " --dist " + dir.file("a.png"), "missing.png"},
       {"--ref " + dir.file("a.png") + " --dist " + dir.file("bad.png"), "bad.png"},
       {"--ref " + dir.file("a.png") + " --dist " + dir.file("a.png") + " --variant fused", "variant"},
+      // --maps that cannot be made: refused before computing, nothing created.
+      {"--ref " + dir.file("a.png") + " --dist " + dir.file("a.png") + " --maps " + dir.file("no/such/maps"),
+       "--maps"},
+      {"--ref " + dir.file("a.png") + " --dist " + dir.file("a.png") + " --maps " + dir.file("a.png"),
+       "not a folder"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.args);
@@ -85,5 +90,7 @@ TEST_CASE("mad cli: bad input gives one line and a non-zero exit") {
     CHECK(r.status != 0);
     CHECK(r.output.find(c.expect) != std::string::npos);
     CHECK(lbt::count_lines(r.output) == 1);
+    CHECK(r.output.find("d_detect") == std::string::npos);  // failed before the score was computed
   }
+  CHECK_FALSE(std::filesystem::exists(dir.file("no")));
 }

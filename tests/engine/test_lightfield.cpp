@@ -49,11 +49,44 @@ TEST_CASE("light field: HCI and numbered layouts") {
       std::snprintf(name, sizeof name, "input_Cam%03d.png", i);
       save_image(dir.file(name), lf.views[static_cast<std::size_t>(i)]);
     }
+    // 9 input_Cam views without parameters.cfg: not the benchmark's 9 x 9, so refused.
+    CHECK(contains(error_of([&] { load_lightfield(dir.path.string()); }), "HCI folders hold 9x9 = 81"));
+    lbt::spit(dir.file("parameters.cfg"), "[extrinsics]\nnum_cams_x = 3\r\nnum_cams_y = 3\n");
     const LightField4D back = load_lightfield(dir.path.string());
     CHECK(back.layout == "hci");
     CHECK(back.nu == 3);
+    CHECK(back.nv == 3);
     CHECK_FALSE(back.has_gt());
     CHECK(back.view(2, 1).data == lf.view(2, 1).data);
+    lbt::spit(dir.file("parameters.cfg"), "num_cams_x = 4\nnum_cams_y = 3\n");
+    CHECK(contains(error_of([&] { load_lightfield(dir.path.string()); }), "parameters.cfg says 4x3 = 12"));
+    lbt::spit(dir.file("parameters.cfg"), "num_cams_x = 0\nnum_cams_y = 3\n");
+    CHECK(contains(error_of([&] { load_lightfield(dir.path.string()); }), "num_cams_x = 0 is out of range"));
+    std::filesystem::remove(dir.file("parameters.cfg"));
+    LightFieldLoadOptions o;  // --grid decides without the file
+    o.grid_u = o.grid_v = 3;
+    CHECK(load_lightfield(dir.path.string(), o).nu == 3);
+  }
+  {
+    // An HCI folder whose copy stopped after 64 of the 81 views: never an 8 x 8 grid.
+    lbt::TempDir dir("lf-hci-64");
+    const LightField4D big = synthetic_plane_lightfield(4, 3, 9, 9, 0.0f, 3);
+    for (int i = 0; i < 81; ++i) {
+      char name[32];
+      std::snprintf(name, sizeof name, "input_Cam%03d.png", i);
+      save_image(dir.file(name), big.views[static_cast<std::size_t>(i)]);
+    }
+    const LightField4D full = load_lightfield(dir.path.string());
+    CHECK(full.nu == 9);
+    CHECK(full.nv == 9);
+    for (int i = 64; i < 81; ++i) {
+      char name[32];
+      std::snprintf(name, sizeof name, "input_Cam%03d.png", i);
+      std::filesystem::remove(dir.file(name));
+    }
+    const std::string m = error_of([&] { load_lightfield(dir.path.string()); });
+    CHECK(contains(m, "64 input_Cam views (0..63)"));
+    CHECK(contains(m, "input_Cam64 and later are missing"));
   }
   {
     lbt::TempDir dir("lf-num");

@@ -4,8 +4,10 @@
 // along x (left to right), v along y (top to bottom); the centre view is (U / 2, V / 2).
 //
 // Folder layouts understood by load_lightfield():
-//   * HCI benchmark: input_Cam000.png .. input_CamNNN.png, row-major, a square count
-//     (9 x 9 = 81 for the HCI scenes); an optional gt_disp_lowres.pfm is the ground truth
+//   * HCI benchmark: input_Cam000.png .. input_CamNNN.png, row-major. The grid comes from
+//     the folder's parameters.cfg (num_cams_x, num_cams_y), else the explicit grid, else it
+//     is the benchmark's 9 x 9: the count alone never decides it (64 views left of 81 would
+//     look like a whole 8 x 8). An optional gt_disp_lowres.pfm is the ground truth
 //     disparity of the centre view.
 //   * Plain grid, named by angular coordinate: view_U_V.png (U = column, V = row, both
 //     from 0; any of .png .jpg .bmp .ppm), every (U, V) of the bounding grid present.
