@@ -324,6 +324,10 @@ void add_decode_cases(Suite& s) {
   fs::create_directories(s.in / "folder.png");
   s.fail("folder as image", kStereo + "--left {in}/folder.png --right {in}/r.png --out {out}/o.pfm", "folder.png");
   s.fail("missing image", kMad + "--ref {in}/nope.png --dist {in}/m2.png --json {out}/r.json", "nope.png");
+  // Files without a size: were read to the end (/dev/zero: until std::bad_alloc).
+  s.fail("/dev/zero as image", kStereo + "--left /dev/zero --right {in}/r.png --out {out}/o.pfm", "/dev/zero");
+  s.fail("/dev/zero as ground truth", kStereoLR + "--gt /dev/zero --out {out}/o.pfm", "/dev/zero");
+  s.fail("/dev/urandom as image", kMad + "--ref /dev/urandom --dist {in}/m2.png", "/dev/urandom");
   s.fail("/dev/null as image", kRender + "--raw /dev/null --pitch 8 --out {out}/o.png", "/dev/null");
 }
 
