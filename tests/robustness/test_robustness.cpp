@@ -57,6 +57,9 @@ struct Suite {
   fs::path root, in;
   std::vector<Case> cases;
   int run = 0, skipped = 0, failed = 0;
+  long max_rss_mib = 0;
+  double max_seconds = 0, total_seconds = 0;
+  std::string max_rss_case, slowest_case;
 
   Suite() {
     root = fs::temp_directory_path() / ("lightbench-robust-" + std::to_string(getpid()));
@@ -106,7 +109,7 @@ bool contains_any(const std::string& s, const std::string& alternatives) {
 const std::vector<std::string> kOutputOptions = {"--out", "--json", "--error-map", "--aif", "--all-in-focus"};
 
 // Runs one case; returns the reasons it failed (empty: passed).
-std::vector<std::string> run_case(const Suite& s, const Case& c, std::size_t index) {
+std::vector<std::string> run_case(Suite& s, const Case& c, std::size_t index) {
   const fs::path out = s.root / "out" / std::to_string(index);
   fs::create_directories(out);
   const std::string args = replace_all(replace_all(c.args, "{in}", s.in.string()), "{out}", out.string());
@@ -128,6 +131,9 @@ std::vector<std::string> run_case(const Suite& s, const Case& c, std::size_t ind
   const auto before = lbr::snapshot(out);
   const auto r = lbr::run_child(argv, (s.root / ("err-" + std::to_string(index))).string(), kTimeoutS);
   const auto after = lbr::snapshot(out);
+  s.total_seconds += r.seconds;
+  if (r.maxrss_mib > s.max_rss_mib) s.max_rss_mib = r.maxrss_mib, s.max_rss_case = c.name;
+  if (r.seconds > s.max_seconds) s.max_seconds = r.seconds, s.slowest_case = c.name;
   const auto lines = lbr::lines_of(r.err);
   std::vector<std::string> why;
   if (r.hang) why.push_back("hang: killed after " + std::to_string(kTimeoutS) + " s");
@@ -186,7 +192,10 @@ void run_all(Suite& s, const char* label) {
       FAIL_CHECK(c.name << all);
     }
   }
-  std::printf("robustness %s: %d cases run, %d skipped, %d failed\n", label, s.run, s.skipped, s.failed);
+  std::printf("robustness %s: %d cases run, %d skipped, %d failed; %.1f s in the CLI, slowest %.2f s (%s), "
+              "peak RSS %ld MiB (%s)\n",
+              label, s.run, s.skipped, s.failed, s.total_seconds, s.max_seconds, s.slowest_case.c_str(),
+              s.max_rss_mib, s.max_rss_case.c_str());
 }
 
 Bytes file_bytes(const fs::path& p) { return lbr::slurp(p.string()); }
@@ -644,6 +653,31 @@ void add_regression_cases(Suite& s) {
   s.fail(why + "1e302 converted to int in plenoptic_options", kRaw + "--patch 1e302 --out {out}/o.png", "--patch");
 }
 
+// Defects found by this suite whose fix belongs to another slice: listed (and skipped with the
+// reason) in the main run; the skipped test case below runs them (doctest --no-skip).
+const char* kBudgetSlice = "needs the memory budget (--max-memory, another slice of issue 10)";
+const char* kMainSlice = "needs a check in app/cli/main.cpp's check_output_options (another slice's file)";
+
+void add_open_defect_cases(Suite& s, bool run) {
+  const std::size_t first = s.cases.size();
+  // 8000 x 8000 grey, all zero: a 400 KB PNG within the pixel limit (2^27). Measured before
+  // any budget: stereo local 57 s at 2.1 GB, mad > 60 s at > 9 GB, stereo bp > 60 s at > 7 GB.
+  s.put("budget_8k.png", lbr::png_bomb(8000, 8000, 8, 0, 8001ull * 8000));
+  s.fail("budget: 8000^2 zero PNG to stereo --method local",
+         kStereo + "--ndisp 4 --left {in}/budget_8k.png --right {in}/budget_8k.png --out {out}/o.pfm", "memory||--max-memory");
+  s.fail("budget: 8000^2 zero PNG to stereo --method bp",
+         "stereo --method bp --backend cpu --ndisp 4 --left {in}/budget_8k.png --right {in}/budget_8k.png --out {out}/o.pfm",
+         "memory||--max-memory");
+  s.fail("budget: 8000^2 zero PNG to mad", kMad + "--ref {in}/budget_8k.png --dist {in}/budget_8k.png --json {out}/r.json",
+         "memory||--max-memory");
+  for (std::size_t i = first; i < s.cases.size(); ++i) s.cases[i].skip = run ? "" : kBudgetSlice;
+  const std::size_t second = s.cases.size();
+  // Two outputs on one path: exit 0 and the later write silently wins (the PFM is lost).
+  s.fail("--out and --json on one path", kStereoLR + "--out {out}/o.pfm --json {out}/o.pfm", "o.pfm");
+  s.fail("--out and --aif on one path", "depth --backend cpu --preset tiny --out {out}/o.png --aif {out}/o.png", "o.png");
+  for (std::size_t i = second; i < s.cases.size(); ++i) s.cases[i].skip = run ? "" : kMainSlice;
+}
+
 // Odd but valid inputs: each must still work (exit 0, output written).
 void add_valid_cases(Suite& s) {
   auto grey16 = [](int w, int h) {
@@ -730,6 +764,7 @@ TEST_CASE("robustness: bad inputs, options and outputs over every command") {
   add_option_cases(s);
   add_output_cases(s);
   add_regression_cases(s);
+  add_open_defect_cases(s, false);
   CHECK(s.cases.size() >= 120);
   run_all(s, "bad inputs");
 }
@@ -739,4 +774,11 @@ TEST_CASE("robustness: odd but valid inputs still work") {
   make_base_inputs(s);
   add_valid_cases(s);
   run_all(s, "valid inputs");
+}
+
+TEST_CASE("robustness: defects whose fix is in another slice" * doctest::skip()) {
+  Suite s;
+  make_base_inputs(s);
+  add_open_defect_cases(s, true);
+  run_all(s, "open defects");
 }
