@@ -57,6 +57,10 @@ inline std::vector<std::string> split_args(const std::string& s) {
 inline RunResult run_child(const std::vector<std::string>& argv, const std::string& err_path, int timeout_s) {
   RunResult r;
   const auto t0 = std::chrono::steady_clock::now();
+  // Everything the child needs is made before fork: it may run beside other threads.
+  std::vector<char*> a;
+  for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+  a.push_back(nullptr);
   const pid_t pid = fork();
   if (pid == 0) {
     const int devnull = open("/dev/null", O_RDWR);
@@ -70,9 +74,6 @@ inline RunResult run_child(const std::vector<std::string>& argv, const std::stri
     rlimit lim{as, as};
     setrlimit(RLIMIT_AS, &lim);
 #endif
-    std::vector<char*> a;
-    for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
-    a.push_back(nullptr);
     execv(a[0], a.data());
     _exit(126);
   }

@@ -16,6 +16,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -781,4 +782,48 @@ TEST_CASE("robustness: defects whose fix is in another slice" * doctest::skip())
   make_base_inputs(s);
   add_open_defect_cases(s, true);
   run_all(s, "open defects");
+}
+
+// Issue 10: "four concurrent runs writing the same --out/--json corrupted 3 PFMs in 80 rounds,
+// and one JSON described a different run than the PFM" (the temp name was fixed and shared).
+TEST_CASE("robustness: why: concurrent runs on one --out/--json leave whole files of one run") {
+  Suite s;
+  make_base_inputs(s);
+  const int kProcs = 4, kRounds = 4;
+  auto args = [&](int ndisp, const std::string& out, const std::string& json) {
+    std::vector<std::string> a = {LB_CLI_PATH};
+    for (auto& t : lbr::split_args(kStereo + "--left " + s.p("l.png") + " --right " + s.p("r.png") + " --ndisp " +
+                                   std::to_string(ndisp) + " --out " + out + " --json " + json))
+      a.push_back(t);
+    return a;
+  };
+  // The output of each run alone.
+  std::vector<std::string> ref(kProcs);
+  for (int i = 0; i < kProcs; ++i) {
+    const std::string o = s.p("ref" + std::to_string(i) + ".pfm");
+    REQUIRE(lbr::run_child(args(2 + i, o, o + ".json"), s.p("ref.err"), kTimeoutS).exit_code == 0);
+    ref[static_cast<std::size_t>(i)] = lbr::slurp(o);
+  }
+  const fs::path dir = s.root / "out" / "concurrent";
+  fs::create_directories(dir);
+  const std::string out = (dir / "o.pfm").string(), json = (dir / "r.json").string();
+  for (int round = 0; round < kRounds; ++round) {
+    std::vector<std::thread> threads;
+    std::vector<int> codes(kProcs, -1);
+    for (int i = 0; i < kProcs; ++i)
+      threads.emplace_back([&, i, argv = args(2 + i, out, json), err = s.p("c.err" + std::to_string(i))] {
+        codes[static_cast<std::size_t>(i)] = lbr::run_child(argv, err, kTimeoutS).exit_code;
+      });
+    for (auto& t : threads) t.join();
+    for (int c : codes) CHECK(c == 0);
+    const auto j = nlohmann::json::parse(lbr::slurp(json));
+    const int ndisp = j.at("parameters").at("ndisp").get<int>();
+    REQUIRE(ndisp >= 2);
+    REQUIRE(ndisp < 2 + kProcs);
+    CHECK(lbr::slurp(out) == ref[static_cast<std::size_t>(ndisp - 2)]);  // whole, and of the JSON's run
+    CHECK(fs::directory_iterator(dir) != fs::directory_iterator());
+    int files = 0;
+    for (const auto& e : fs::directory_iterator(dir)) files += e.is_regular_file() ? 1 : 0;
+    CHECK(files == 2);  // no temporary left
+  }
 }
