@@ -398,6 +398,11 @@ void add_folder_cases(Suite& s) {
   s.fail("stereo: --left and --right sizes differ", kStereo + "--left {in}/l.png --right {in}/r_narrow.png" + sout,
          "size||39");
   s.fail("stereo: --gt of another size", kStereoLR + "--gt {in}/gt_small.pfm --out {out}/o.pfm", "gt_small.pfm");
+  lb::save_pfm(s.p("gt_rgb.pfm"), lb::ImageF(40, 30, 3, 2.0f));
+  s.fail("stereo: a 3-channel PFM as --gt", kStereoLR + "--gt {in}/gt_rgb.pfm --out {out}/o.pfm", "gt_rgb.pfm");
+  s.fail("lfdepth: --drange 0,0", kLf + "--lf {in}/lf --drange 0,0 --out {out}/o.pfm", "drange");
+  // A failing run creates no --maps folder.
+  s.fail("mad: a failing run with --maps", kMad + "--ref {in}/nope.png --dist {in}/m2.png --maps {out}/maps", "nope.png");
   // MAD sizes.
   lb::save_image(s.p("m_small.png"), noise(33, 33, 1, 1));
   lb::save_image(s.p("m_41.png"), noise(41, 40, 1, 1));
@@ -748,6 +753,13 @@ void add_valid_cases(Suite& s) {
   const lb::LightField4D odd = lb::synthetic_plane_lightfield(7, 5, 3, 3, 0.5f, 3u);
   lb::save_lightfield(s.p("lf_7x5"), odd);
   s.ok("lfdepth: 7x5 views", kLf + "--lf {in}/lf_7x5 --out {out}/o.pfm --json {out}/r.json", {"o.pfm", "r.json"});
+  fs::create_directories(s.in / "lf_mixed");
+  for (int u = 0; u < 3; ++u)
+    for (int v = 0; v < 3; ++v)
+      lb::save_image(s.p("lf_mixed/view_" + std::to_string(u) + "_" + std::to_string(v) + ".png"),
+                     noise(21, 17, (u + v) % 2 ? 1 : 3, static_cast<unsigned>(u * 3 + v)));
+  s.ok("lfdepth: grey and RGB views mixed", kLf + "--lf {in}/lf_mixed --out {out}/o.pfm", {"o.pfm"});
+  s.ok("mad: --maps folder created", kMad + "--ref {in}/m1.png --dist {in}/m2.png --maps {out}/maps", {"maps/hi.pfm", "maps/lo.png"});
   s.ok("lfdepth: the base light field", kLf + "--lf {in}/lf --out {out}/o.pfm", {"o.pfm"});
   s.ok("generate: tiny", "generate --preset tiny --seed 3 --out {out}/g", {"g/raw.png", "g/scene.json"});
   s.ok("render: tiny scene", kRender + "--scene {in}/g/scene.json --out {out}/o.png", {"o.png"});
