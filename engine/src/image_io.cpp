@@ -29,6 +29,8 @@ using detail::stb_info;
   throw Error("'" + path + "': " + why);
 }
 
+bool known_magic(const std::vector<unsigned char>& b);
+
 // Reads the whole file. A regular file larger than any image of `max_pixels` pixels can be
 // (16 bytes a pixel plus 64 MiB of metadata) is refused before it is read.
 std::vector<unsigned char> read_file(const std::string& path, std::uint64_t max_pixels) {
@@ -44,8 +46,17 @@ std::vector<unsigned char> read_file(const std::string& path, std::uint64_t max_
                   " pixels (raise it with LB_MAX_PIXELS)");
   std::ifstream f(path, std::ios::binary);
   if (!f) io_fail(path, "cannot open for reading");
-  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(f)),
-                                   std::istreambuf_iterator<char>());
+  // Read in chunks up to the cap: a file without a size (/dev/zero, a pipe) is bounded too.
+  std::vector<unsigned char> bytes;
+  std::vector<char> chunk(1u << 16);
+  while (f.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || f.gcount() > 0) {
+    bytes.insert(bytes.end(), chunk.begin(), chunk.begin() + f.gcount());
+    if (!known_magic(bytes)) break;  // refused by its first bytes: no need for the rest
+    if (bytes.size() > cap)
+      io_fail(path, "more than " + std::to_string(cap) + " bytes, larger than any image within the "
+                    "decoding limit of " + std::to_string(max_pixels) + " pixels (raise it with LB_MAX_PIXELS)");
+  }
+  if (f.bad()) io_fail(path, "read failed");
   if (bytes.empty()) io_fail(path, "file is empty");
   return bytes;
 }
@@ -138,6 +149,8 @@ Format sniff(const std::vector<unsigned char>& b) {
   if (b.size() >= 2 && b[0] == 'P' && (b[1] == 'F' || b[1] == 'f')) return Format::Pfm;
   return Format::Other;
 }
+
+bool known_magic(const std::vector<unsigned char>& b) { return sniff(b) != Format::Other; }
 
 // What the first bytes of an unsupported file say it is, for the error message.
 std::string describe_other(const std::vector<unsigned char>& b) {
