@@ -80,6 +80,8 @@ RenderParams PlenopticOptions::render_params(const PlenopticGrid& g) const {
   if (lim != -1) p.lim = lim;
   if (sigma != -1) p.sigma = sigma;
   const auto [sx, sy] = parse_pair("--view", view);
+  if (!std::isfinite(sx) || !std::isfinite(sy) || std::fabs(sx) > 1e6 || std::fabs(sy) > 1e6)
+    throw Error("--view expects two finite numbers SX,SY (raw pixels), got '" + view + "'");
   p.view_x = static_cast<float>(sx);
   p.view_y = static_cast<float>(sy);
   validate(p, g);
