@@ -388,7 +388,15 @@ ImageU8 load_image(const std::string& path, int want_channels, std::uint64_t max
   LB_REQUIRE(want_channels >= 0 && want_channels <= 4 && want_channels != 2,
              "load_image: channels must be 0, 1, 3 or 4");
   const std::uint64_t limit = pixel_limit(max_pixels);
-  const auto bytes = read_file(path, limit);
+  return decode_image(read_file(path, limit), path, want_channels, limit);
+}
+
+ImageU8 decode_image(const std::vector<unsigned char>& bytes, const std::string& path,
+                     int want_channels, std::uint64_t max_pixels) {
+  LB_REQUIRE(want_channels >= 0 && want_channels <= 4 && want_channels != 2,
+             "load_image: channels must be 0, 1, 3 or 4");
+  const std::uint64_t limit = pixel_limit(max_pixels);
+  if (bytes.empty()) io_fail(path, "file is empty");
   if (bytes.size() < 8) io_fail(path, "file too short to be an image");
   ImageU8 img;
   const Format format = sniff(bytes);
@@ -452,7 +460,13 @@ void save_image(const std::string& path, const ImageU8& img, int jpeg_quality) {
 
 ImageF load_pfm(const std::string& path, std::uint64_t max_pixels) {
   const std::uint64_t limit = pixel_limit(max_pixels);
-  const auto bytes = read_file(path, limit);
+  return decode_pfm(read_file(path, limit), path, limit);
+}
+
+ImageF decode_pfm(const std::vector<unsigned char>& bytes, const std::string& path,
+                  std::uint64_t max_pixels) {
+  const std::uint64_t limit = pixel_limit(max_pixels);
+  if (bytes.empty()) io_fail(path, "file is empty");
   if (bytes.size() < 3 || bytes[0] != 'P' || (bytes[1] != 'F' && bytes[1] != 'f'))
     io_fail(path, "not a PFM file (expected 'PF' or 'Pf')");
   const int channels = bytes[1] == 'F' ? 3 : 1;
