@@ -60,3 +60,22 @@ TEST_CASE("fuzz harnesses accept empty and tiny inputs") {
     CHECK_NOTHROW(lb::fuzz::run_harness(name, junk, sizeof junk));
   }
 }
+
+// Found while writing the PNM harness (review, not a sanitizer report): a sample above maxval
+// was scaled past 255 and wrapped (P5, maxval 1, sample 200 became 56).
+TEST_CASE("PNM: a sample above maxval is refused, not wrapped") {
+  const std::string head = "P5\n2 1\n1\n";
+  std::vector<unsigned char> bytes(head.begin(), head.end());
+  bytes.push_back(1);
+  bytes.push_back(200);
+  CHECK_THROWS_WITH_AS(lb::decode_image(bytes, "over.pgm"),
+                       doctest::Contains("sample 200 at pixel (1, 0) exceeds maxval 1"), lb::Error);
+  bytes.back() = 0;  // in range: 0 and 1 of maxval 1 are 0 and 255
+  const lb::ImageU8 img = lb::decode_image(bytes, "ok.pgm");
+  CHECK(img.data == std::vector<std::uint8_t>{255, 0});
+  const std::string head16 = "P6\n1 1\n300\n";
+  std::vector<unsigned char> rgb16(head16.begin(), head16.end());
+  for (int c = 0; c < 3; ++c) rgb16.insert(rgb16.end(), {0x01, 0x2d});  // 301 > 300
+  CHECK_THROWS_WITH_AS(lb::decode_image(rgb16, "over16.ppm"), doctest::Contains("exceeds maxval 300"),
+                       lb::Error);
+}

@@ -108,6 +108,11 @@ ImageU8 decode_pnm(const std::string& path, const std::vector<unsigned char>& by
   const unsigned char* p = bytes.data() + c.i;
   for (std::size_t k = 0; k < img.data.size(); ++k) {
     const long v = bps == 2 ? (p[2 * k] << 8 | p[2 * k + 1]) : p[k];
+    if (v > maxval)  // scaling it would wrap past 255: garbage, not a pixel
+      io_fail(path, "corrupt PNM: sample " + std::to_string(v) + " at pixel (" +
+                        std::to_string(k / channels % w) + ", " +
+                        std::to_string(k / channels / w) + ") exceeds maxval " +
+                        std::to_string(maxval));
     img.data[k] = static_cast<std::uint8_t>((v * 255 + maxval / 2) / maxval);
   }
   return img;
