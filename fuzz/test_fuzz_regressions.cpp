@@ -75,7 +75,33 @@ TEST_CASE("PNM: a sample above maxval is refused, not wrapped") {
   CHECK(img.data == std::vector<std::uint8_t>{255, 0});
   const std::string head16 = "P6\n1 1\n300\n";
   std::vector<unsigned char> rgb16(head16.begin(), head16.end());
-  for (int c = 0; c < 3; ++c) rgb16.insert(rgb16.end(), {0x01, 0x2d});  // 301 > 300
+  for (int c = 0; c < 3; ++c) {  // 301 > 300
+    rgb16.push_back(0x01);
+    rgb16.push_back(0x2d);
+  }
   CHECK_THROWS_WITH_AS(lb::decode_image(rgb16, "over16.ppm"), doctest::Contains("exceeds maxval 300"),
                        lb::Error);
+}
+
+namespace {
+std::vector<std::uint8_t> fixture(const std::string& harness, const std::string& name) {
+  std::ifstream in(fs::path(LB_SOURCE_DIR) / "fuzz" / "regressions" / harness / name);
+  REQUIRE_MESSAGE(in.good(), "missing fixture " << harness << "/" << name);
+  return unhex(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
+}
+}  // namespace
+
+// fuzz_image: a JPEG DHT table whose 16 code counts sum past 256 made stb 2.27 write past its
+// Huffman arrays (UBSan: index 257 out of bounds for stbi_uc[257]).
+TEST_CASE("JPEG: a Huffman table of more than 256 codes is refused before stb reads it") {
+  const auto bytes = fixture("image", "crash-75eb319ca56a26d19752314e8fae92eda3098261.hex");
+  CHECK_THROWS_WITH_AS(lb::decode_image(bytes, "dht.jpg"), doctest::Contains("corrupt JPEG: Huffman table"),
+                       lb::Error);
+  // A valid JPEG (the project's own writer, 4 Huffman tables) still decodes.
+  const fs::path tmp = fs::temp_directory_path() / "lb_fuzz_regression_ok.jpg";
+  lb::ImageU8 img(8, 8, 3);
+  for (std::size_t i = 0; i < img.data.size(); ++i) img.data[i] = static_cast<std::uint8_t>(i * 7);
+  lb::save_image(tmp.string(), img);
+  CHECK(lb::load_image(tmp.string()).width == 8);
+  fs::remove(tmp);
 }

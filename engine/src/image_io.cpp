@@ -340,6 +340,45 @@ PngPalette check_png(const std::string& path, const std::vector<unsigned char>& 
   return pal;
 }
 
+// stb 2.27 (Debian's header) sums a DHT table's 16 code counts and writes that many sizes and
+// symbols into arrays of 257 and 256 entries without checking the sum (up to 4080): a
+// corrupt table overwrites the decoder's memory (found by fuzz_image; stb 2.28 added the
+// check). Every DHT segment is walked here the way stb reads it, before stb sees the file.
+void check_jpeg_huffman(const std::string& path, const std::vector<unsigned char>& b) {
+  std::size_t i = 2;  // after SOI
+  while (i + 1 < b.size()) {
+    if (b[i] != 0xFF) {  // entropy-coded data: markers only follow 0xFF
+      ++i;
+      continue;
+    }
+    const unsigned char m = b[i + 1];
+    if (m == 0xFF) {  // fill byte
+      ++i;
+      continue;
+    }
+    if (m == 0x00 || m == 0x01 || (m >= 0xD0 && m <= 0xD8)) {  // stuffing, TEM, RSTn, SOI
+      i += 2;
+      continue;
+    }
+    if (m == 0xD9 || i + 4 > b.size()) return;  // EOI, or no room for a segment length
+    const std::size_t len = (static_cast<std::size_t>(b[i + 2]) << 8) | b[i + 3];
+    if (m == 0xC4) {
+      long rem = static_cast<long>(len) - 2;
+      std::size_t p = i + 4;
+      while (rem > 0 && p < b.size()) {
+        std::size_t n = 0;
+        for (std::size_t k = 1; k <= 16; ++k) n += p + k < b.size() ? b[p + k] : 0;
+        if (n > 256)
+          io_fail(path, "corrupt JPEG: Huffman table at byte " + std::to_string(p) + " has " +
+                            std::to_string(n) + " codes (at most 256)");
+        p += 17 + n;
+        rem -= static_cast<long>(17 + n);
+      }
+    }
+    i += 2 + len;
+  }
+}
+
 void check_jpeg(const std::string& path, const std::vector<unsigned char>& b,
                 std::uint64_t limit) {
   // stb fills missing JPEG data silently: a complete JPEG ends with the EOI marker (allow a
@@ -348,6 +387,7 @@ void check_jpeg(const std::string& path, const std::vector<unsigned char>& b,
   bool eoi = false;
   for (std::size_t k = from; k + 1 < b.size(); ++k) eoi |= (b[k] == 0xFF && b[k + 1] == 0xD9);
   if (!eoi) io_fail(path, "truncated JPEG (no end-of-image marker)");
+  check_jpeg_huffman(path, b);
   int w = 0, h = 0, n = 0;
   std::string why;
   if (!stb_info(b.data(), b.size(), w, h, n, why))
