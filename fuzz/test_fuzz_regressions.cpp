@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harnesses.hpp"
+#include "lightbench/assets.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
 
@@ -104,4 +105,24 @@ TEST_CASE("JPEG: a Huffman table of more than 256 codes is refused before stb re
   lb::save_image(tmp.string(), img);
   CHECK(lb::load_image(tmp.string()).width == 8);
   fs::remove(tmp);
+}
+
+// fuzz_assets: a number too large for a double ("1e999", or 300 digits) made nlohmann throw
+// out_of_range.406, which parse_json did not catch (only parse_error): std::terminate.
+TEST_CASE("assets: a JSON number overflowing a double is a clean 'not valid JSON' error") {
+  const auto bytes = fixture("assets", "crash-c1a1d08f0bfd829e6d4e857cea178ebedf5b31ab.hex");
+  CHECK_NOTHROW(lb::fuzz::run_harness("assets", bytes.data(), bytes.size()));
+  for (const char* text : {"1e999", R"({"width": -1e400})"})
+    for (int kind = 0; kind < 4; ++kind) {
+      CAPTURE(text);
+      CAPTURE(kind);
+      const std::string t(text);
+      const auto parse = [&] {
+        if (kind == 0) lb::parse_plenoptic_asset(t, "big.json");
+        if (kind == 1) lb::parse_lightfield_asset(t, "big.json");
+        if (kind == 2) lb::parse_stereo_asset(t, "big.json");
+        if (kind == 3) lb::parse_mad_asset(t, "big.json");
+      };
+      CHECK_THROWS_WITH_AS(parse(), doctest::Contains("big.json: not valid JSON (") , lb::Error);
+    }
 }
