@@ -126,3 +126,11 @@ TEST_CASE("assets: a JSON number overflowing a double is a clean 'not valid JSON
       CHECK_THROWS_WITH_AS(parse(), doctest::Contains("big.json: not valid JSON (") , lb::Error);
     }
 }
+
+// fuzz_image: 751 bytes declaring a 64007x2048 baseline JPEG; stb decoded the missing data as
+// zeros for seconds (libFuzzer timeout > 2 s).
+TEST_CASE("JPEG: a header declaring more blocks than the file has bits is refused") {
+  const auto bytes = fixture("image", "timeout-53320424604834fe54079e175539f77760bc6b11.hex");
+  CHECK_THROWS_WITH_AS(lb::decode_image(bytes, "bomb.jpg"),
+                       doctest::Contains("truncated JPEG: 751 bytes cannot hold the 64007x2048 image"), lb::Error);
+}

@@ -393,6 +393,13 @@ void check_jpeg(const std::string& path, const std::vector<unsigned char>& b,
   if (!stb_info(b.data(), b.size(), w, h, n, why))
     io_fail(path, "not a readable JPEG (" + why + ")");
   check_pixels(path, static_cast<std::uint64_t>(w), static_cast<std::uint64_t>(h), limit);
+  // stb decodes missing entropy-coded data as zeros, so a few hundred bytes declaring
+  // 64007x2048 took seconds (found by fuzz_image). Every 8x8 block of the full-resolution
+  // component costs at least one bit in any Huffman-coded JPEG (baseline: two).
+  const std::uint64_t blocks = (static_cast<std::uint64_t>(w) + 7) / 8 * ((static_cast<std::uint64_t>(h) + 7) / 8);
+  if (static_cast<std::uint64_t>(b.size()) * 8 < blocks)
+    io_fail(path, "truncated JPEG: " + std::to_string(b.size()) + " bytes cannot hold the " +
+                      std::to_string(w) + "x" + std::to_string(h) + " image its header declares");
 }
 
 // Gray: Rec. 601 luma, rounded.
