@@ -11,8 +11,9 @@ namespace lb::assets_detail {
 nlohmann::json parse_json(const std::string& text, const std::string& where) {
   try {
     return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    // nlohmann's message is one line: "[json.exception.parse_error.101] parse error at line 3, ..."
+  } catch (const nlohmann::json::exception& e) {
+    // nlohmann's message is one line: "[json.exception.parse_error.101] parse error at line 3, ...";
+    // a number too large for a double is out_of_range.406, not a parse_error (found by fuzz_assets).
     throw Error(where + ": not valid JSON (" + e.what() + ")");
   }
 }

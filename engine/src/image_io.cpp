@@ -119,6 +119,11 @@ ImageU8 decode_pnm(const std::string& path, const std::vector<unsigned char>& by
   const unsigned char* p = bytes.data() + c.i;
   for (std::size_t k = 0; k < img.data.size(); ++k) {
     const long v = bps == 2 ? (p[2 * k] << 8 | p[2 * k + 1]) : p[k];
+    if (v > maxval)  // scaling it would wrap past 255: garbage, not a pixel
+      io_fail(path, "corrupt PNM: sample " + std::to_string(v) + " at pixel (" +
+                        std::to_string(k / channels % w) + ", " +
+                        std::to_string(k / channels / w) + ") exceeds maxval " +
+                        std::to_string(maxval));
     img.data[k] = static_cast<std::uint8_t>((v * 255 + maxval / 2) / maxval);
   }
   return img;
@@ -348,6 +353,45 @@ PngPalette check_png(const std::string& path, const std::vector<unsigned char>& 
   return pal;
 }
 
+// stb 2.27 (Debian's header) sums a DHT table's 16 code counts and writes that many sizes and
+// symbols into arrays of 257 and 256 entries without checking the sum (up to 4080): a
+// corrupt table overwrites the decoder's memory (found by fuzz_image; stb 2.28 added the
+// check). Every DHT segment is walked here the way stb reads it, before stb sees the file.
+void check_jpeg_huffman(const std::string& path, const std::vector<unsigned char>& b) {
+  std::size_t i = 2;  // after SOI
+  while (i + 1 < b.size()) {
+    if (b[i] != 0xFF) {  // entropy-coded data: markers only follow 0xFF
+      ++i;
+      continue;
+    }
+    const unsigned char m = b[i + 1];
+    if (m == 0xFF) {  // fill byte
+      ++i;
+      continue;
+    }
+    if (m == 0x00 || m == 0x01 || (m >= 0xD0 && m <= 0xD8)) {  // stuffing, TEM, RSTn, SOI
+      i += 2;
+      continue;
+    }
+    if (m == 0xD9 || i + 4 > b.size()) return;  // EOI, or no room for a segment length
+    const std::size_t len = (static_cast<std::size_t>(b[i + 2]) << 8) | b[i + 3];
+    if (m == 0xC4) {
+      long rem = static_cast<long>(len) - 2;
+      std::size_t p = i + 4;
+      while (rem > 0 && p < b.size()) {
+        std::size_t n = 0;
+        for (std::size_t k = 1; k <= 16; ++k) n += p + k < b.size() ? b[p + k] : 0;
+        if (n > 256)
+          io_fail(path, "corrupt JPEG: Huffman table at byte " + std::to_string(p) + " has " +
+                            std::to_string(n) + " codes (at most 256)");
+        p += 17 + n;
+        rem -= static_cast<long>(17 + n);
+      }
+    }
+    i += 2 + len;
+  }
+}
+
 void check_jpeg(const std::string& path, const std::vector<unsigned char>& b,
                 std::uint64_t limit) {
   // stb fills missing JPEG data silently: a complete JPEG ends with the EOI marker (allow a
@@ -356,11 +400,19 @@ void check_jpeg(const std::string& path, const std::vector<unsigned char>& b,
   bool eoi = false;
   for (std::size_t k = from; k + 1 < b.size(); ++k) eoi |= (b[k] == 0xFF && b[k + 1] == 0xD9);
   if (!eoi) io_fail(path, "truncated JPEG (no end-of-image marker)");
+  check_jpeg_huffman(path, b);
   int w = 0, h = 0, n = 0;
   std::string why;
   if (!stb_info(b.data(), b.size(), w, h, n, why))
     io_fail(path, "not a readable JPEG (" + why + ")");
   check_pixels(path, static_cast<std::uint64_t>(w), static_cast<std::uint64_t>(h), limit);
+  // stb decodes missing entropy-coded data as zeros, so a few hundred bytes declaring
+  // 64007x2048 took seconds (found by fuzz_image). Every 8x8 block of the full-resolution
+  // component costs at least one bit in any Huffman-coded JPEG (baseline: two).
+  const std::uint64_t blocks = (static_cast<std::uint64_t>(w) + 7) / 8 * ((static_cast<std::uint64_t>(h) + 7) / 8);
+  if (static_cast<std::uint64_t>(b.size()) * 8 < blocks)
+    io_fail(path, "truncated JPEG: " + std::to_string(b.size()) + " bytes cannot hold the " +
+                      std::to_string(w) + "x" + std::to_string(h) + " image its header declares");
 }
 
 // Gray: Rec. 601 luma, rounded.
@@ -401,7 +453,15 @@ ImageU8 load_image(const std::string& path, int want_channels, std::uint64_t max
   LB_REQUIRE(want_channels >= 0 && want_channels <= 4 && want_channels != 2,
              "load_image: channels must be 0, 1, 3 or 4");
   const std::uint64_t limit = pixel_limit(max_pixels);
-  const auto bytes = read_file(path, limit);
+  return decode_image(read_file(path, limit), path, want_channels, limit);
+}
+
+ImageU8 decode_image(const std::vector<unsigned char>& bytes, const std::string& path,
+                     int want_channels, std::uint64_t max_pixels) {
+  LB_REQUIRE(want_channels >= 0 && want_channels <= 4 && want_channels != 2,
+             "load_image: channels must be 0, 1, 3 or 4");
+  const std::uint64_t limit = pixel_limit(max_pixels);
+  if (bytes.empty()) io_fail(path, "file is empty");
   if (bytes.size() < 8) io_fail(path, "file too short to be an image");
   ImageU8 img;
   const Format format = sniff(bytes);
@@ -465,7 +525,13 @@ void save_image(const std::string& path, const ImageU8& img, int jpeg_quality) {
 
 ImageF load_pfm(const std::string& path, std::uint64_t max_pixels) {
   const std::uint64_t limit = pixel_limit(max_pixels);
-  const auto bytes = read_file(path, limit);
+  return decode_pfm(read_file(path, limit), path, limit);
+}
+
+ImageF decode_pfm(const std::vector<unsigned char>& bytes, const std::string& path,
+                  std::uint64_t max_pixels) {
+  const std::uint64_t limit = pixel_limit(max_pixels);
+  if (bytes.empty()) io_fail(path, "file is empty");
   if (bytes.size() < 3 || bytes[0] != 'P' || (bytes[1] != 'F' && bytes[1] != 'f'))
     io_fail(path, "not a PFM file (expected 'PF' or 'Pf')");
   const int channels = bytes[1] == 'F' ? 3 : 1;

@@ -6,6 +6,7 @@
 // in the file and top-to-bottom in memory. Every failure throws lb::Error naming the file.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "lightbench/image.hpp"
 
@@ -27,12 +28,19 @@ std::uint64_t max_decode_pixels();
 // want_channels 0 keeps the file's channel count; 1, 3 or 4 converts. max_pixels 0: the
 // limit of max_decode_pixels().
 ImageU8 load_image(const std::string& path, int want_channels = 0, std::uint64_t max_pixels = 0);
+// load_image on bytes already in memory (what load_image does after reading the file; the
+// fuzz harnesses call it). `name` stands for the file in error messages.
+ImageU8 decode_image(const std::vector<unsigned char>& bytes, const std::string& name,
+                     int want_channels = 0, std::uint64_t max_pixels = 0);
 // Format from the extension (.png .jpg .jpeg .bmp .ppm .pgm). Writes to a temporary file
 // and renames it, so an existing file is never left half-written.
 void save_image(const std::string& path, const ImageU8& img, int jpeg_quality = 95);
 
 // max_pixels 0: the limit of max_decode_pixels().
 ImageF load_pfm(const std::string& path, std::uint64_t max_pixels = 0);
+// load_pfm on bytes already in memory; `name` stands for the file in error messages.
+ImageF decode_pfm(const std::vector<unsigned char>& bytes, const std::string& name,
+                  std::uint64_t max_pixels = 0);
 void save_pfm(const std::string& path, const ImageF& img);
 
 // Lower-case extension with the dot, e.g. ".png".

@@ -1,0 +1,178 @@
+#include "harnesses.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <unistd.h>
+
+#include "lightbench/assets.hpp"
+#include "lightbench/error.hpp"
+#include "lightbench/generator.hpp"
+#include "lightbench/image_io.hpp"
+#include "lightbench/lightfield.hpp"
+#include "lightbench/scene_file.hpp"
+#include "lightbench/stereo_io.hpp"
+
+namespace lb::fuzz {
+namespace fs = std::filesystem;
+namespace {
+
+// A private temporary folder for this process (removed at exit).
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "lb-fuzz-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+    path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+fs::path temp_root() {
+  static TempDir dir;
+  return dir.path;
+}
+
+void write_bytes(const fs::path& p, const std::uint8_t* data, std::size_t size) {
+  std::ofstream f(p, std::ios::binary | std::ios::trunc);
+  f.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  if (!f) throw std::runtime_error("cannot write " + p.string());
+}
+
+// Unpacks the archive (see pack_folder) into a fresh folder `dir`; returns the option byte.
+std::uint8_t unpack_folder(const std::uint8_t* data, std::size_t size, const fs::path& dir) {
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  fs::create_directories(dir);
+  if (size == 0) return 0;
+  const std::uint8_t options = data[0];
+  std::size_t i = 1;
+  for (int entries = 0; entries < 32 && i < size; ++entries) {
+    const std::size_t n = data[i++];
+    if (n == 0 || size - i < n) break;
+    std::string name(reinterpret_cast<const char*>(data + i), n);
+    i += n;
+    for (char& ch : name)
+      if (ch == '/' || ch == '\0') ch = '_';
+    if (name == "." || name == "..") name = "_";
+    std::size_t len = 0;
+    if (size - i >= 2) {
+      len = data[i] | (data[i + 1] << 8);
+      i += 2;
+    } else {
+      i = size;
+    }
+    len = std::min(len, size - i);
+    write_bytes(dir / name, data + i, len);
+    i += len;
+  }
+  return options;
+}
+
+void image(const std::uint8_t* data, std::size_t size) {
+  const std::vector<unsigned char> bytes(data, data + size);
+  decode_image(bytes, "fuzz-input");
+}
+
+void pfm(const std::uint8_t* data, std::size_t size) {
+  const std::vector<unsigned char> bytes(data, data + size);
+  decode_pfm(bytes, "fuzz-input.pfm");
+}
+
+// PNM only: the first byte picks P5 or P6 and the rest follows the magic, so every input
+// reaches the PNM parser (the image harness finds the other formats).
+void pnm(const std::uint8_t* data, std::size_t size) {
+  std::vector<unsigned char> bytes{'P', static_cast<unsigned char>(size && (data[0] & 1) ? '6' : '5')};
+  if (size > 1) bytes.insert(bytes.end(), data + 1, data + size);
+  const int want = size ? "\0\1\3\4"[(data[0] >> 1) & 3] : 0;
+  decode_image(bytes, "fuzz-input.pnm", want);
+}
+
+// scene.json next to a valid raw.png and truth.pfm (the tiny preset), written once.
+void scene(const std::uint8_t* data, std::size_t size) {
+  static const fs::path dir = [] {
+    const fs::path d = temp_root() / "scene";
+    save_scene(d.string(), generate_scene(generator_preset("tiny"), 1));
+    return d;
+  }();
+  write_bytes(dir / "scene.json", data, size);
+  load_scene((dir / "scene.json").string());
+}
+
+// The first byte picks the asset kind; the rest is the JSON text.
+void assets(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return;
+  const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
+  switch (data[0] & 3) {
+    case 0: parse_plenoptic_asset(text, "fuzz/plenoptic.json"); break;
+    case 1: parse_lightfield_asset(text, "fuzz/lightfield.json"); break;
+    case 2: parse_stereo_asset(text, "fuzz/stereo.json"); break;
+    default: parse_mad_asset(text, "fuzz/mad.json"); break;
+  }
+}
+
+// Option byte: bit 0 load the ground truth; bit 1 an explicit grid of (1 + bits 2-3) x
+// (1 + bits 4-5).
+void lightfield(const std::uint8_t* data, std::size_t size) {
+  const fs::path dir = temp_root() / "lf";
+  const std::uint8_t o = unpack_folder(data, size, dir);
+  LightFieldLoadOptions opt;
+  opt.load_gt = o & 1;
+  if (o & 2) {
+    opt.grid_u = 1 + ((o >> 2) & 3);
+    opt.grid_v = 1 + ((o >> 4) & 3);
+  }
+  load_lightfield(dir.string(), opt);
+}
+
+// Option byte: bits 0-1 pick the ground-truth scale 0 (by folder name), 1, 8 or 16.
+void stereo(const std::uint8_t* data, std::size_t size) {
+  const fs::path dir = temp_root() / "stereo";
+  const std::uint8_t o = unpack_folder(data, size, dir);
+  static const double scales[4] = {0, 1, 8, 16};
+  stereo::load_stereo_scene(dir.string(), scales[o & 3]);
+}
+
+}  // namespace
+
+const std::vector<std::string>& harness_names() {
+  static const std::vector<std::string> names{"image", "pfm", "pnm", "scene",
+                                              "assets", "lightfield", "stereo"};
+  return names;
+}
+
+bool run_harness(const std::string& name, const std::uint8_t* data, std::size_t size) {
+  try {
+    if (name == "image") image(data, size);
+    else if (name == "pfm") pfm(data, size);
+    else if (name == "pnm") pnm(data, size);
+    else if (name == "scene") scene(data, size);
+    else if (name == "assets") assets(data, size);
+    else if (name == "lightfield") lightfield(data, size);
+    else if (name == "stereo") stereo(data, size);
+    else throw std::invalid_argument("no fuzz harness named '" + name + "'");
+  } catch (const Error&) {
+    return false;
+  }
+  return true;
+}
+
+std::vector<std::uint8_t> pack_folder(
+    std::uint8_t options, const std::vector<std::pair<std::string, std::vector<std::uint8_t>>>& files) {
+  std::vector<std::uint8_t> out{options};
+  for (const auto& [name, bytes] : files) {
+    if (name.empty() || name.size() > 255 || bytes.size() > 65535)
+      throw std::invalid_argument("pack_folder: entry '" + name + "' does not fit");
+    out.push_back(static_cast<std::uint8_t>(name.size()));
+    out.insert(out.end(), name.begin(), name.end());
+    out.push_back(static_cast<std::uint8_t>(bytes.size() & 255));
+    out.push_back(static_cast<std::uint8_t>(bytes.size() >> 8));
+    out.insert(out.end(), bytes.begin(), bytes.end());
+  }
+  return out;
+}
+
+}  // namespace lb::fuzz
