@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 #include "lightbench/error.hpp"
@@ -63,6 +64,8 @@ SoakDriver::SoakDriver(ViewerApp& app, SoakConfig config)
   warmup_ = std::max(static_cast<int>(app_.algorithms_.size()),
                      static_cast<int>(std::ceil(cfg_.steps * 0.05)));
   visited_.assign(app_.algorithms_.size(), false);
+  const char* trace = std::getenv("LB_SOAK_TRACE");
+  trace_ = trace && std::string(trace) == "1";
   make_bad_inputs();
   while (glGetError() != GL_NO_ERROR) ++gl_errors_;  // errors of the start-up count too
   if (gl_errors_ > 0) failures_.push_back(std::to_string(gl_errors_) + " GL error(s) at start-up");
@@ -130,18 +133,26 @@ std::string SoakDriver::step_param() {
     if (p.kind == ParamInfo::Kind::Int) v = std::round(v);
   }
   set_param_value(p, v);  // what the panel's slider does
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s %s=%g", algo.name().c_str(), p.name.c_str(), param_value(p));
+  detail_ = buf;
   return "param";
 }
 
 std::string SoakDriver::step_algorithm(int index) {
   app_.algorithm_index_ = index;  // what the panel's algorithm combo does
+  detail_ = app_.algorithms_[index]->name();
   return "algorithm";
 }
 
 std::string SoakDriver::step_variant() {
   Algorithm& algo = app_.algorithm();
   const auto names = algo.variants();
-  if (!names.empty()) algo.set_variant(static_cast<int>(pick(names.size())));
+  if (!names.empty()) {
+    const int v = static_cast<int>(pick(names.size()));
+    algo.set_variant(v);
+    detail_ = algo.name() + " " + names[v];
+  }
   return "variant";
 }
 
@@ -150,6 +161,7 @@ std::string SoakDriver::step_backend() {
   ImagePane& pane = app_.panes_[pick(2)];
   const BackendSlot slots[] = {BackendSlot::Selected, BackendSlot::Cpu, BackendSlot::Cuda};
   pane.source.backend = slots[pick(cuda ? 3 : 2)];
+  detail_ = std::string("pane ") + (pane.index() == 0 ? "A " : "B ") + to_string(pane.source.backend);
   if (cuda && pick(4) == 0) {
     app_.state_.use_interop = !app_.state_.use_interop;  // the panel's interop switch
     for (auto& p : app_.panes_) p.rendered_key.clear();
@@ -161,6 +173,7 @@ std::string SoakDriver::step_pane() {
   Algorithm& algo = app_.algorithm();
   if (pick(4) == 0) {
     app_.state_.diff = !app_.state_.diff;  // the D key / the panel's check box
+    detail_ = app_.state_.diff ? "difference on" : "difference off";
     return "pane";
   }
   ImagePane& pane = app_.panes_[pick(2)];
@@ -168,6 +181,8 @@ std::string SoakDriver::step_pane() {
   if (!outs.empty()) pane.source.output = outs[pick(outs.size())].name;
   const auto variants = algo.variants();
   pane.source.run.variant = static_cast<int>(pick(variants.size() + 1)) - 1;  // -1: the panel's
+  detail_ = std::string("pane ") + (pane.index() == 0 ? "A " : "B ") + pane.source.output + " variant " +
+            std::to_string(pane.source.run.variant);
   return "pane";
 }
 
@@ -193,13 +208,16 @@ std::string SoakDriver::step_resize() {
   static const int sizes[][2] = {{1, 1},     {2, 3},     {64, 48},    {300, 200}, {1600, 900},
                                  {2600, 1500}, {120, 900}, {900, 60}, {1, 700}};
   const std::uint64_t k = pick(std::size(sizes) + 1);
-  if (k == std::size(sizes)) app_.window_.set_size(app_.opt_.width, app_.opt_.height);
-  else app_.window_.set_size(sizes[k][0], sizes[k][1]);
+  const int w = k == std::size(sizes) ? app_.opt_.width : sizes[k][0];
+  const int h = k == std::size(sizes) ? app_.opt_.height : sizes[k][1];
+  app_.window_.set_size(w, h);
+  detail_ = std::to_string(w) + "x" + std::to_string(h);
   return "resize";
 }
 
 std::string SoakDriver::step_drop() {
   drops_.push_back(bad_paths_[pick(bad_paths_.size())]);
+  detail_ = drops_.back();
   drop_pending_check_ = true;
   reports_before_ = app_.reports_;
   return "drop";
@@ -208,6 +226,7 @@ std::string SoakDriver::step_drop() {
 bool SoakDriver::before_frame() {
   if (step_ >= cfg_.steps) return false;
   std::string kind;
+  detail_.clear();
   const int n_algo = static_cast<int>(app_.algorithms_.size());
   if (step_ < n_algo) {
     kind = step_algorithm(step_);  // the warm-up visits every algorithm first
@@ -229,6 +248,7 @@ bool SoakDriver::before_frame() {
   step_t0_ = std::chrono::steady_clock::now();
   current_kind_ = kind;
   ++step_;
+  if (trace_) std::fprintf(stderr, "soak step %d: %s %s\n", step_, kind.c_str(), detail_.c_str());
   return true;
 }
 
@@ -246,8 +266,8 @@ void SoakDriver::after_frame() {
     ++gl_errors_;
     if (gl_errors_ <= 10) {
       char buf[160];
-      std::snprintf(buf, sizeof buf, "step %d (%s): %s (0x%04x)", step_, current_kind_.c_str(),
-                    gl_error_name(e), static_cast<unsigned>(e));
+      std::snprintf(buf, sizeof buf, "step %d (%s %s): %s (0x%04x)", step_, current_kind_.c_str(),
+                    detail_.c_str(), gl_error_name(e), static_cast<unsigned>(e));
       failures_.push_back(buf);
       std::fprintf(stderr, "lightbench: soak: %s\n", buf);
     }
@@ -256,7 +276,8 @@ void SoakDriver::after_frame() {
     drop_pending_check_ = false;
     if (app_.reports_ == reports_before_ || app_.state_.error.empty()) {
       ++drops_unreported_;
-      failures_.push_back("step " + std::to_string(step_) + ": a bad drop showed no error");
+      failures_.push_back("step " + std::to_string(step_) + ": the bad drop of " + detail_ +
+                          " showed no error");
     }
   }
   const int n_algo = static_cast<int>(app_.algorithms_.size());
@@ -271,6 +292,11 @@ void SoakDriver::after_frame() {
   }
 }
 
+void SoakDriver::frame_threw(const std::string& what) {
+  failures_.push_back("step " + std::to_string(step_) + " (" + current_kind_ + " " + detail_ +
+                      "): the frame threw: " + what);
+}
+
 int SoakDriver::finish() {
   using nlohmann::json;
   errors_shown_ = app_.reports_;
@@ -281,15 +307,15 @@ int SoakDriver::finish() {
   const Sample& start = samples_.front();
   const Sample& base = have_baseline_ ? baseline_ : start;
   const double host_growth = static_cast<double>(end.rss) - static_cast<double>(base.rss);
-  if (!have_baseline_) failures_.push_back("no baseline: warm-up not finished");
-  if (host_growth > cfg_.host_bound_mib * kMiB) {
+  // A run shorter than its warm-up has no baseline: memory is reported, not judged.
+  if (have_baseline_ && host_growth > cfg_.host_bound_mib * kMiB) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "host RSS grew %.1f MiB after the warm-up (bound %.0f MiB)",
                   mib(host_growth), cfg_.host_bound_mib);
     failures_.push_back(buf);
   }
   double device_growth = 0;
-  if (end.device >= 0 && base.device >= 0) {
+  if (have_baseline_ && end.device >= 0 && base.device >= 0) {
     device_growth = static_cast<double>(end.device - base.device);
     if (device_growth > cfg_.device_bound_mib * kMiB) {
       char buf[160];
@@ -318,6 +344,7 @@ int SoakDriver::finish() {
       {"step_seconds", seconds_},
       {"algorithm_seconds", algo_seconds_},
       {"warmup_steps", base.step},
+      {"memory_checked", have_baseline_},
       {"rss",
        {{"start", start.rss}, {"baseline", base.rss}, {"peak", rss_peak_}, {"end", end.rss},
         {"growth", host_growth}, {"bound", static_cast<std::int64_t>(cfg_.host_bound_mib * kMiB)}}},
@@ -346,9 +373,10 @@ int SoakDriver::finish() {
                   mib(device_peak_), mib(end.device), mib(device_growth));
   std::printf(
       "lightbench: soak %s: %d steps in %.1f s (seed %llu): rss start/peak/end %.1f/%.1f/%.1f MiB "
-      "(%+.1f after warm-up); %s; gl errors %d; errors shown %d; bad drops %d (%d unreported)\n",
+      "(%+.1f after warm-up%s); %s; gl errors %d; errors shown %d; bad drops %d (%d unreported)\n",
       passed ? "PASSED" : "FAILED", step_, seconds, static_cast<unsigned long long>(cfg_.seed),
-      mib(start.rss), mib(rss_peak_), mib(end.rss), mib(host_growth), dev, gl_errors_,
+      mib(start.rss), mib(rss_peak_), mib(end.rss), mib(host_growth),
+      have_baseline_ ? "" : ": not checked, the run ended within its warm-up", dev, gl_errors_,
       errors_shown_, report["drops"].get<int>(), drops_unreported_);
   for (const auto& f : failures_) std::printf("lightbench: soak failure: %s\n", f.c_str());
   std::fflush(stdout);

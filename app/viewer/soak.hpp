@@ -18,7 +18,9 @@
 // add a report). Host RSS (/proc/self/statm, after malloc_trim) and device memory in use
 // (lb::cuda::device_memory, when CUDA is usable) are sampled at the start, every K steps and
 // at the end; after the warm-up (5% of the steps, and every algorithm visited) both must
-// stay flat: end - baseline within 32 MiB (host) and 16 MiB (device). Writes a JSON report
+// stay flat: end - baseline within 32 MiB (host) and 16 MiB (device); a run that ends within
+// its warm-up reports memory without judging it. An exception escaping a frame fails the
+// soak naming the step (LB_SOAK_TRACE=1 prints every step). Writes a JSON report
 // (--soak-report) and prints one summary line; exit code 0 when it passed, 1 when not.
 #include <chrono>
 #include <cstdint>
@@ -60,6 +62,8 @@ class SoakDriver {
   void after_frame();
   // Final sample, report and summary line. Returns the exit code.
   int finish();
+  // An exception escaped the frame of the current step: a failure naming the step.
+  void frame_threw(const std::string& what);
 
  private:
   struct Sample {
@@ -98,6 +102,8 @@ class SoakDriver {
   std::map<std::string, double> algo_seconds_;  // frame time per algorithm shown
   std::chrono::steady_clock::time_point step_t0_;
   std::string current_kind_;
+  std::string detail_;      // what the current step did (for failures and LB_SOAK_TRACE=1)
+  bool trace_ = false;
   std::vector<std::string> drops_;
   bool drop_pending_check_ = false;
   int reports_before_ = 0;

@@ -216,6 +216,13 @@ void ViewerApp::build_ui(int fb_w, int fb_h) {
   SidePanelContext ctx{state_, pool_, algorithms_, algorithm_index_, panes_, diff_,
                        gl_description_};
   const PanelActions act = draw_side_panel(ctx, h);
+  // An algorithm chosen in the panel gets its panes before the pane headers are drawn: a
+  // pane source of the previous algorithm (its variant index, its output) means nothing to
+  // the new one (a variant index past the new one's list read past the end of it).
+  if (algorithm_index_ != shown_algorithm_) {
+    remember_pane_images();
+    show_algorithm_defaults();
+  }
   layout_image_area(state_.panel_width, std::max(1.0f, w - state_.panel_width), h, scale);
   handle_keys();
   handle_actions(act);
@@ -251,6 +258,17 @@ void ViewerApp::resize_step(int frame) {
 }
 
 int ViewerApp::run() {
+  if (!soak_) return run_frames();
+  // A soak names the step whose frame threw and still writes its report.
+  try {
+    return run_frames();
+  } catch (const std::exception& e) {
+    soak_->frame_threw(e.what());
+    return soak_->finish();
+  }
+}
+
+int ViewerApp::run_frames() {
   const bool scripted = !opt_.screenshot.empty();
   int frame = 0, quiet_frames = 0;
   bool minimised = false;

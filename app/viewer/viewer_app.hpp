@@ -56,6 +56,7 @@ class ViewerApp {
   void draw_panes(int fb_w, int fb_h);
   nlohmann::json layout_json(int fb_w, int fb_h);
   void resize_step(int frame);
+  int run_frames();  // run()'s frame loop
 
   Algorithm& algorithm() { return *algorithms_[algorithm_index_]; }
   // Resolves pending fits, follows image size changes and applies the zoom/pan link.
