@@ -290,6 +290,12 @@ void SoakDriver::after_frame() {
   } else if (step_ % sample_every_ == 0 && step_ < cfg_.steps) {
     sample(step_);
   }
+  // Progress every 10% (long soaks): step, seconds, latest RSS.
+  if (cfg_.steps >= 1000 && step_ % (cfg_.steps / 10) == 0 && step_ < cfg_.steps) {
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    std::fprintf(stderr, "lightbench: soak step %d/%d, %.0f s, rss %.1f MiB (peak %.1f)\n", step_,
+                 cfg_.steps, t, mib(samples_.back().rss), mib(rss_peak_));
+  }
 }
 
 void SoakDriver::frame_threw(const std::string& what) {
