@@ -79,6 +79,9 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
                  "memory growth; exit code 1 when it fails");
   app.add_option("--soak-seed", soak_seed, "random seed of --soak (default 1)");
   app.add_option("--soak-report", o.soak_report, "write the --soak report (JSON) to this file");
+  std::string soak_bound;
+  app.add_option("--soak-bound", soak_bound,
+                 "HOST,DEVICE: memory growth in MiB allowed after the --soak warm-up (default 32,16)");
   app.add_option("--frames", o.frames, "frames to render before --screenshot")->capture_default_str();
   try {
     app.parse(argc, argv);
@@ -110,8 +113,16 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
       if (!o.screenshot.empty()) throw Error("give --soak N or --screenshot FILE, not both");
       o.soak = static_cast<int>(*soak);
     }
-    if (!soak && (soak_seed || !o.soak_report.empty()))
-      throw Error(std::string(soak_seed ? "--soak-seed" : "--soak-report") + " needs --soak N");
+    if (!soak && (soak_seed || !o.soak_report.empty() || !soak_bound.empty()))
+      throw Error(std::string(soak_seed ? "--soak-seed" : !o.soak_report.empty() ? "--soak-report" : "--soak-bound") +
+                  " needs --soak N");
+    if (!soak_bound.empty()) {
+      const auto [h, d] = parse_number_pair("--soak-bound", soak_bound);
+      if (!(h >= 0 && h <= 1e6 && d >= 0 && d <= 1e6))
+        throw Error("--soak-bound expects HOST,DEVICE MiB in 0..1000000, got '" + soak_bound + "'");
+      o.soak_host_mib = h;
+      o.soak_device_mib = d;
+    }
     if (soak_seed) o.soak_seed = *soak_seed;
     // Headless there is nothing to look at and no way to close: a run must be scripted.
     if (o.headless && o.screenshot.empty() && !soak)

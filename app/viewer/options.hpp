@@ -46,6 +46,7 @@ struct ViewerOptions {
   int soak = 0;
   std::uint64_t soak_seed = 1;
   std::string soak_report;             // JSON report
+  double soak_host_mib = 32, soak_device_mib = 16;  // --soak-bound: allowed growth after the warm-up
 };
 
 // Parses the command line. Returns -1 to go on, or an exit code (0 after --help, 2 after a

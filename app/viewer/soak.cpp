@@ -230,6 +230,11 @@ bool SoakDriver::before_frame() {
   const int n_algo = static_cast<int>(app_.algorithms_.size());
   if (step_ < n_algo) {
     kind = step_algorithm(step_);  // the warm-up visits every algorithm first
+  } else if (step_ == cfg_.steps - 1) {
+    // The last step restores the start size, so the final sample compares like with like.
+    app_.window_.set_size(app_.opt_.width, app_.opt_.height);
+    kind = "resize";
+    detail_ = std::to_string(app_.opt_.width) + "x" + std::to_string(app_.opt_.height) + " (last step)";
   } else {
     // Weights per step kind (out of 100). Switching algorithms recomputes both panes (the
     // light field's CAE depth takes seconds on the CPU), so it is the rarest change.
@@ -284,8 +289,14 @@ void SoakDriver::after_frame() {
   if (app_.algorithm_index_ >= 0 && app_.algorithm_index_ < n_algo) visited_[app_.algorithm_index_] = true;
   if (!have_baseline_ && step_ >= warmup_ &&
       std::all_of(visited_.begin(), visited_.end(), [](bool b) { return b; })) {
+    // The baseline is the warm-up's high-water mark (RSS swings with the window size and
+    // the shown outputs; a leak keeps climbing past it).
     sample(step_);
     baseline_ = samples_.back();
+    for (const Sample& s : samples_) {
+      baseline_.rss = std::max(baseline_.rss, s.rss);
+      baseline_.device = std::max(baseline_.device, s.device);
+    }
     have_baseline_ = true;
   } else if (step_ % sample_every_ == 0 && step_ < cfg_.steps) {
     sample(step_);

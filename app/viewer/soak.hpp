@@ -18,7 +18,9 @@
 // add a report). Host RSS (/proc/self/statm, after malloc_trim) and device memory in use
 // (lb::cuda::device_memory, when CUDA is usable) are sampled at the start, every K steps and
 // at the end; after the warm-up (5% of the steps, and every algorithm visited) both must
-// stay flat: end - baseline within 32 MiB (host) and 16 MiB (device); a run that ends within
+// stay flat: end - baseline within 32 MiB (host) and 16 MiB (device), where the baseline is
+// the highest sample of the warm-up and the end is sampled after the last step restored the
+// start window size; a run that ends within
 // its warm-up reports memory without judging it. An exception escaping a frame fails the
 // soak naming the step (LB_SOAK_TRACE=1 prints every step). Writes a JSON report
 // (--soak-report) and prints one summary line; exit code 0 when it passed, 1 when not.

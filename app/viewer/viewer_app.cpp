@@ -45,6 +45,8 @@ ViewerApp::ViewerApp(AppWindow& window, const ViewerOptions& options)
     soak.steps = opt_.soak;
     soak.seed = opt_.soak_seed;
     soak.report = opt_.soak_report;
+    soak.host_bound_mib = opt_.soak_host_mib;
+    soak.device_bound_mib = opt_.soak_device_mib;
     soak_ = std::make_unique<SoakDriver>(*this, soak);
   }
 }
