@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
     lb::viewer::WindowConfig config;
     config.width = options.width;
     config.height = options.height;
-    config.vsync = options.screenshot.empty();
+    config.vsync = options.screenshot.empty() && options.soak == 0;
     config.headless = options.headless;
     auto window = lb::viewer::open_app_window(config);
     if (options.headless) std::fprintf(stderr, "lightbench: %s\n", window->description().c_str());

@@ -71,6 +71,17 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
                  "to this PNG (and FILE.json with the pane layout) and exit");
   app.add_flag("--resize-test", o.resize_test,
                "test aid: resize (down to 1x1) and iconify the window during the frames");
+  std::optional<long long> soak;
+  std::optional<std::uint64_t> soak_seed;
+  app.add_option("--soak", soak,
+                 "soak test: N random steps (parameters, algorithms, variants, backends, panes, "
+                 "zoom, window sizes, bad dropped files), checking GL errors, error messages and "
+                 "memory growth; exit code 1 when it fails");
+  app.add_option("--soak-seed", soak_seed, "random seed of --soak (default 1)");
+  app.add_option("--soak-report", o.soak_report, "write the --soak report (JSON) to this file");
+  std::string soak_bound;
+  app.add_option("--soak-bound", soak_bound,
+                 "HOST,DEVICE: memory growth in MiB allowed after the --soak warm-up (default 32,16)");
   app.add_option("--frames", o.frames, "frames to render before --screenshot")->capture_default_str();
   try {
     app.parse(argc, argv);
@@ -96,9 +107,26 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
     };
     set_side("--width", width, o.width);
     set_side("--height", height, o.height);
+    if (soak) {
+      if (*soak < 1 || *soak > 100000000)
+        throw Error("--soak expects 1..100000000 steps, got " + std::to_string(*soak));
+      if (!o.screenshot.empty()) throw Error("give --soak N or --screenshot FILE, not both");
+      o.soak = static_cast<int>(*soak);
+    }
+    if (!soak && (soak_seed || !o.soak_report.empty() || !soak_bound.empty()))
+      throw Error(std::string(soak_seed ? "--soak-seed" : !o.soak_report.empty() ? "--soak-report" : "--soak-bound") +
+                  " needs --soak N");
+    if (!soak_bound.empty()) {
+      const auto [h, d] = parse_number_pair("--soak-bound", soak_bound);
+      if (!(h >= 0 && h <= 1e6 && d >= 0 && d <= 1e6))
+        throw Error("--soak-bound expects HOST,DEVICE MiB in 0..1000000, got '" + soak_bound + "'");
+      o.soak_host_mib = h;
+      o.soak_device_mib = d;
+    }
+    if (soak_seed) o.soak_seed = *soak_seed;
     // Headless there is nothing to look at and no way to close: a run must be scripted.
-    if (o.headless && o.screenshot.empty())
-      throw Error("--headless renders offscreen: give --screenshot FILE (after --frames N frames)");
+    if (o.headless && o.screenshot.empty() && !soak)
+      throw Error("--headless renders offscreen: give --screenshot FILE (after --frames N frames) or --soak N");
     if (o.frames < 1) throw Error("--frames must be at least 1");
     if (!o.raw.empty() + !o.scene.empty() + !o.preset.empty() > 1)
       throw Error("give at most one of --raw, --scene and --preset");

@@ -41,6 +41,12 @@ struct ViewerOptions {
   // Test aid: during the frames, resize the window through extreme sizes (1x1 .. 2600x1500)
   // and iconify / restore it, then return to --size.
   bool resize_test = false;
+  // Soak (--soak N): N random steps through the viewer's own code paths, each checked for
+  // GL errors, unreported bad drops and memory growth (soak.hpp); exit code 1 when it fails.
+  int soak = 0;
+  std::uint64_t soak_seed = 1;
+  std::string soak_report;             // JSON report
+  double soak_host_mib = 32, soak_device_mib = 16;  // --soak-bound: allowed growth after the warm-up
 };
 
 // Parses the command line. Returns -1 to go on, or an exit code (0 after --help, 2 after a

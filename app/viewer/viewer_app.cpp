@@ -15,6 +15,7 @@
 #include "lightbench/error.hpp"
 #include "screenshot.hpp"
 #include "side_panel.hpp"
+#include "soak.hpp"
 
 namespace lb::viewer {
 namespace {
@@ -39,15 +40,29 @@ ViewerApp::ViewerApp(AppWindow& window, const ViewerOptions& options)
   algorithms_ = make_algorithms();
   apply_options();
   after_data_change();
+  if (opt_.soak > 0) {
+    SoakConfig soak;
+    soak.steps = opt_.soak;
+    soak.seed = opt_.soak_seed;
+    soak.report = opt_.soak_report;
+    soak.host_bound_mib = opt_.soak_host_mib;
+    soak.device_bound_mib = opt_.soak_device_mib;
+    soak_ = std::make_unique<SoakDriver>(*this, soak);
+  }
 }
+
+ViewerApp::~ViewerApp() = default;
 
 void ViewerApp::report(const std::string& message) {
   state_.error = message;
+  ++reports_;
   std::fprintf(stderr, "lightbench: %s\n", message.c_str());
 }
 
 void ViewerApp::handle_drops() {
-  const auto paths = window_.take_dropped_paths();
+  auto paths = window_.take_dropped_paths();
+  if (soak_)
+    for (auto& p : soak_->take_drops()) paths.push_back(std::move(p));
   if (paths.empty()) return;
   PanelActions act;
   act.open_path = paths.back();  // several files dropped: the last one
@@ -203,6 +218,13 @@ void ViewerApp::build_ui(int fb_w, int fb_h) {
   SidePanelContext ctx{state_, pool_, algorithms_, algorithm_index_, panes_, diff_,
                        gl_description_};
   const PanelActions act = draw_side_panel(ctx, h);
+  // An algorithm chosen in the panel gets its panes before the pane headers are drawn: a
+  // pane source of the previous algorithm (its variant index, its output) means nothing to
+  // the new one (a variant index past the new one's list read past the end of it).
+  if (algorithm_index_ != shown_algorithm_) {
+    remember_pane_images();
+    show_algorithm_defaults();
+  }
   layout_image_area(state_.panel_width, std::max(1.0f, w - state_.panel_width), h, scale);
   handle_keys();
   handle_actions(act);
@@ -238,12 +260,24 @@ void ViewerApp::resize_step(int frame) {
 }
 
 int ViewerApp::run() {
+  if (!soak_) return run_frames();
+  // A soak names the step whose frame threw and still writes its report.
+  try {
+    return run_frames();
+  } catch (const std::exception& e) {
+    soak_->frame_threw(e.what());
+    return soak_->finish();
+  }
+}
+
+int ViewerApp::run_frames() {
   const bool scripted = !opt_.screenshot.empty();
   int frame = 0, quiet_frames = 0;
   bool minimised = false;
   while (!window_.should_close()) {
+    if (soak_ && !soak_->before_frame()) return soak_->finish();
     // Sleep while nothing happens; a few frames after any input let ImGui settle.
-    const bool busy = scripted || quiet_frames < 3;
+    const bool busy = scripted || soak_ || quiet_frames < 3;
     window_.process_events(minimised ? 0.1 : (busy ? 0.0 : 0.25));
     if (window_.take_activity()) quiet_frames = 0;
     handle_drops();
@@ -264,6 +298,7 @@ int ViewerApp::run() {
       report(std::string("drawing: ") + e.what());
     }
     window_.render_imgui();
+    if (soak_) soak_->after_frame();
     ++frame;
     ++quiet_frames;
     if (opt_.resize_test) resize_step(frame);

@@ -21,13 +21,19 @@
 
 namespace lb::viewer {
 
+class SoakDriver;
+
 class ViewerApp {
  public:
   ViewerApp(AppWindow& window, const ViewerOptions& options);
+  ~ViewerApp();
+  ViewerApp(const ViewerApp&) = delete;
+  ViewerApp& operator=(const ViewerApp&) = delete;
   // Runs until the window closes (or the screenshot is taken). Returns the exit code.
   int run();
 
  private:
+  friend class SoakDriver;  // --soak drives the app's own state (soak.hpp)
   void apply_options();
   // After the shown algorithm's data was replaced: fit the panes, and a pane whose output
   // the new data lacks (the plenoptic truth without ground truth) shows its first input.
@@ -50,6 +56,7 @@ class ViewerApp {
   void draw_panes(int fb_w, int fb_h);
   nlohmann::json layout_json(int fb_w, int fb_h);
   void resize_step(int frame);
+  int run_frames();  // run()'s frame loop
 
   Algorithm& algorithm() { return *algorithms_[algorithm_index_]; }
   // Resolves pending fits, follows image size changes and applies the zoom/pan link.
@@ -72,6 +79,8 @@ class ViewerApp {
   DiffStatsCache diff_cache_;
   const DiffStats* diff_ = nullptr;
   std::string gl_description_;
+  int reports_ = 0;                    // report() calls (the soak checks bad drops)
+  std::unique_ptr<SoakDriver> soak_;  // --soak N
 };
 
 }  // namespace lb::viewer

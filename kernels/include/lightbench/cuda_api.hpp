@@ -5,6 +5,7 @@
 // lb::cuda_available(), lb::select_backend()) and call these only under LB_HAVE_CUDA.
 //
 //   lb::cuda::device_available                 is there a usable device (and why not)
+//   lb::cuda::device_memory                    free / total device memory (cudaMemGetInfo)
 //   lb::cuda::make_cuda_backend                the CUDA ComputeBackend
 //   lb::cuda::make_cuda_surface                headless RGBA8 / R32F CUDA array + surface object
 //   lb::cuda::make_cuda_buffer_surface         pitched device buffer (DeviceTarget::Pitched)
@@ -44,6 +45,9 @@ DeviceInfo device_info(int device = 0);
 // Whether a usable CUDA device exists (a context can be made and a probe kernel runs); *why
 // says why not. Front ends ask lb::cuda_available() (lightbench/runners.hpp) instead.
 bool device_available(std::string* why = nullptr);
+// Memory of the current CUDA device (cudaMemGetInfo): bytes free and in total. False (and
+// *why) when it cannot be read. The viewer's soak checks that device memory stays flat.
+bool device_memory(std::uint64_t* free_bytes, std::uint64_t* total_bytes, std::string* why = nullptr);
 
 // ---------------------------------------------------------------------------------------
 // Launch shapes of the render kernels. 0 fields mean "the tuned default" of the variant.
