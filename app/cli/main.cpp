@@ -45,15 +45,18 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "lightbench 0.1.0");
   // Memory limits (memory_budget.hpp), accepted before or after the command.
   std::string max_memory, max_device_memory;
-  app.add_option("--max-memory", max_memory,
+  auto add_memory_options = [&](CLI::App& a) {
+    a.add_option("--max-memory", max_memory,
                  "host memory limit, e.g. 512M, 8G (default: LB_MAX_MEMORY, else half the RAM)");
-  app.add_option("--max-device-memory", max_device_memory,
+    a.add_option("--max-device-memory", max_device_memory,
                  "CUDA device memory limit, e.g. 2G (default: LB_MAX_DEVICE_MEMORY, else none)");
-  app.fallthrough();
+  };
+  add_memory_options(app);
   std::map<CLI::App*, lb::cli::Action> actions;
   auto add = [&](const char* name, const char* help, auto adder) {
     CLI::App* sub = app.add_subcommand(name, help);
     actions[sub] = adder(*sub);
+    add_memory_options(*sub);
   };
   add("generate", "write a synthetic focused-plenoptic raw, its ground truth and scene file",
       lb::cli::add_generate);
