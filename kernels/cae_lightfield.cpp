@@ -7,6 +7,7 @@
 
 #include "cae_launch.hpp"
 #include "cuda_check.cuh"
+#include "cuda_util.hpp"
 
 namespace lb::cuda::detail {
 
@@ -15,7 +16,10 @@ CaeDeviceLightField::~CaeDeviceLightField() { release(); }
 void CaeDeviceLightField::release() {
   if (tex) CUDA_CHECK_PRINT(cudaDestroyTextureObject(static_cast<cudaTextureObject_t>(tex)));
   tex = 0;
-  if (array) CUDA_CHECK_PRINT(cudaFreeArray(array));
+  if (array) {
+    CUDA_CHECK_PRINT(cudaFreeArray(array));
+    device_unreserve(static_cast<std::size_t>(width) * height * nu * nv * 4);
+  }
   array = nullptr;
   nu = nv = width = height = 0;
 }
@@ -44,10 +48,12 @@ void CaeDeviceLightField::upload(const LightField4D& lf, cudaStream_t s) {
   CUDA_CHECK_THROW(cudaMemcpyAsync(rgb.get(), h_rgb.data(), h_rgb.size(), cudaMemcpyHostToDevice, s));
   CUDA_CHECK_THROW(cudaMemcpyAsync(rgba.get(), h_rgba.data(), h_rgba.size(), cudaMemcpyHostToDevice, s));
   const cudaChannelFormatDesc desc = cudaCreateChannelDesc<uchar4>();
-  CUDA_CHECK_THROW(cudaMalloc3DArray(&array, &desc,
-                                     make_cudaExtent(static_cast<std::size_t>(lf.width),
-                                                     static_cast<std::size_t>(lf.height), nviews),
-                                     cudaArrayLayered));
+  device_reserve(plane * nviews * 4, "the light-field texture");
+  device_alloc_result(cudaMalloc3DArray(&array, &desc,
+                                        make_cudaExtent(static_cast<std::size_t>(lf.width),
+                                                        static_cast<std::size_t>(lf.height), nviews),
+                                        cudaArrayLayered),
+                      plane * nviews * 4, "the light-field texture", "cudaMalloc3DArray");
   cudaMemcpy3DParms cp{};
   cp.srcPtr = make_cudaPitchedPtr(h_rgba.data(), static_cast<std::size_t>(lf.width) * 4,
                                   static_cast<std::size_t>(lf.width), static_cast<std::size_t>(lf.height));

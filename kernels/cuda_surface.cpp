@@ -31,8 +31,11 @@ class CudaArraySurface final : public Surface {
     const cudaChannelFormatDesc desc = format_ == SurfaceFormat::RGBA8
                                            ? cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned)
                                            : cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
-    CUDA_CHECK_THROW(cudaMallocArray(&array_, &desc, static_cast<std::size_t>(width),
-                                     static_cast<std::size_t>(height), cudaArraySurfaceLoadStore));
+    const std::size_t bytes = static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4;
+    detail::device_reserve(bytes, "a surface");
+    detail::device_alloc_result(cudaMallocArray(&array_, &desc, static_cast<std::size_t>(width),
+                                                static_cast<std::size_t>(height), cudaArraySurfaceLoadStore),
+                                bytes, "a surface", "cudaMallocArray");
     cudaResourceDesc res{};
     res.resType = cudaResourceTypeArray;
     res.res.array.array = array_;
@@ -89,7 +92,10 @@ class CudaArraySurface final : public Surface {
  private:
   void release() {
     if (surf_) CUDA_CHECK_PRINT(cudaDestroySurfaceObject(surf_));
-    if (array_) CUDA_CHECK_PRINT(cudaFreeArray(array_));
+    if (array_) {
+      CUDA_CHECK_PRINT(cudaFreeArray(array_));
+      detail::device_unreserve(static_cast<std::size_t>(w_) * static_cast<std::size_t>(h_) * 4);
+    }
     surf_ = 0;
     array_ = nullptr;
     w_ = h_ = 0;

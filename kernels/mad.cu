@@ -220,11 +220,31 @@ class FftPlan {
   FftPlan(int h, int w, int batch, cudaStream_t s) {
     int dims[2] = {h, w};
     const int dist = h * w;
-    CUFFT_CHECK_THROW(cufftPlanMany(&plan_, 2, dims, nullptr, 1, dist, nullptr, 1, dist, CUFFT_C2C, batch));
+    // The plan's work area counts against the device limit (cuda_util.hpp) like a buffer.
+    std::size_t work = 0;
+    if (cufftEstimateMany(2, dims, nullptr, 1, dist, nullptr, 1, dist, CUFFT_C2C, batch, &work) != CUFFT_SUCCESS)
+      work = 0;
+    detail::device_reserve(work, "the cuFFT plan");
+    const cufftResult r = cufftPlanMany(&plan_, 2, dims, nullptr, 1, dist, nullptr, 1, dist, CUFFT_C2C, batch);
+    if (r != CUFFT_SUCCESS) {
+      detail::device_unreserve(work);
+      plan_ = 0;
+      if (r == CUFFT_ALLOC_FAILED) {
+        (void)cudaGetLastError();
+        std::size_t free_b = 0, total_b = 0;
+        if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) (void)cudaGetLastError();
+        throw Error(device_oom_message(work, "the cuFFT plan", free_b, total_b));
+      }
+      CUFFT_CHECK_THROW(r);
+    }
+    work_ = work;
     CUFFT_CHECK_THROW(cufftSetStream(plan_, s));
   }
   ~FftPlan() {
-    if (plan_) cufftDestroy(plan_);
+    if (plan_) {
+      cufftDestroy(plan_);
+      detail::device_unreserve(work_);
+    }
   }
   FftPlan(const FftPlan&) = delete;
   FftPlan& operator=(const FftPlan&) = delete;
@@ -234,6 +254,7 @@ class FftPlan {
 
  private:
   cufftHandle plan_ = 0;
+  std::size_t work_ = 0;
 };
 
 // Everything for one image size.

@@ -237,7 +237,7 @@ void BpDevice::set_pair(const stereo::StereoPair& pair) {
   if (in_bytes_ > h_in_cap_) {
     if (h_in_) CUDA_CHECK_THROW(cudaFreeHost(h_in_));
     h_in_ = nullptr;
-    CUDA_CHECK_THROW(cudaMallocHost(&h_in_, in_bytes_));
+    host_pinned_alloc(reinterpret_cast<void**>(&h_in_), in_bytes_, "the BP input staging");
     h_in_cap_ = in_bytes_;
   }
   std::memcpy(h_in_, pair.left.data.data(), pair.left.data.size());
@@ -246,7 +246,7 @@ void BpDevice::set_pair(const stereo::StereoPair& pair) {
   if (out > h_out_cap_) {
     if (h_out_) CUDA_CHECK_THROW(cudaFreeHost(h_out_));
     h_out_ = nullptr;
-    CUDA_CHECK_THROW(cudaMallocHost(&h_out_, out));
+    host_pinned_alloc(reinterpret_cast<void**>(&h_out_), out, "the BP output staging");
     h_out_cap_ = out;
   }
   d_in_.reserve(in_bytes_);

@@ -500,7 +500,7 @@ void PinnedHost::reserve(std::size_t bytes) {
   if (ptr_) CUDA_CHECK_THROW(cudaFreeHost(ptr_));
   ptr_ = nullptr;
   bytes_ = 0;
-  CUDA_CHECK_THROW(cudaMallocHost(&ptr_, bytes));
+  host_pinned_alloc(reinterpret_cast<void**>(&ptr_), bytes, "the local-stereo staging");
   bytes_ = bytes;
 }
 

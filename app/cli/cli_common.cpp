@@ -6,6 +6,7 @@
 
 #include "lightbench/atomic_file.hpp"
 #include "lightbench/error.hpp"
+#include "lightbench/memory_budget.hpp"
 
 namespace lb::cli {
 
@@ -85,6 +86,11 @@ nlohmann::json to_json(const PlenopticGrid& g) {
 nlohmann::json to_json(const RenderParams& p) {
   return {{"patch", p.patch}, {"view_x", p.view_x}, {"view_y", p.view_y},
           {"lim", p.lim},     {"sigma", p.sigma}};
+}
+
+void check_memory(const std::string& command, std::uint64_t host, std::uint64_t device, bool cuda) {
+  check_host_memory(command, host);
+  if (cuda) check_device_memory(command, device);
 }
 
 namespace {

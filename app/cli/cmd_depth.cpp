@@ -80,6 +80,11 @@ Action add_depth(CLI::App& app) {
     params.window = o->window;
     params.aperture = o->aperture;
     validate(params, scene.grid);
+    {
+      const std::uint64_t need =
+          depth_host_bytes(params, scene.grid, scene.raw.width, scene.raw.height, scene.raw.channels);
+      check_memory("depth", need, need, choice.backend->kind() == BackendKind::Cuda);
+    }
 
     choice.backend->set_raw(scene.raw);
     HostSurface surface(SurfaceFormat::R32F);

@@ -1,6 +1,7 @@
 // lightbench-cli generate: a synthetic focused-plenoptic raw with exact ground truth, from a
 // bundled preset (assets/plenoptic/<name>.json, embedded; --assets DIR or LB_ASSETS_DIR
 // overrides or adds files).
+#include <cmath>
 #include <cstdio>
 
 #include "cli_common.hpp"
@@ -50,6 +51,14 @@ Action add_generate(CLI::App& app) {
     GeneratorParams params = generator_preset(o->preset);
     if (o->seed_opt->count()) params.seed = o->seed;
     if (o->truth_opt->count()) params.preview_patch = o->truth_patch;
+    {
+      // The RGB raw, its PNG encoding and the float truth map (memory_budget.hpp).
+      const PlenopticGrid& g = params.grid;
+      const double raw = std::ceil(g.ox + g.nx * g.pitch) * std::ceil(g.oy + g.ny * g.pitch);
+      const double truth = double(g.nx) * g.ny * params.preview_patch * params.preview_patch;
+      if (raw >= 0 && truth >= 0 && raw * 8 + truth * 8 < 1.8e19)
+        check_memory("generate", static_cast<std::uint64_t>(raw * 8 + truth * 8), 0, false);
+    }
     progress("generate: " + o->preset + " ...");
     GeneratedScene scene = generate_scene(params);
     const std::string path = save_scene(o->out, scene);

@@ -17,6 +17,7 @@
 #include "lightbench/hci_metrics.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/lightfield.hpp"
+#include "lightbench/memory_budget.hpp"
 
 namespace lb::cli {
 
@@ -111,6 +112,9 @@ Action add_lfdepth(CLI::App& app) {
       throw Error("--variant '" + o->variant + "' names a CUDA kernel; the CPU backend runs the reference (" +
                   reason + ")");
 
+    if (const LightFieldHeader lh = probe_lightfield_header(o->lf); lh.known)
+      check_memory("lfdepth", cae_host_bytes(p, lh.views, lh.width, lh.height),
+                   cae_device_bytes(p, lh.width, lh.height), est->kind() == BackendKind::Cuda);
     progress("lfdepth: loading " + o->lf + " ...");
     LightFieldLoadOptions lo = parse_lf_grid(o->grid);
     LightField4D lf = load_lightfield(o->lf, lo);

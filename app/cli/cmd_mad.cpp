@@ -12,6 +12,7 @@
 #include "lightbench/atomic_file.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/mad.hpp"
+#include "lightbench/memory_budget.hpp"
 #include "lightbench/mad_cuda.hpp"
 
 namespace lb::cli {
@@ -61,6 +62,12 @@ Action add_mad(CLI::App& app) {
   return [o] {
     if (o->repeat < 1 || o->repeat > 10000) throw Error("--repeat must be in 1..10000");
     const BackendRequest req = parse_backend_request(o->backend);
+    if (const ImageHeader hr = probe_image_header(o->ref); hr.known) {
+      const ImageHeader hd = probe_image_header(o->dist);
+      const bool cuda = builtin_registry().choose(req) == BackendKind::Cuda;
+      check_memory("mad", mad_host_bytes(hr.width, hr.height, std::max(hr.channels, hd.known ? hd.channels : 0)),
+                   mad_device_bytes(hr.width, hr.height), cuda);
+    }
     const ImageD ref = load_gray("--ref", o->ref);
     const ImageD dst = load_gray("--dist", o->dist);
     MadOptions mo;

@@ -6,6 +6,7 @@
 #include "option_checks.hpp"
 #include "lightbench/runners.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/plenoptic_depth.hpp"
 #include "plenoptic_options.hpp"
 
 namespace lb::cli {
@@ -44,6 +45,11 @@ Action add_render(CLI::App& app) {
     BackendChoice choice = select_backend(parse_backend_request(o->backend));
     const PlenopticScene scene = o->in.load();
     const RenderParams params = o->in.render_params(scene.grid);
+    {
+      const std::uint64_t need =
+          render_host_bytes(scene.grid, params.patch, scene.raw.width, scene.raw.height, scene.raw.channels);
+      check_memory("render", need, need, choice.backend->kind() == BackendKind::Cuda);
+    }
     choice.backend->set_raw(scene.raw);
     HostSurface surface;
     for (int k = 0; k < o->repeat; ++k) {

@@ -193,6 +193,12 @@ Action add_stereo(CLI::App& app) {
     local.ndisp = ndisp;
     if (method == StereoMethod::Bp) validate(bp, pair);
     else validate(local, pair);
+    {
+      const bool cuda = builtin_registry().choose(req) == BackendKind::Cuda;
+      const int c = pair.left.channels;
+      if (method == StereoMethod::Bp) check_memory("stereo", bp_host_bytes(bp, w, h, c), bp_device_bytes(bp, w, h), cuda);
+      else check_memory("stereo", local_host_bytes(local, w, h, c), local_device_bytes(local, w, h), cuda);
+    }
 
     StereoOutcome out = run_stereo_method(method, req, pair, bp, local, o->variant, o->repeat);
     progress_done();

@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "lightbench/atomic_file.hpp"
 #include "lightbench/error.hpp"
+#include "lightbench/memory_budget.hpp"
 
 namespace {
 
@@ -42,10 +43,20 @@ int main(int argc, char** argv) {
   CLI::App app{"lightbench-cli: GPU light-field, stereo and image-quality algorithms, headless"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "lightbench 0.1.0");
+  // Memory limits (memory_budget.hpp), accepted before or after the command.
+  std::string max_memory, max_device_memory;
+  auto add_memory_options = [&](CLI::App& a) {
+    a.add_option("--max-memory", max_memory,
+                 "host memory limit, e.g. 512M, 8G (default: LB_MAX_MEMORY, else half the RAM)");
+    a.add_option("--max-device-memory", max_device_memory,
+                 "CUDA device memory limit, e.g. 2G (default: LB_MAX_DEVICE_MEMORY, else none)");
+  };
+  add_memory_options(app);
   std::map<CLI::App*, lb::cli::Action> actions;
   auto add = [&](const char* name, const char* help, auto adder) {
     CLI::App* sub = app.add_subcommand(name, help);
     actions[sub] = adder(*sub);
+    add_memory_options(*sub);
   };
   add("generate", "write a synthetic focused-plenoptic raw, its ground truth and scene file",
       lb::cli::add_generate);
@@ -87,6 +98,11 @@ int main(int argc, char** argv) {
   try {
     // Every output of the run is staged (unique temp files, fully written and synced) and
     // renamed into place together only when the command succeeded: a failure touches nothing.
+    if (!max_memory.empty()) lb::set_max_host_memory(lb::parse_memory_size(max_memory, "--max-memory"));
+    if (!max_device_memory.empty())
+      lb::set_max_device_memory(lb::parse_memory_size(max_device_memory, "--max-device-memory"));
+    (void)lb::max_host_memory();  // a malformed LB_MAX_MEMORY / LB_MAX_DEVICE_MEMORY is refused first
+    (void)lb::max_device_memory();
     lb::OutputTransaction outputs;
     check_output_options(app);
     for (auto* sub : app.get_subcommands()) actions.at(sub)();

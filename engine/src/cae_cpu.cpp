@@ -338,4 +338,16 @@ std::unique_ptr<LightFieldDepthEstimator> make_lf_depth_cpu(int threads) {
   return std::make_unique<CpuLfDepth>(threads);
 }
 
+std::uint64_t cae_host_bytes(const CaeParams& p, int views, int w, int h) {
+  const std::uint64_t n = std::uint64_t(w) * std::uint64_t(h);
+  // views loaded and the estimator's copy, one view's decode buffer, the cost volume,
+  // disparity + confidence + labels + ground truth + output.
+  return 2 * std::uint64_t(views) * 3 * n + 4 * n + 4 * n * std::uint64_t(std::max(p.labels, 1)) + 5 * 4 * n;
+}
+
+std::uint64_t cae_device_bytes(const CaeParams& p, int w, int h) {
+  const std::uint64_t n = std::uint64_t(w) * std::uint64_t(h), views = std::uint64_t(p.views) * std::uint64_t(p.views);
+  return views * 4 * n + 4 * n * std::uint64_t(std::max(p.labels, 1)) + 4 * 4 * n;
+}
+
 }  // namespace lb

@@ -381,4 +381,16 @@ float MadEvaluator::map_quantile(bool hi, double q) {
   return v[k];
 }
 
+std::uint64_t mad_host_bytes(int w, int h, int channels) {
+  const std::uint64_t n = std::uint64_t(w) * std::uint64_t(h);
+  // decoded inputs + gray planes (double), CSF + 20 log-Gabor filters (double), 16 complex FFT
+  // work planes + the planning pair, ~32 double planes of the stages and the HI/LO maps.
+  return 2 * n * (std::uint64_t(channels) + 8) + 8 * n * 21 + 16 * n * 18 + 8 * n * 32;
+}
+
+std::uint64_t mad_device_bytes(int w, int h) {
+  const std::uint64_t n = std::uint64_t(w) * std::uint64_t(h);
+  return 8 * n * 21 + 16 * n * 18 + 8 * n * 20;
+}
+
 }  // namespace lb

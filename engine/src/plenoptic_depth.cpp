@@ -267,4 +267,21 @@ ImageU8 colorize_depth(const ImageF& depth, int pmin, int pmax) {
   return out;
 }
 
+std::uint64_t depth_host_bytes(const DepthParams& p, const PlenopticGrid& g, int raw_w, int raw_h,
+                               int raw_channels) {
+  const std::uint64_t raw = std::uint64_t(raw_w) * std::uint64_t(raw_h);
+  const std::uint64_t out = std::uint64_t(std::max(depth_width(g, p), 0)) * std::uint64_t(std::max(depth_height(g, p), 0));
+  const std::uint64_t count = std::uint64_t(std::max(p.pmax - p.pmin + 1, 1));
+  // raw decoded + kept (+ RGBA copy), touched-pixel sets (count bytes per raw pixel), the
+  // cost planes, depth + aif + colour maps.
+  return raw * (2 * std::uint64_t(raw_channels) + 4) + count * raw + count * 4 * out + out * 24;
+}
+
+std::uint64_t render_host_bytes(const PlenopticGrid& g, int patch, int raw_w, int raw_h, int raw_channels) {
+  const std::uint64_t raw = std::uint64_t(raw_w) * std::uint64_t(raw_h);
+  const std::uint64_t out = std::uint64_t(std::max(g.nx, 0)) * std::uint64_t(std::max(g.ny, 0)) *
+                            std::uint64_t(std::max(patch, 1)) * std::uint64_t(std::max(patch, 1));
+  return raw * (2 * std::uint64_t(raw_channels) + 4) + out * 24;
+}
+
 }  // namespace lb

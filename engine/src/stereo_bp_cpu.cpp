@@ -336,4 +336,25 @@ std::unique_ptr<StereoMatcher<BpParams>> make_bp_stereo_cpu(int threads) {
   return std::make_unique<CpuBpStereo>(threads);
 }
 
+namespace {
+// Pixels of all pyramid levels (each level halves, rounding up).
+std::uint64_t pyramid_pixels(int levels, int w, int h) {
+  std::uint64_t n = 0;
+  for (int k = 0; k < levels; ++k, w = (w + 1) / 2, h = (h + 1) / 2) n += std::uint64_t(w) * std::uint64_t(h);
+  return n;
+}
+}  // namespace
+
+std::uint64_t bp_host_bytes(const BpParams& p, int w, int h, int channels) {
+  const std::uint64_t n = std::uint64_t(w) * std::uint64_t(h), L = std::uint64_t(std::max(p.ndisp, 1));
+  // decoded + kept pair, 6 float planes of smoothing, data + 4 messages per level, output + PNG.
+  return 4 * n * std::uint64_t(channels) + 6 * 4 * n + 5 * 4 * L * pyramid_pixels(std::max(p.levels, 1), w, h) +
+         2 * 4 * n;
+}
+
+std::uint64_t bp_device_bytes(const BpParams& p, int w, int h) {
+  const std::uint64_t n = std::uint64_t(w) * std::uint64_t(h), L = std::uint64_t(std::max(p.ndisp, 1));
+  return 8 * 4 * n + 5 * 4 * L * pyramid_pixels(std::max(p.levels, 1), w, h);
+}
+
 }  // namespace lb::stereo

@@ -1,5 +1,6 @@
 // Center-biased local stereo: parameters, the CPU reference (separable passes, rows in
 // parallel) and a direct O(r^2) version for tests. Arithmetic: stereo_local_math.hpp.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -236,6 +237,19 @@ class CpuLocalStereo final : public StereoMatcher<LocalParams> {
 
 std::unique_ptr<StereoMatcher<LocalParams>> make_local_stereo_cpu(int threads) {
   return std::make_unique<CpuLocalStereo>(threads);
+}
+
+std::uint64_t local_host_bytes(const LocalParams& p, int w, int h, int channels) {
+  (void)p;  // the state is per pixel (no disparity-deep volume on the CPU)
+  const std::uint64_t n = std::uint64_t(w) * std::uint64_t(h);
+  // decoded + kept pair, RGB copies, per direction best (8) + cost, L, R (4 each) + disparities,
+  // the output float map and its PNG.
+  return 4 * n * std::uint64_t(channels) + 2 * 3 * n + 2 * 28 * n + 12 * n;
+}
+
+std::uint64_t local_device_bytes(const LocalParams& p, int w, int h) {
+  const std::uint64_t n = std::uint64_t(w) * std::uint64_t(h);
+  return 2 * 4 * n + 2 * 28 * n + 4 * n * std::uint64_t(std::max(p.ndisp, 1)) + 8 * n;
 }
 
 }  // namespace lb::stereo

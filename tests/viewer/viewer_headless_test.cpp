@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -436,4 +437,38 @@ int main(int argc, char** argv) {
   doctest::Context ctx;
   ctx.applyCommandLine(static_cast<int>(rest.size()), rest.data());
   return ctx.run();
+}
+
+TEST_CASE("memory budget: a run refused by the limit shows the error in its pane; the rest keeps working") {
+  // Host: a tiny LB_MAX_MEMORY refuses the BP run (the CPU backend, or the CUDA backend's host
+  // side); the input pane still shows its image and the viewer goes on.
+  setenv("LB_MAX_MEMORY", "4096", 1);
+  const Shot s = run_viewer("budget_host", "--algorithm stereo --pane1 output=left --pane2 output=bp");
+  unsetenv("LB_MAX_MEMORY");
+  INFO("viewer log:\n" << s.log);
+  REQUIRE(s.rc == 0);
+  REQUIRE(s.layout.at("panes").size() == 2);
+  const json& left = s.layout.at("panes").at(0);
+  const json& bp = s.layout.at("panes").at(1);
+  CHECK(left.at("error").get<std::string>().empty());
+  CHECK(drawn_share(s, left) > 0.5);
+  const std::string err = bp.at("error").get<std::string>();
+  CHECK(err.find("needs ") != std::string::npos);
+  CHECK(err.find("of host memory, limit 4.0 KiB (raise with --max-memory)") != std::string::npos);
+  CHECK(s.layout.at("error").get<std::string>().find("of host memory") != std::string::npos);
+  if (!on_cuda()) return;
+  // Device: a tiny LB_MAX_DEVICE_MEMORY fails the CUDA run with one line; the CPU backend
+  // (pane A) still computes.
+  setenv("LB_MAX_DEVICE_MEMORY", "4096", 1);
+  const Shot d = run_viewer("budget_device",
+                            "--algorithm stereo --pane1 output=bp,backend=cpu --pane2 output=bp,backend=cuda");
+  unsetenv("LB_MAX_DEVICE_MEMORY");
+  INFO("viewer log:\n" << d.log);
+  REQUIRE(d.rc == 0);
+  const json& cpu = d.layout.at("panes").at(0);
+  const json& gpu = d.layout.at("panes").at(1);
+  CHECK(cpu.at("error").get<std::string>().empty());
+  CHECK(drawn_share(d, cpu) > 0.5);
+  const std::string gerr = gpu.at("error").get<std::string>();
+  CHECK((gerr.find("of device memory") != std::string::npos || gerr.find("out of device memory") != std::string::npos));
 }

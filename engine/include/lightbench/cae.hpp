@@ -20,6 +20,7 @@
 // in lb_kernels (lightbench/cae_cuda.hpp). Parameters are described by describe() for the
 // viewer's side panel and the CLI.
 #include <memory>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,12 @@ struct CaeParams {
 // Throws lb::Error with a one-line message naming the parameter.
 void validate(const CaeParams& p);
 void validate(const CaeParams& p, const LightField4D& lf);  // also: the window fits
+// Upper bound of the host memory of an lfdepth run on `views` RGB8 views of w x h
+// (memory_budget.hpp): the views (twice: loaded + the estimator's copy), a labels-deep float
+// cost volume, the outputs and the ground truth.
+std::uint64_t cae_host_bytes(const CaeParams& p, int views, int w, int h);
+// Device: the n x n window of views (RGBA8 3D array), a labels-deep cost volume, the outputs.
+std::uint64_t cae_device_bytes(const CaeParams& p, int w, int h);
 // Live parameters bound to p (views, labels, dmin, dmax, sigma), ranges from lf when given.
 std::vector<ParamInfo> describe(CaeParams& p, const LightField4D* lf = nullptr);
 // d(alpha) for these parameters.

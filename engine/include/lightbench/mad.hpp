@@ -15,6 +15,7 @@
 // an odd width or height is CROPPED by one column / row (the last one) before scoring;
 // MadResult reports the size actually scored and whether it was cropped.
 #include <memory>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,12 @@ struct MadResult {
 // and returns the even size to score. Throws lb::Error naming the problem.
 void validate_mad_input(const ImageD& ref, const ImageD& dst, const MadOptions& o, int* w = nullptr,
                         int* h = nullptr);
+// Upper bound of the host memory of a MAD run on w x h inputs of `channels` channels
+// (memory_budget.hpp): decoded inputs and gray planes, the CSF and 20 log-Gabor filters, the
+// FFT work buffers (16 complex planes) and the statistics maps.
+std::uint64_t mad_host_bytes(int w, int h, int channels);
+// Device: the cuFFT plan work area and complex planes of the Gabor stage, filters and maps.
+std::uint64_t mad_device_bytes(int w, int h);
 
 // One interface for the CPU reference and the CUDA implementation. FFT plans and buffers
 // are made once per image size and kept. Timings (timings()): "mad/csf", "mad/detect",

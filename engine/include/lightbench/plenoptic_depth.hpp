@@ -42,6 +42,13 @@ std::vector<ParamInfo> describe(DepthParams& p, const PlenopticGrid& grid);
 
 inline int depth_width(const PlenopticGrid& g, const DepthParams& p) { return g.nx * p.patch; }
 inline int depth_height(const PlenopticGrid& g, const DepthParams& p) { return g.ny * p.patch; }
+// Upper bound of the host memory of a depth run (memory_budget.hpp): the raw (raw_channels
+// 8-bit), the pmax - pmin + 1 candidate cost planes of the output grid (uint32), the depth
+// map, the all-in-focus image (RGBA8) and the colour-mapped outputs.
+std::uint64_t depth_host_bytes(const DepthParams& p, const PlenopticGrid& g, int raw_w, int raw_h,
+                               int raw_channels);
+// Upper bound of a plenoptic render (the raw, an RGBA float + RGBA8 view of the output size).
+std::uint64_t render_host_bytes(const PlenopticGrid& g, int patch, int raw_w, int raw_h, int raw_channels);
 
 struct DepthTablesHost {
   DepthLayout layout{};

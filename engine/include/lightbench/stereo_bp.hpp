@@ -21,6 +21,7 @@
 //   down     each pixel of level k starts with the messages of its parent (x/2, y/2);
 //   result   b(d) = D + in[up] + in[down] + in[left] + in[right]; disparity = first argmin.
 #include <memory>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,12 @@ constexpr float kBpMaxSigma = 8.0f;
 void validate(const BpParams& p);
 // Also: the pair is usable and the coarsest level keeps at least 1x1 pixels.
 void validate(const BpParams& p, const StereoPair& pair);
+// Upper bound of the host memory a BP run takes on a w x h pair of `channels` channels: the
+// pair, the smoothed inputs, data cost + 4 message arrays (L floats) on every pyramid level,
+// the output. The CUDA backend's host mirrors are no larger. (memory_budget.hpp)
+std::uint64_t bp_host_bytes(const BpParams& p, int w, int h, int channels);
+// Device: the same pyramid (data + 4 messages per level, L floats) + inputs and output.
+std::uint64_t bp_device_bytes(const BpParams& p, int w, int h);
 // Live parameters bound to p for the viewer's side panel.
 std::vector<ParamInfo> describe(BpParams& p);
 

@@ -19,6 +19,7 @@
 //   (r+1) cost per pixel and disparity; variable windows 1 at r 16 gamma 10: 6.10 / 6.48 vs
 //   6.09 / 6.51 without.) Thresholds: tests/engine/test_stereo_local.cpp.
 #include <memory>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,11 @@ struct LocalParams {
 void validate(const LocalParams& p);
 // Also: the pair is non-empty, same size, 1 or 3 channels.
 void validate(const LocalParams& p, const StereoPair& pair);
+// Upper bound of the host memory of a local-window run (memory_budget.hpp): the pair, RGB
+// copies, per-pixel best/cost/quadrant sums of both directions, the disparities.
+std::uint64_t local_host_bytes(const LocalParams& p, int w, int h, int channels);
+// Device: RGB inputs, the per-pixel aggregation state, a ndisp-deep cost slab, the output.
+std::uint64_t local_device_bytes(const LocalParams& p, int w, int h);
 // Live parameters bound to p for the viewer and CLI.
 std::vector<ParamInfo> describe(LocalParams& p);
 // The CUDA kernel variants, in the seed's order: phase2, phase3, phase4, phase5, fused.

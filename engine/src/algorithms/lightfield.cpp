@@ -11,6 +11,7 @@
 
 #include "lightbench/algorithms.hpp"
 #include "lightbench/error.hpp"
+#include "lightbench/memory_budget.hpp"
 
 namespace lb {
 namespace {
@@ -79,6 +80,9 @@ class LightFieldRunner final : public Runner {
     k << std::hexfloat << data_->id << '|' << variant << '|' << cp.views << ',' << cp.labels << ',' << cp.dmin
       << ',' << cp.dmax << ',' << cp.sigma << ',' << cp.normalized_log;
     if (!out && k.str() == depth_key_) return;
+    // The memory budget (memory_budget.hpp): refused before the run, the caller keeps its image.
+    check_host_memory("light field", cae_host_bytes(cp, lf.view_count(), lf.width, lf.height));
+    if (est_->kind() == BackendKind::Cuda) check_device_memory("light field", cae_device_bytes(cp, lf.width, lf.height));
     const std::string run_variant = est_->kind() == BackendKind::Cuda ? variant : "";
     if (out) {
       est_->run_to_surface(cp, run_variant, *out);

@@ -6,6 +6,7 @@
 // viewer's display scale for these heavy-tailed maps).
 #include "lightbench/algorithms.hpp"
 #include "lightbench/error.hpp"
+#include "lightbench/memory_budget.hpp"
 
 namespace lb {
 namespace {
@@ -58,6 +59,9 @@ class MadRunner final : public Runner {
     const std::string key = std::to_string(data_->id) + "|" + variant + "|" + std::to_string(p.eight_bit);
     if (key != key_) {
       key_.clear();
+      // The memory budget (memory_budget.hpp): refused before the run, the caller keeps its image.
+      check_host_memory("MAD", mad_host_bytes(ref_.width, ref_.height, 1));
+      if (e_->kind() == BackendKind::Cuda) check_device_memory("MAD", mad_device_bytes(ref_.width, ref_.height));
       MadOptions o;
       o.eight_bit = p.eight_bit;
       const MadResult r = e_->run_keep(ref_, dst_, e_->kind() == BackendKind::Cuda ? variant : "", o);

@@ -8,6 +8,7 @@
 
 #include "lightbench/algorithms.hpp"
 #include "lightbench/error.hpp"
+#include "lightbench/memory_budget.hpp"
 
 namespace lb {
 namespace {
@@ -21,6 +22,12 @@ struct MethodTraits<stereo::BpParams> {
     return s;
   }
   static stereo::BpParams params(const ParamValues& v) { return stereo_bp_params(v); }
+  static std::uint64_t host_bytes(const stereo::BpParams& p, const ImageU8& l) {
+    return stereo::bp_host_bytes(p, l.width, l.height, l.channels);
+  }
+  static std::uint64_t device_bytes(const stereo::BpParams& p, const ImageU8& l) {
+    return stereo::bp_device_bytes(p, l.width, l.height);
+  }
 };
 template <>
 struct MethodTraits<stereo::LocalParams> {
@@ -29,6 +36,12 @@ struct MethodTraits<stereo::LocalParams> {
     return s;
   }
   static stereo::LocalParams params(const ParamValues& v) { return stereo_local_params(v); }
+  static std::uint64_t host_bytes(const stereo::LocalParams& p, const ImageU8& l) {
+    return stereo::local_host_bytes(p, l.width, l.height, l.channels);
+  }
+  static std::uint64_t device_bytes(const stereo::LocalParams& p, const ImageU8& l) {
+    return stereo::local_device_bytes(p, l.width, l.height);
+  }
 };
 
 template <class P>
@@ -67,6 +80,9 @@ class StereoRunner final : public Runner {
     const P p = MethodTraits<P>::params(values);
     const std::string variant = spec.resolve_variant(variant_in);
     validate(p, d.pair);
+    // The memory budget (memory_budget.hpp): refused before the run, the caller keeps its image.
+    check_host_memory(spec.name, MethodTraits<P>::host_bytes(p, d.pair.left));
+    if (m_->kind() == BackendKind::Cuda) check_device_memory(spec.name, MethodTraits<P>::device_bytes(p, d.pair.left));
     const std::string run_variant = m_->kind() == BackendKind::Cuda ? variant : "";
     if (output == "disparity") {
       m_->run_to_surface(p, run_variant, out);
