@@ -16,12 +16,21 @@ namespace {
 // exists and accepts a new file, the path is not a directory. (generate's --out is a folder.)
 void check_output_options(const CLI::App& app) {
   for (const CLI::App* sub : app.get_subcommands()) {
+    // Each output file once: two options naming one file would leave only the later write.
+    std::map<std::string, std::string> seen;  // normalised path -> the option that names it
     for (const char* name : {"--out", "--json", "--error-map", "--aif"}) {
       const CLI::Option* opt = sub->get_option_no_throw(name);
       if (!opt || opt->count() == 0) continue;
       if (std::string(name) == "--out" && sub->get_name() == "generate") continue;  // a folder
       const std::string path = opt->as<std::string>();
       lb::check_output_path(path, name);
+      std::error_code ec;
+      std::string key = std::filesystem::weakly_canonical(path, ec).string();
+      if (ec) key = std::filesystem::absolute(path, ec).lexically_normal().string();
+      const auto [it, fresh] = seen.emplace(key, name);
+      if (!fresh)
+        throw lb::Error(std::string(name) + " '" + path + "': the same file as " + it->second +
+                        " (each output needs its own path)");
     }
     // Folder outputs (generate --out, mad --maps): created when missing, but never a file.
     for (const char* name : {"--out", "--maps"}) {
