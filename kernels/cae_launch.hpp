@@ -51,6 +51,7 @@ class CaeDeviceLightField {
   int nu = 0, nv = 0, width = 0, height = 0;
   DeviceBuffer rgb, rgba;
   cudaArray_t array = nullptr;
+  std::size_t array_bytes = 0;  // counted against the device limit (cuda_util.hpp)
   unsigned long long tex = 0;  // cudaTextureObject_t
   std::uint64_t bytes_per_view_rgba() const { return static_cast<std::uint64_t>(width) * height * 4; }
 

@@ -18,9 +18,10 @@ void CaeDeviceLightField::release() {
   tex = 0;
   if (array) {
     CUDA_CHECK_PRINT(cudaFreeArray(array));
-    device_unreserve(static_cast<std::size_t>(width) * height * nu * nv * 4);
+    device_unreserve(array_bytes);
   }
   array = nullptr;
+  array_bytes = 0;
   nu = nv = width = height = 0;
 }
 
@@ -49,11 +50,14 @@ void CaeDeviceLightField::upload(const LightField4D& lf, cudaStream_t s) {
   CUDA_CHECK_THROW(cudaMemcpyAsync(rgba.get(), h_rgba.data(), h_rgba.size(), cudaMemcpyHostToDevice, s));
   const cudaChannelFormatDesc desc = cudaCreateChannelDesc<uchar4>();
   device_reserve(plane * nviews * 4, "the light-field texture");
-  device_alloc_result(cudaMalloc3DArray(&array, &desc,
+  cudaArray_t arr = nullptr;  // `array` stays null when the allocation fails
+  device_alloc_result(cudaMalloc3DArray(&arr, &desc,
                                         make_cudaExtent(static_cast<std::size_t>(lf.width),
                                                         static_cast<std::size_t>(lf.height), nviews),
                                         cudaArrayLayered),
                       plane * nviews * 4, "the light-field texture", "cudaMalloc3DArray");
+  array = arr;
+  array_bytes = plane * nviews * 4;
   cudaMemcpy3DParms cp{};
   cp.srcPtr = make_cudaPitchedPtr(h_rgba.data(), static_cast<std::size_t>(lf.width) * 4,
                                   static_cast<std::size_t>(lf.width), static_cast<std::size_t>(lf.height));

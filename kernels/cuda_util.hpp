@@ -80,7 +80,9 @@ class DeviceBuffer {
     release();
     if (bytes == 0) return;
     device_reserve(bytes, what);
-    device_alloc_result(cudaMalloc(&ptr_, bytes), bytes, what, "cudaMalloc");
+    void* p = nullptr;  // ptr_ stays null when the allocation fails
+    device_alloc_result(cudaMalloc(&p, bytes), bytes, what, "cudaMalloc");
+    ptr_ = p;
     bytes_ = bytes;
   }
   void release() {
@@ -115,8 +117,13 @@ class PitchedBuffer {
     release();
     if (width_bytes == 0 || height == 0) return;
     device_reserve(width_bytes * height, what);
+    void* p = nullptr;  // ptr_ stays null when the allocation fails
+    std::size_t pitch = 0;
+    device_alloc_result(cudaMallocPitch(&p, &pitch, width_bytes, height), width_bytes * height, what,
+                        "cudaMallocPitch");
+    ptr_ = p;
+    pitch_ = pitch;
     reserved_ = width_bytes * height;
-    device_alloc_result(cudaMallocPitch(&ptr_, &pitch_, width_bytes, height), reserved_, what, "cudaMallocPitch");
     width_bytes_ = width_bytes;
     height_ = height;
   }
