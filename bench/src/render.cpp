@@ -239,9 +239,11 @@ Report bench_render(const ImageU8& raw_in, const PlenopticGrid& grid, const Rend
   {
     const std::size_t bytes = (W * H * 4 + 15) / 16 * 16;
     DeviceBuffer src(bytes), dst(bytes);
-    CUDA_CHECK_THROW(cudaMemset(src.get(), 0x5a, bytes));
-    CUDA_CHECK_THROW(cudaMemcpy(src.get(), rgba.data.data(), W * H * 4, cudaMemcpyHostToDevice));
-    CUDA_CHECK_THROW(cudaMemset(dst.get(), 0xA5, bytes));
+    // On the benchmark's stream: `s` does not wait for the legacy default stream, so a plain
+    // cudaMemset (asynchronous) could still be filling dst while the copy runs.
+    CUDA_CHECK_THROW(cudaMemsetAsync(src.get(), 0x5a, bytes, s));
+    CUDA_CHECK_THROW(cudaMemcpyAsync(src.get(), rgba.data.data(), W * H * 4, cudaMemcpyHostToDevice, s));
+    CUDA_CHECK_THROW(cudaMemsetAsync(dst.get(), 0xA5, bytes, s));
     Row e;
     e.label = "copy (16 B/thread)";
     e.kernel = "copy";
@@ -249,7 +251,8 @@ Report bench_render(const ImageU8& raw_in, const PlenopticGrid& grid, const Rend
     cuda::detail::launch_copy(src.get(), dst.get(), bytes, s);
     CUDA_CHECK_THROW(cudaStreamSynchronize(s));
     std::vector<std::uint8_t> back(W * H * 4);
-    CUDA_CHECK_THROW(cudaMemcpy(back.data(), dst.get(), back.size(), cudaMemcpyDeviceToHost));
+    CUDA_CHECK_THROW(cudaMemcpyAsync(back.data(), dst.get(), back.size(), cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK_THROW(cudaStreamSynchronize(s));
     e.set_check(std::memcmp(back.data(), rgba.data.data(), back.size()) == 0 ? 0 : 1);
     all_exact = all_exact && e.exact;
     set_times(e, timer.time([&] { cuda::detail::launch_copy(src.get(), dst.get(), bytes, s); }));
