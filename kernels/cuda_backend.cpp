@@ -479,7 +479,10 @@ class CudaBackend final : public ComputeBackend {
     if (truth_host_.data != truth.data || truth_host_.width != truth.width) {
       CUDA_CHECK_THROW(cudaStreamSynchronize(s));  // queued passes may read the old truth
       truth_dev_.reserve(truth.data.size() * 4);
-      CUDA_CHECK_THROW(cudaMemcpy(truth_dev_.get(), truth.data.data(), truth.data.size() * 4, cudaMemcpyHostToDevice));
+      // On s: a legacy-stream cudaMemcpy from pageable memory may return before its DMA lands,
+      // and s (non-blocking) would not wait for it.
+      CUDA_CHECK_THROW(cudaMemcpyAsync(truth_dev_.get(), truth.data.data(), truth.data.size() * 4,
+                                       cudaMemcpyHostToDevice, s));
       truth_host_ = truth;
     }
     return s;

@@ -64,6 +64,10 @@ class CudaArraySurface final : public Surface {
                                          static_cast<std::size_t>(rgba.width) * 4,
                                          static_cast<std::size_t>(rgba.height),
                                          cudaMemcpyHostToDevice));
+    // A copy from pageable memory may return before its DMA lands; the kernels that write
+    // this surface next run on non-blocking streams that do not wait for it (racecheck's
+    // slower kernels caught the upload overwriting a render).
+    CUDA_CHECK_THROW(cudaDeviceSynchronize());
   }
 
   void upload_host(const ImageF& img) override {
@@ -76,6 +80,7 @@ class CudaArraySurface final : public Surface {
                                          static_cast<std::size_t>(img.width) * 4,
                                          static_cast<std::size_t>(img.height),
                                          cudaMemcpyHostToDevice));
+    CUDA_CHECK_THROW(cudaDeviceSynchronize());  // landed before the next kernel (see above)
   }
 
   std::string transport() const override { return "CUDA surface object (headless)"; }
@@ -139,6 +144,7 @@ class CudaBufferSurface final : public Surface {
     CUDA_CHECK_THROW(cudaMemcpy2D(buf_.get(), buf_.pitch(), rgba.data.data(),
                                   static_cast<std::size_t>(w_) * 4, static_cast<std::size_t>(w_) * 4,
                                   static_cast<std::size_t>(h_), cudaMemcpyHostToDevice));
+    CUDA_CHECK_THROW(cudaDeviceSynchronize());  // landed before the next kernel (see above)
   }
   void upload_host(const ImageF&) override {
     throw Error("surface: the CUDA buffer surface holds RGBA8 only");

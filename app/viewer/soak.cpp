@@ -57,12 +57,23 @@ std::uint64_t host_rss_bytes() {
   return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
+// Bytes malloc has handed out and not had back (arena chunks in use + mmapped chunks): live
+// heap, free of what the allocator or the GL driver keeps mapped. A leak in our code climbs
+// here; RSS also swings with allocator retention and driver caches (docs/RELIABILITY.md).
+std::uint64_t host_heap_bytes() {
+  const struct mallinfo2 mi = mallinfo2();
+  return static_cast<std::uint64_t>(mi.uordblks) + static_cast<std::uint64_t>(mi.hblkhd);
+}
+
 SoakDriver::SoakDriver(ViewerApp& app, SoakConfig config)
     : app_(app), cfg_(std::move(config)), rng_(cfg_.seed) {
   LB_REQUIRE(cfg_.steps >= 1, "--soak expects at least 1 step, got " + std::to_string(cfg_.steps));
   sample_every_ = std::max(1, cfg_.steps / 100);
+  // Warm-up: the first 20 % of the steps. The state space (algorithm x backend x outputs x
+  // parameter extremes x window sizes) takes thousands of steps to visit; the high-water
+  // mark of memory before that is not a baseline (10000-step runs: docs/RELIABILITY.md).
   warmup_ = std::max(static_cast<int>(app_.algorithms_.size()),
-                     static_cast<int>(std::ceil(cfg_.steps * 0.05)));
+                     static_cast<int>(std::ceil(cfg_.steps * 0.20)));
   visited_.assign(app_.algorithms_.size(), false);
   const char* trace = std::getenv("LB_SOAK_TRACE");
   trace_ = trace && std::string(trace) == "1";
@@ -110,8 +121,9 @@ bool SoakDriver::device_sampling() { return app_.pool_.cuda_possible(nullptr); }
 
 void SoakDriver::sample(int step) {
   malloc_trim(0);  // freed heap back to the OS: RSS then follows live memory, not the allocator
-  Sample s{step, host_rss_bytes(), device_sampling() ? device_used_bytes() : -1};
+  Sample s{step, host_rss_bytes(), device_sampling() ? device_used_bytes() : -1, host_heap_bytes()};
   rss_peak_ = std::max(rss_peak_, s.rss);
+  heap_peak_ = std::max(heap_peak_, s.heap);
   device_peak_ = std::max(device_peak_, s.device);
   samples_.push_back(s);
 }
@@ -295,6 +307,7 @@ void SoakDriver::after_frame() {
     baseline_ = samples_.back();
     for (const Sample& s : samples_) {
       baseline_.rss = std::max(baseline_.rss, s.rss);
+      baseline_.heap = std::max(baseline_.heap, s.heap);
       baseline_.device = std::max(baseline_.device, s.device);
     }
     have_baseline_ = true;
@@ -331,6 +344,13 @@ int SoakDriver::finish() {
                   mib(host_growth), cfg_.host_bound_mib);
     failures_.push_back(buf);
   }
+  const double heap_growth = static_cast<double>(end.heap) - static_cast<double>(base.heap);
+  if (have_baseline_ && heap_growth > cfg_.host_bound_mib * kMiB) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "live heap grew %.1f MiB after the warm-up (bound %.0f MiB)",
+                  mib(heap_growth), cfg_.host_bound_mib);
+    failures_.push_back(buf);
+  }
   double device_growth = 0;
   if (have_baseline_ && end.device >= 0 && base.device >= 0) {
     device_growth = static_cast<double>(end.device - base.device);
@@ -344,7 +364,7 @@ int SoakDriver::finish() {
   const bool passed = failures_.empty();
 
   json samples = json::array();
-  for (const Sample& s : samples_) samples.push_back({s.step, s.rss, s.device});
+  for (const Sample& s : samples_) samples.push_back({s.step, s.rss, s.device, s.heap});
   json device = nullptr;
   if (end.device >= 0)
     device = {{"start", start.device}, {"baseline", base.device}, {"peak", device_peak_},
@@ -365,13 +385,16 @@ int SoakDriver::finish() {
       {"rss",
        {{"start", start.rss}, {"baseline", base.rss}, {"peak", rss_peak_}, {"end", end.rss},
         {"growth", host_growth}, {"bound", static_cast<std::int64_t>(cfg_.host_bound_mib * kMiB)}}},
+      {"heap",
+       {{"start", start.heap}, {"baseline", base.heap}, {"peak", heap_peak_}, {"end", end.heap},
+        {"growth", heap_growth}, {"bound", static_cast<std::int64_t>(cfg_.host_bound_mib * kMiB)}}},
       {"device", device},
       {"gl_errors", gl_errors_},
       {"errors_shown", errors_shown_},
       {"drops", counts_.count("drop") ? counts_.at("drop") : 0},
       {"drops_unreported", drops_unreported_},
       {"failures", failures_},
-      {"samples_step_rss_device", samples}};
+      {"samples_step_rss_device_heap", samples}};
   int rc = passed ? 0 : 1;
   if (!cfg_.report.empty()) {
     try {
@@ -390,10 +413,12 @@ int SoakDriver::finish() {
                   mib(device_peak_), mib(end.device), mib(device_growth));
   std::printf(
       "lightbench: soak %s: %d steps in %.1f s (seed %llu): rss start/peak/end %.1f/%.1f/%.1f MiB "
-      "(%+.1f after warm-up%s); %s; gl errors %d; errors shown %d; bad drops %d (%d unreported)\n",
+      "(%+.1f after warm-up%s); heap %.1f/%.1f/%.1f MiB (%+.1f); %s; gl errors %d; errors shown %d; "
+      "bad drops %d (%d unreported)\n",
       passed ? "PASSED" : "FAILED", step_, seconds, static_cast<unsigned long long>(cfg_.seed),
       mib(start.rss), mib(rss_peak_), mib(end.rss), mib(host_growth),
-      have_baseline_ ? "" : ": not checked, the run ended within its warm-up", dev, gl_errors_,
+      have_baseline_ ? "" : ": not checked, the run ended within its warm-up", mib(start.heap),
+      mib(heap_peak_), mib(end.heap), mib(heap_growth), dev, gl_errors_,
       errors_shown_, report["drops"].get<int>(), drops_unreported_);
   for (const auto& f : failures_) std::printf("lightbench: soak failure: %s\n", f.c_str());
   std::fflush(stdout);

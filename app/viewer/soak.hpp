@@ -17,8 +17,9 @@
 // After each frame: glGetError (any error fails) and the app's error line (a bad drop must
 // add a report). Host RSS (/proc/self/statm, after malloc_trim) and device memory in use
 // (lb::cuda::device_memory, when CUDA is usable) are sampled at the start, every K steps and
-// at the end; after the warm-up (5% of the steps, and every algorithm visited) both must
-// stay flat: end - baseline within 32 MiB (host) and 16 MiB (device), where the baseline is
+// at the end, with the live heap (mallinfo2: what malloc has handed out); after the warm-up
+// (20% of the steps, and every algorithm visited) they must stay flat: end - baseline within
+// 32 MiB (host RSS, and live heap) and 16 MiB (device), where the baseline is
 // the highest sample of the warm-up and the end is sampled after the last step restored the
 // start window size; a run that ends within
 // its warm-up reports memory without judging it. An exception escaping a frame fails the
@@ -72,6 +73,7 @@ class SoakDriver {
     int step;
     std::uint64_t rss;
     std::int64_t device;  // -1: not sampled
+    std::uint64_t heap;   // bytes malloc holds for live allocations (mallinfo2)
   };
   void sample(int step);
   void make_bad_inputs();
@@ -95,9 +97,9 @@ class SoakDriver {
   int warmup_ = 0;          // baseline taken after this many steps (and every algorithm seen)
   std::vector<bool> visited_;
   bool have_baseline_ = false;
-  Sample baseline_{0, 0, -1};
+  Sample baseline_{0, 0, -1, 0};
   std::vector<Sample> samples_;
-  std::uint64_t rss_peak_ = 0;
+  std::uint64_t rss_peak_ = 0, heap_peak_ = 0;
   std::int64_t device_peak_ = -1;
   std::map<std::string, int> counts_;
   std::map<std::string, double> seconds_;  // frame time per step kind
