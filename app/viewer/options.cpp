@@ -81,7 +81,7 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   app.add_option("--soak-report", o.soak_report, "write the --soak report (JSON) to this file");
   std::string soak_bound;
   app.add_option("--soak-bound", soak_bound,
-                 "HOST,DEVICE: memory growth in MiB allowed after the --soak warm-up (default 32,16)");
+                 "HOST,DEVICE: live-heap and device-memory growth in MiB allowed after the --soak warm-up; RSS may grow twice HOST (default 32,16)");
   app.add_option("--frames", o.frames, "frames to render before --screenshot")->capture_default_str();
   try {
     app.parse(argc, argv);

@@ -338,10 +338,14 @@ int SoakDriver::finish() {
   const Sample& base = have_baseline_ ? baseline_ : start;
   const double host_growth = static_cast<double>(end.rss) - static_cast<double>(base.rss);
   // A run shorter than its warm-up has no baseline: memory is reported, not judged.
-  if (have_baseline_ && host_growth > cfg_.host_bound_mib * kMiB) {
+  // The live heap is the leak detector (bound HOST); RSS gets twice that: it also holds what
+  // the allocator and the GL / CUDA drivers keep mapped, which creeps towards a plateau (on
+  // the H100, 10000 steps: +3.4 MiB heap, +50.6 MiB RSS; docs/RELIABILITY.md).
+  const double rss_bound_mib = 2.0 * cfg_.host_bound_mib;
+  if (have_baseline_ && host_growth > rss_bound_mib * kMiB) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "host RSS grew %.1f MiB after the warm-up (bound %.0f MiB)",
-                  mib(host_growth), cfg_.host_bound_mib);
+                  mib(host_growth), rss_bound_mib);
     failures_.push_back(buf);
   }
   const double heap_growth = static_cast<double>(end.heap) - static_cast<double>(base.heap);
@@ -384,7 +388,7 @@ int SoakDriver::finish() {
       {"memory_checked", have_baseline_},
       {"rss",
        {{"start", start.rss}, {"baseline", base.rss}, {"peak", rss_peak_}, {"end", end.rss},
-        {"growth", host_growth}, {"bound", static_cast<std::int64_t>(cfg_.host_bound_mib * kMiB)}}},
+        {"growth", host_growth}, {"bound", static_cast<std::int64_t>(rss_bound_mib * kMiB)}}},
       {"heap",
        {{"start", start.heap}, {"baseline", base.heap}, {"peak", heap_peak_}, {"end", end.heap},
         {"growth", heap_growth}, {"bound", static_cast<std::int64_t>(cfg_.host_bound_mib * kMiB)}}},

@@ -19,7 +19,7 @@
 // (lb::cuda::device_memory, when CUDA is usable) are sampled at the start, every K steps and
 // at the end, with the live heap (mallinfo2: what malloc has handed out); after the warm-up
 // (20% of the steps, and every algorithm visited) they must stay flat: end - baseline within
-// 32 MiB (host RSS, and live heap) and 16 MiB (device), where the baseline is
+// 32 MiB (live heap), 64 MiB (host RSS) and 16 MiB (device), where the baseline is
 // the highest sample of the warm-up and the end is sampled after the last step restored the
 // start window size; a run that ends within
 // its warm-up reports memory without judging it. An exception escaping a frame fails the
@@ -43,7 +43,7 @@ struct SoakConfig {
   int steps = 0;
   std::uint64_t seed = 1;
   std::string report;             // JSON report path ("": none)
-  double host_bound_mib = 32.0;   // allowed RSS growth after the warm-up
+  double host_bound_mib = 32.0;   // allowed live-heap growth after the warm-up (RSS: twice)
   double device_bound_mib = 16.0; // allowed device-memory growth after the warm-up
 };
 
