@@ -340,7 +340,7 @@ int SoakDriver::finish() {
   // A run shorter than its warm-up has no baseline: memory is reported, not judged.
   // The live heap is the leak detector (bound HOST); RSS gets twice that: it also holds what
   // the allocator and the GL / CUDA drivers keep mapped, which creeps towards a plateau (on
-  // the H100, 10000 steps: +3.4 MiB heap, +50.6 MiB RSS; docs/RELIABILITY.md).
+  // the H100, 10000 steps: +3.3 MiB heap, +48.2 MiB RSS; docs/RELIABILITY.md).
   const double rss_bound_mib = 2.0 * cfg_.host_bound_mib;
   if (have_baseline_ && host_growth > rss_bound_mib * kMiB) {
     char buf[160];
