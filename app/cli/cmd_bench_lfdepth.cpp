@@ -37,7 +37,6 @@ Action add_bench_lfdepth(CLI::App& bench, CLI::App** sub_out) {
   return [o] {
     if (o->reps < 50 || o->reps > 100000) throw Error("--reps must be in 50..100000");
     if (o->warmup < 1 || o->warmup > 1000) throw Error("--warmup must be in 1..1000");
-    require_cuda_device("bench lfdepth");
     bench::LfBenchOptions opt;
     opt.windows.clear();
     std::stringstream ws(o->windows);
@@ -47,6 +46,9 @@ Action add_bench_lfdepth(CLI::App& bench, CLI::App** sub_out) {
       } catch (const std::exception&) {
         throw Error("--windows expects odd numbers like 5,9, got '" + o->windows + "'");
       }
+      const int n = opt.windows.back();
+      if (n < 1 || n > 15 || n % 2 == 0)
+        throw Error("--windows expects odd numbers in 1..15 like 5,9, got '" + o->windows + "'");
     }
     const auto dr = parse_pair("--drange", o->drange);
     opt.dmin = static_cast<float>(dr.first);
@@ -62,6 +64,7 @@ Action add_bench_lfdepth(CLI::App& bench, CLI::App** sub_out) {
     check.dmax = opt.dmax;
     check.sigma = opt.sigma;
     validate(check);
+    require_cuda_device("bench lfdepth");  // after the options: a bad one is named first
     progress("bench lfdepth: loading " + o->lf + " ...");
     const LightField4D lf = load_lightfield(o->lf, parse_lf_grid(o->grid));
     progress("bench lfdepth: timing ...");

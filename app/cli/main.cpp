@@ -98,6 +98,22 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "lightbench-cli: error: unknown command '%s' (commands: %s)\n", argv[1], names.c_str());
       return 2;
     }
+    // The same for a command's own commands (bench render | depth | ...).
+    CLI::App* cmd = app.get_subcommand(argv[1]);
+    const auto subs = cmd->get_subcommands([](CLI::App*) { return true; });
+    if (!subs.empty() && argc >= 3 && argv[2][0] != '-') {
+      std::string sub_names;
+      bool sub_known = false;
+      for (const CLI::App* sub : subs) {
+        sub_known = sub_known || sub->get_name() == argv[2];
+        sub_names += (sub_names.empty() ? "" : ", ") + sub->get_name();
+      }
+      if (!sub_known) {
+        std::fprintf(stderr, "lightbench-cli: error: unknown command '%s %s' (%s commands: %s)\n", argv[1], argv[2],
+                     argv[1], sub_names.c_str());
+        return 2;
+      }
+    }
   }
   try {
     app.parse(argc, argv);

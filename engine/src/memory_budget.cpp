@@ -153,6 +153,10 @@ ImageHeader probe_image_header(const std::string& path) {
   if (pnm_header(d, h.width, h.height, h.channels) ||
       detail::stb_info(d.data(), d.size(), h.width, h.height, h.channels, why))
     h.known = h.width > 0 && h.height > 0 && h.channels > 0;
+  // A header past the decoding limit is the loader's to refuse, with the file's name and the
+  // limit (a 118-byte BMP claiming 16000 x 16000 must say so, not "needs 175 GiB").
+  if (h.known && static_cast<std::uint64_t>(h.width) * static_cast<std::uint64_t>(h.height) > max_decode_pixels())
+    h.known = false;
   return h;
 }
 
