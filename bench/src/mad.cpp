@@ -86,6 +86,7 @@ Report bench_mad(const MadBenchOptions& o) {
   Table& entries = rep.table("entries");
   for (const detail::MadWorkload& wl : detail::mad_workloads(o.iqa_dir)) {
     const int w = wl.ref.width, h = wl.ref.height;
+    if (o.max_pixels > 0 && static_cast<long long>(w) * h > o.max_pixels) continue;
     // Whole metric: CPU reference (a few runs) and every CUDA variant.
     Row ref = metric_row(wl, "cpu/reference");
     time_metric(ref, *cpu, wl, "", 0, 3);
