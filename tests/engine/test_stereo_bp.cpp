@@ -2,7 +2,9 @@
 // against the straightforward O(L^2) version, parameters, and Middlebury regressions.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <random>
@@ -335,5 +337,31 @@ TEST_CASE("bp planes: the CUDA pipeline's per-pixel steps, run on the host, equa
     CHECK(count_differing(planar_emulation<16, 16>(pair, p, 0), ref) == 0);  // registers
     CHECK(count_differing(planar_emulation<4, 0>(pair, p, 5), ref) == 0);   // hybrid 4 / 5 / 7
     CHECK(count_differing(planar_emulation<12, 0>(pair, p, 4), ref) == 0);  // hybrid 12 / 4 / 0
+  }
+}
+
+// The message against its definition by brute force: min over d' of h(d') + min(|d - d'|,
+// tau), minus its mean. The scan form rounds differently (keys h - d' and f1 + d), so within a
+// few ulps of the largest key.
+TEST_CASE("bp message: equals the truncated-linear min-convolution minus its mean") {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-4.0f, 30.0f);
+  for (const int L : {1, 2, 3, 7, 16, 21, 64, 100, 256}) {
+    for (const float tau : {0.5f, 1.7f, 8.5f, 1e6f}) {
+      std::vector<float> h(static_cast<std::size_t>(L));
+      for (auto& v : h) v = u(rng);
+      const std::vector<float> got = run_message<0, 0>(h, 0, tau);
+      std::vector<double> want(h.size());
+      double mean = 0;
+      for (int d = 0; d < L; ++d) {
+        double m = 1e300;
+        for (int e = 0; e < L; ++e) m = std::min(m, double(h[e]) + std::min(double(std::abs(d - e)), double(tau)));
+        want[d] = m;
+        mean += m;
+      }
+      mean /= L;
+      INFO("L=" << L << " tau=" << tau);
+      for (int d = 0; d < L; ++d) CHECK(std::abs(got[d] - (want[d] - mean)) <= 1e-4 * (1 + 2 * L / 64.0));
+    }
   }
 }

@@ -56,14 +56,26 @@ LB_HD float data_cost(float l, float r, float lambda, float tau_data) {
 }
 LB_HD float data_cost_outside(float lambda, float tau_data) { return mul(lambda, tau_data); }
 
-// The message steps, in the order the callers apply them:
-//   h(d) = ((D + a) + b) + c              (h_sum; the three incoming in direction order)
-//   forward  f(d) = min(f(d), f(d-1) + 1) for d = 1 .. L-1
-//   backward f(d) = min(f(d), f(d+1) + 1) for d = L-2 .. 0 (on the untruncated values),
-//   truncate f(d) = min(f(d), min_h + tau_disc) as each value is final,
-//   mean     (((f(L-1) + f(L-2)) + ...) + f(0)) / L (truncated values),  out(d) = f(d) - mean
+// The message steps, in the order the callers apply them (the distance transform of the
+// truncated linear cost written as two prefix minima, so that it is the same function
+// whether one thread walks d in order or the lanes of a warp scan it; see
+// docs/ALGORITHMS.md, "BP message"):
+//   h(d)  = ((D + a) + b) + c                 (h_sum; the three incoming in direction order)
+//   mn    = min_d h(d)
+//   F(d)  = min_{d' <= d} (h(d') - d')        forward: prefix minimum of the rounded keys
+//   f1(d) = F(d) + d
+//   G(d)  = min_{d' >= d} ((f1(d') + d'))     backward: suffix minimum
+//   f(d)  = min(G(d) - d, mn + tau_disc)      (in exact arithmetic min_d' h(d') + min(|d-d'|, tau))
+//   s     = pairwise sum of f(0 .. L-1) over a perfect binary tree (leaves padded with zeros
+//           to the next power of two), mean = s / L
+//   out(d) = f(d) - mean
+// Every step is one rounded float op or a minimum (exact and associative), and the sum's
+// tree is fixed, so any evaluation order that respects it gives identical bits (the sign of
+// a zero aside, which no later comparison or nonzero value can see).
 LB_HD float h_sum(float D, float a, float b, float c) { return add(add(add(D, a), b), c); }
-LB_HD float dt_step(float prev, float cur) { return fmin2(add(prev, 1.0f), cur); }
+LB_HD float fwd_key(float h, int d) { return sub(h, static_cast<float>(d)); }
+LB_HD float bwd_key(float F, int d) { return add(add(F, static_cast<float>(d)), static_cast<float>(d)); }
+LB_HD float from_bwd(float G, int d) { return sub(G, static_cast<float>(d)); }
 
 // Largest disparity count (= lb::stereo::kBpMaxDisp).
 constexpr int kMaxDisp = 256;
@@ -74,76 +86,72 @@ constexpr int kMaxDisp = 256;
 #define LB_BP_UNROLL
 #endif
 
+// Pairwise summation in a fixed binary tree, fed leaves in ascending order: the stack holds
+// the sums of complete subtrees (sizes: the binary digits of the count). The result is the
+// perfect tree over the leaves padded with zeros (x + 0 == x).
+struct TreeSum {
+  float stk[10];
+  int top = 0, n = 0;
+  LB_HD void push(float v) {
+    for (int t = n; t & 1; t >>= 1) v = add(stk[--top], v);
+    stk[top++] = v;
+    ++n;
+  }
+  LB_HD float total() const {
+    float r = stk[top - 1];
+    for (int k = top - 2; k >= 0; --k) r = add(stk[k], r);
+    return r;
+  }
+};
+
 // One message, the steps above, with the L values held in three places (the CUDA variants
 // of Grauer-Gray & Cavazos; the CPU reference runs <0, 0> with S = 0): values 0 .. R-1 in a
 // register array (R compile-time), R .. R+S-1 in `sh` (element i at sh[i * stride]: one
 // thread's slice of an interleaved shared-memory array), the rest in a local array. LC > 0
 // fixes L = LC = R at compile time (the registers variant). load(d) returns h(d) (called for
 // d ascending, once each); store(d, m) receives the message (d ascending). Requires R <= L,
-// R + S <= L, L <= kMaxDisp. The order of the float operations does not depend on R and S.
+// R + S <= L, L <= kMaxDisp. The float operations do not depend on R and S.
 template <int R, int LC, class Load, class Store>
 LB_HD void message(const Load& load, const Store& store, int Lrt, int S, float* sh, int stride, float tau_disc) {
   const int L = LC > 0 ? LC : Lrt;
   float reg[R > 0 ? R : 1];
   float loc[LC > 0 ? 1 : kMaxDisp - R];
-  float mn = INFINITY, prev = 0.0f;
-  // Pass 1: h, its minimum, the forward distance transform.
-  LB_BP_UNROLL
-  for (int d = 0; d < R; ++d) {
-    float v = load(d);
+  float mn = INFINITY, run = INFINITY;
+  // Pass 1 (d ascending): h, its minimum, the forward prefix minimum; keeps bwd_key(F(d), d).
+  auto pass1 = [&](int d) {
+    const float v = load(d);
     mn = fmin2(v, mn);
-    if (d > 0) v = dt_step(prev, v);
-    reg[d] = v;
-    prev = v;
-  }
+    run = fmin2(fwd_key(v, d), run);
+    return bwd_key(run, d);
+  };
+  LB_BP_UNROLL
+  for (int d = 0; d < R; ++d) reg[d] = pass1(d);
   if (LC == 0) {
-    for (int d = R; d < R + S; ++d) {
-      float v = load(d);
-      mn = fmin2(v, mn);
-      if (d > 0) v = dt_step(prev, v);
-      sh[(d - R) * stride] = v;
-      prev = v;
-    }
-    for (int d = R + S; d < L; ++d) {
-      float v = load(d);
-      mn = fmin2(v, mn);
-      if (d > 0) v = dt_step(prev, v);
-      loc[d - R - S] = v;
-      prev = v;
-    }
+    for (int d = R; d < R + S; ++d) sh[(d - R) * stride] = pass1(d);
+    for (int d = R + S; d < L; ++d) loc[d - R - S] = pass1(d);
   }
-  // Pass 2 (d descending): backward transform, truncation, the sum.
+  // Pass 2 (d descending): the backward suffix minimum and the truncation; keeps f(d).
   const float cap = add(mn, tau_disc);
-  float carry = 0.0f, s = 0.0f;
+  float g = INFINITY;
+  auto pass2 = [&](float k2, int d) {
+    g = fmin2(k2, g);
+    return fmin2(from_bwd(g, d), cap);
+  };
   if (LC == 0) {
-    for (int d = L - 1; d >= R + S; --d) {
-      float v = loc[d - R - S];
-      if (d < L - 1) v = dt_step(carry, v);
-      carry = v;
-      v = fmin2(v, cap);
-      loc[d - R - S] = v;
-      s = d == L - 1 ? v : add(s, v);
-    }
-    for (int d = R + S - 1; d >= R; --d) {
-      float v = sh[(d - R) * stride];
-      if (d < L - 1) v = dt_step(carry, v);
-      carry = v;
-      v = fmin2(v, cap);
-      sh[(d - R) * stride] = v;
-      s = d == L - 1 ? v : add(s, v);
-    }
+    for (int d = L - 1; d >= R + S; --d) loc[d - R - S] = pass2(loc[d - R - S], d);
+    for (int d = R + S - 1; d >= R; --d) sh[(d - R) * stride] = pass2(sh[(d - R) * stride], d);
   }
   LB_BP_UNROLL
-  for (int d = R - 1; d >= 0; --d) {
-    float v = reg[d];
-    if (d < L - 1) v = dt_step(carry, v);
-    carry = v;
-    v = fmin2(v, cap);
-    reg[d] = v;
-    s = d == L - 1 ? v : add(s, v);
+  for (int d = R - 1; d >= 0; --d) reg[d] = pass2(reg[d], d);
+  // Pass 3: the tree sum, then minus the mean.
+  TreeSum ts;
+  LB_BP_UNROLL
+  for (int d = 0; d < R; ++d) ts.push(reg[d]);
+  if (LC == 0) {
+    for (int d = R; d < R + S; ++d) ts.push(sh[(d - R) * stride]);
+    for (int d = R + S; d < L; ++d) ts.push(loc[d - R - S]);
   }
-  // Pass 3: minus the mean.
-  const float mean = divf(s, static_cast<float>(L));
+  const float mean = divf(ts.total(), static_cast<float>(L));
   LB_BP_UNROLL
   for (int d = 0; d < R; ++d) store(d, sub(reg[d], mean));
   if (LC == 0) {
