@@ -145,6 +145,16 @@ int bp_hybrid_reg_floor(int r) {
   return best;
 }
 
+const char* bp_msg_type_name(BpMsgType t) {
+  switch (t) {
+    case BpMsgType::F32: return "float";
+    case BpMsgType::F16: return "fp16";
+    case BpMsgType::BF16: return "bf16";
+  }
+  return "?";
+}
+int bp_msg_type_bytes(BpMsgType t) { return t == BpMsgType::F32 ? 4 : 2; }
+
 std::string BpConfig::describe() const {
   const std::string shape = " " + std::to_string(block_x) + "x" + std::to_string(block_y);
   switch (store) {
@@ -152,9 +162,25 @@ std::string BpConfig::describe() const {
     case BpStore::Registers: return "registers" + shape;
     case BpStore::Shared: return "shared" + shape;
     case BpStore::Hybrid: return "hybrid R=" + std::to_string(reg) + " S=" + std::to_string(shared) + shape;
+    case BpStore::Warp: return "warp " + std::string(bp_msg_type_name(msg)) + " messages, " + std::to_string(lanes) + " lanes per pixel";
   }
   return "?";
 }
+
+std::string BpConfig::name() const {
+  switch (store) {
+    case BpStore::Local: return "local";
+    case BpStore::Registers: return "registers";
+    case BpStore::Shared: return "shared";
+    case BpStore::Hybrid: return "hybrid:" + std::to_string(reg) + "," + std::to_string(shared);
+    case BpStore::Warp:
+      return std::string("warp") + (msg == BpMsgType::F16 ? "-fp16" : msg == BpMsgType::BF16 ? "-bf16" : "") + ":" +
+             std::to_string(lanes);
+  }
+  return "?";
+}
+
+bool bp_is_auto(const std::string& name) { return name == "auto" || name == "auto:float"; }
 
 std::string bp_fit_config(BpConfig& c, int L, std::size_t max_shared) {
   std::string note;
@@ -197,8 +223,36 @@ bool bp_parse_variant(const std::string& name, int L, BpConfig* cfg, bool* fallb
   } else if (name == "shared") {
     c.store = BpStore::Shared;
     c.shared = L;
-  } else if (name == "hybrid") {
+  } else if (name == "hybrid" || bp_is_auto(name)) {
     return false;
+  } else if (name.rfind("warp", 0) == 0) {
+    // warp[-fp16|-bf16][:G]
+    std::string rest = name.substr(4);
+    c.store = BpStore::Warp;
+    for (const auto& [suffix, t] : {std::pair<const char*, BpMsgType>{"-fp16", BpMsgType::F16},
+                                    std::pair<const char*, BpMsgType>{"-bf16", BpMsgType::BF16},
+                                    std::pair<const char*, BpMsgType>{"-float", BpMsgType::F32}})
+      if (rest.rfind(suffix, 0) == 0) {
+        c.msg = t;
+        rest = rest.substr(std::strlen(suffix));
+        break;
+      }
+    const std::vector<int> opts = bp_warp_lane_options(L);
+    std::string list;
+    for (int g : opts) list += (list.empty() ? "" : ", ") + std::to_string(g);
+    if (rest.empty()) {
+      c.lanes = bp_warp_default_lanes(L);
+    } else {
+      int g = -1;
+      char tail = 0;
+      if (rest[0] != ':' || std::sscanf(rest.c_str() + 1, "%d%c", &g, &tail) != 1)
+        throw Error("--variant '" + name + "': use warp, warp-fp16 or warp-bf16, optionally with :G (lanes per pixel: " +
+                    list + " for " + std::to_string(L) + " disparities)");
+      if (std::find(opts.begin(), opts.end(), g) == opts.end())
+        throw Error("--variant '" + name + "': " + std::to_string(g) + " lanes per pixel do not fit " + std::to_string(L) +
+                    " disparities (use " + list + ")");
+      c.lanes = g;
+    }
   } else if (name.rfind("hybrid:", 0) == 0) {
     int r = -1, s = -1;
     char tail = 0;
@@ -208,7 +262,9 @@ bool bp_parse_variant(const std::string& name, int L, BpConfig* cfg, bool* fallb
     c.reg = r;
     c.shared = s;
   } else {
-    throw Error("--variant '" + name + "': use local, registers, shared, hybrid or hybrid:R,S");
+    throw Error("--variant '" + name +
+                "': use auto, auto:float, warp, warp-fp16, warp-bf16 (optionally :G), registers, shared, hybrid, "
+                "hybrid:R,S or local");
   }
   *cfg = c;
   return true;
@@ -272,7 +328,15 @@ void BpDevice::ensure(const stereo::BpParams& p) {
 void BpDevice::compute(const stereo::BpParams& p, const BpConfig& c, cudaStream_t s) {
   stereo::validate(p);
   LB_REQUIRE(p.ndisp <= w_, "ndisp: " + std::to_string(p.ndisp) + " disparities exceed the image width " + std::to_string(w_));
-  ensure(p);
+  const bool warp = c.store == BpStore::Warp;
+  if (warp) {
+    const std::size_t plane = static_cast<std::size_t>(w_) * h_;
+    d_gray_.reserve(2 * plane * 4);
+    d_tmp_.reserve(2 * plane * 4);
+    d_map_.reserve(plane * 4);
+  } else {
+    ensure(p);
+  }
   const int L = p.ndisp;
   const dim3 b2(32, 8);
   const std::vector<float> tv = stereo::bp_gaussian_taps(p.sigma);
@@ -289,6 +353,10 @@ void BpDevice::compute(const stereo::BpParams& p, const BpConfig& c, cudaStream_
     CUDA_CHECK_LAUNCH();
     smooth_v_kernel<<<grid2(w_, h_, b2, 2), b2, 0, s>>>(d_tmp_.as<float>(), w_, h_, taps, gray);
     CUDA_CHECK_LAUNCH();
+  }
+  if (warp) {
+    bp_warp_run(gray, w_, h_, p, c, d_data_, d_msg_, d_map_.as<float>(), s);
+    return;
   }
   // Level geometry and offsets.
   std::vector<int> W{w_}, H{h_};
@@ -365,8 +433,11 @@ double bp_time_config(BpDevice& dev, const stereo::BpParams& p, const BpConfig& 
 // ---------------------------------------------------------------------------------------
 // Public API
 // ---------------------------------------------------------------------------------------
-std::vector<std::string> bp_stereo_variants() { return {"local", "registers", "shared", "hybrid"}; }
+std::vector<std::string> bp_stereo_variants() {
+  return {"auto", "auto:float", "warp", "warp-fp16", "warp-bf16", "registers", "hybrid", "shared", "local"};
+}
 std::vector<int> bp_register_counts() { return detail::bp_register_instances(); }
+std::vector<int> bp_warp_lane_counts(int ndisp) { return detail::bp_warp_lane_options(ndisp); }
 
 namespace {
 
@@ -393,7 +464,7 @@ class CudaBpStereo final : public DeviceStereoMatcher<stereo::BpParams> {
   }
   bool has_pair() const override { return dev_->has_pair(); }
   std::vector<std::string> variants() const override { return bp_stereo_variants(); }
-  std::string default_variant() const override { return "registers"; }
+  std::string default_variant() const override { return "auto"; }
  private:
   cudaStream_t stream() const override { return stream_->get(); }
   // out == nullptr: download the map into the result; else write it into out from the device.
@@ -410,19 +481,31 @@ class CudaBpStereo final : public DeviceStereoMatcher<stereo::BpParams> {
     bool fallback = false;
     if (!bp_parse_variant(variant, p.ndisp, &c, &fallback)) {
       dev_->upload(s);
-      const BpTuneResult t = bp_autotune(*dev_, p, info_.name, s);
-      c.store = BpStore::Hybrid;
-      c.reg = t.best.reg;
-      c.shared = t.best.shared;
-      c.block_x = t.best.block_x;
-      c.block_y = t.best.block_y;
-      r.tuning = t.describe();
+      if (bp_is_auto(variant)) {
+        const BpTuneResult t = bp_autotune_any(*dev_, p, info_.name, variant == "auto:float", s);
+        c = bp_config_of(t.best, p.ndisp);
+        r.tuning = t.describe();
+      } else {
+        const BpTuneResult t = bp_autotune(*dev_, p, info_.name, s);
+        c.store = BpStore::Hybrid;
+        c.reg = t.best.reg;
+        c.shared = t.best.shared;
+        c.block_x = t.best.block_x;
+        c.block_y = t.best.block_y;
+        r.tuning = t.describe();
+      }
     }
     const std::string note = bp_fit_config(c, p.ndisp, dev_->max_shared_bytes());
-    r.variant = fallback ? "registers->local (no instance for L=" + std::to_string(p.ndisp) + ")"
-                         : (variant.rfind("hybrid", 0) == 0 ? "hybrid:" + std::to_string(c.reg) + "," + std::to_string(c.shared)
-                                                             : variant);
-    if (fallback) r.tuning += (r.tuning.empty() ? "" : "; ") + std::string("registers: L not instantiated, ran local");
+    const std::string resolved = fallback ? "registers->local (no instance for L=" + std::to_string(p.ndisp) + ")" : c.name();
+    r.variant = bp_is_auto(variant) ? variant + " -> " + resolved : resolved;
+    if (fallback) {
+      std::string why = "registers: no instance for L=";
+      why += std::to_string(p.ndisp);
+      why += " (instances 16, 20, 21, 32, 48, 60, 64, 128; an array of 256 values per thread exceeds the "
+             "255-register limit), ran local; the warp variant serves every L";
+      if (!r.tuning.empty()) r.tuning += "; ";
+      r.tuning += why;
+    }
     if (!note.empty()) r.tuning += (r.tuning.empty() ? "" : "; ") + ("adjusted " + note);
     CUDA_CHECK_THROW(cudaEventRecord(e_[0]->get(), s));
     dev_->upload(s);
@@ -440,7 +523,7 @@ class CudaBpStereo final : public DeviceStereoMatcher<stereo::BpParams> {
     if (!out) dev_->copy_map(r.disparity);
     r.ms = ms;
     r.ms_total = total;
-    const std::string key = fallback ? "local" : (c.store == BpStore::Hybrid ? "hybrid" : variant);
+    const std::string key = fallback ? "local" : c.store == BpStore::Hybrid ? "hybrid" : c.name();
     const std::uint64_t px = static_cast<std::uint64_t>(dev_->width()) * dev_->height();
     timings_.record("stereo/bp/" + key, ms, px * p.ndisp * 4 * 5);
     timings_.record("stereo/bp/" + key + (out ? "/total (to surface)" : "/total"), total, dev_->pair_bytes() + px * 4);

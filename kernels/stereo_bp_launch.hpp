@@ -13,15 +13,32 @@
 
 namespace lb::cuda::detail {
 
-enum class BpStore { Local, Registers, Shared, Hybrid };
+enum class BpStore { Local, Registers, Shared, Hybrid, Warp };
+// Message storage of the warp variant (arithmetic is float in every case).
+enum class BpMsgType { F32, F16, BF16 };
+const char* bp_msg_type_name(BpMsgType t);  // "float", "fp16", "bf16"
+int bp_msg_type_bytes(BpMsgType t);
 
 // Where the message array lives and the launch shape of the message kernel.
 struct BpConfig {
   BpStore store = BpStore::Registers;
   int reg = 0, shared = 0;  // hybrid split (values); shared variant: shared = L
   int block_x = 32, block_y = 4;
-  std::string describe() const;  // "registers<16> 32x4", "hybrid R=12 S=20 local=0 32x2", ...
+  BpMsgType msg = BpMsgType::F32;  // warp: storage type
+  int lanes = 0;                   // warp: lanes per pixel (0: bp_warp_default_lanes)
+  std::string describe() const;    // "registers 32x4", "hybrid R=12 S=20 32x2", "warp-bf16 G=32 K=2"
+  std::string name() const;        // the variant name that selects this config: "warp-bf16:32", ...
 };
+
+// The warp variant (stereo_bp_warp.cu): K * G values per pixel, K per lane, G lanes;
+// K * G = bp_warp_span(L) (the next power of two >= L, at least 4), K <= 8.
+int bp_warp_span(int L);
+std::vector<int> bp_warp_lane_options(int L);  // valid G for L (ascending)
+int bp_warp_default_lanes(int L);               // min(32, span)
+// Data cost, pyramid, message passing and WTA in the warp variant's layout; the data and
+// message buffers grow as needed; map: w x h floats on the device.
+void bp_warp_run(const float* gray, int w, int h, const stereo::BpParams& p, const BpConfig& c, DeviceBuffer& data,
+                 DeviceBuffer& msg, float* map, cudaStream_t s);
 
 // Register-array instantiations: of the registers variant (L) and of the hybrid (R).
 const std::vector<int>& bp_register_instances();
@@ -29,8 +46,9 @@ const std::vector<int>& bp_hybrid_reg_instances();
 // The largest hybrid R instance <= r.
 int bp_hybrid_reg_floor(int r);
 // Resolves a variant name for L: "local", "registers" (falls back to local when L has no
-// instance; *fallback set), "shared", "hybrid:R,S". Plain "hybrid" needs the tuner: returns
-// false. Throws lb::Error for an unknown name.
+// instance; *fallback set), "shared", "hybrid:R,S", "warp[-fp16|-bf16][:G]". Plain "hybrid"
+// and "auto" (and "auto:float") need the tuner: return false. Throws lb::Error for an
+// unknown or invalid name.
 bool bp_parse_variant(const std::string& name, int L, BpConfig* cfg, bool* fallback);
 // Makes a config valid for L (R floored to an instance, S clamped, shared bytes fitting
 // the device). Returns the note of what changed ("" if nothing).
@@ -80,5 +98,16 @@ double bp_time_config(BpDevice& dev, const stereo::BpParams& p, const BpConfig& 
 // memory cache, the file cache, or a search on dev's pair.
 BpTuneResult bp_autotune(BpDevice& dev, const stereo::BpParams& p, const std::string& device_name,
                          cudaStream_t s);
+
+// "auto" / "auto:float".
+bool bp_is_auto(const std::string& name);
+// "auto": the fastest of every warp config (message types x lane counts; "auto:float": float
+// messages only, the bit-exact ones), registers (when L has an instance) and the seed
+// scheme's hybrid split, timed on dev's pair; cached like the hybrid tuner (key prefixed
+// "auto|" / "auto:float|"). best.variant names the winner.
+BpTuneResult bp_autotune_any(BpDevice& dev, const stereo::BpParams& p, const std::string& device_name,
+                             bool float_only, cudaStream_t s);
+// The config a tuning candidate names (variant and block shape).
+BpConfig bp_config_of(const BpTuneCandidate& c, int L);
 
 }  // namespace lb::cuda::detail

@@ -47,13 +47,21 @@ void set_bp_tune_cache_path(const std::string& path) {
 
 std::string BpTuneResult::describe() const {
   std::ostringstream o;
-  o << "hybrid R=" << best.reg << " S=" << best.shared << " block " << best.block_x << "x" << best.block_y;
+  if (best.variant.empty())
+    o << "hybrid R=" << best.reg << " S=" << best.shared << " block " << best.block_x << "x" << best.block_y;
+  else
+    o << best.variant;
   if (best.ms > 0) o << " (" << best.ms << " ms)";
   o << " from " << source;
   if (!tried.empty()) {
     o << "; tried " << tried.size() << ":";
     for (const auto& c : tried)
-      o << " [R" << c.reg << " S" << c.shared << " " << c.block_x << "x" << c.block_y << " "
+      o << " [";
+      if (c.variant.empty())
+        o << "R" << c.reg << " S" << c.shared;
+      else
+        o << c.variant;
+      o << " " << c.block_x << "x" << c.block_y << " "
         << (c.ms < 0 ? std::string("failed") : std::to_string(c.ms)) << (c.note.empty() ? "" : " " + c.note) << "]";
   }
   return o.str();
@@ -64,7 +72,9 @@ namespace detail {
 namespace {
 
 nlohmann::json to_json(const BpTuneCandidate& c) {
-  return {{"block_x", c.block_x}, {"block_y", c.block_y}, {"reg", c.reg}, {"shared", c.shared}, {"ms", c.ms}};
+  nlohmann::json j = {{"block_x", c.block_x}, {"block_y", c.block_y}, {"reg", c.reg}, {"shared", c.shared}, {"ms", c.ms}};
+  if (!c.variant.empty()) j["variant"] = c.variant;
+  return j;
 }
 
 bool read_file_cache(const std::string& path, const std::string& key, BpTuneCandidate* out) {
@@ -79,6 +89,7 @@ bool read_file_cache(const std::string& path, const std::string& key, BpTuneCand
     out->reg = e.at("reg").get<int>();
     out->shared = e.at("shared").get<int>();
     out->ms = e.value("ms", 0.0);
+    out->variant = e.value("variant", std::string());
     return out->block_x > 0 && out->block_y > 0 && out->reg >= 0 && out->shared >= 0;
   } catch (const std::exception& ex) {
     std::fprintf(stderr, "lightbench: warning: ignoring the BP tuning cache '%s': %s\n", path.c_str(), ex.what());
@@ -216,6 +227,92 @@ BpTuneResult bp_autotune(BpDevice& dev, const stereo::BpParams& p, const std::st
     cfg.block_y = c.block_y;
     const std::size_t bytes = static_cast<std::size_t>(c.shared) * c.block_x * c.block_y * 4;
     if (bytes > 0) c.note += ", <= " + std::to_string(smem_sm / static_cast<int>(bytes)) + " blocks/SM by shared";
+    c.ms = bp_time_config(dev, p, cfg, 3, s);
+    r.tried.push_back(c);
+    if (c.ms > 0 && (best < 0 || c.ms < best)) {
+      best = c.ms;
+      r.best = c;
+    }
+  }
+  LB_REQUIRE(best > 0, "BP auto-tuner: every candidate failed on this device");
+  r.source = "tuned (" + std::to_string(r.tried.size()) + " candidates)";
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    g_memory[r.key] = r.best;
+  }
+  write_file_cache(path, r.key, r.best);
+  return r;
+}
+
+BpConfig bp_config_of(const BpTuneCandidate& c, int L) {
+  BpConfig cfg;
+  if (c.variant.empty()) {
+    cfg.store = BpStore::Hybrid;
+    cfg.reg = c.reg;
+    cfg.shared = c.shared;
+  } else {
+    bool fallback = false;
+    LB_REQUIRE(bp_parse_variant(c.variant, L, &cfg, &fallback), "BP tuner: '" + c.variant + "' is not a concrete variant");
+  }
+  cfg.block_x = c.block_x;
+  cfg.block_y = c.block_y;
+  return cfg;
+}
+
+BpTuneResult bp_autotune_any(BpDevice& dev, const stereo::BpParams& p, const std::string& device_name,
+                             bool float_only, cudaStream_t s) {
+  BpTuneResult r;
+  r.key = std::string(float_only ? "auto:float|" : "auto|") + device_name + "|" + std::to_string(dev.width()) + "x" +
+          std::to_string(dev.height()) + "|" + std::to_string(p.ndisp);
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    auto it = g_memory.find(r.key);
+    if (it != g_memory.end()) {
+      r.best = it->second;
+      r.source = "memory cache";
+      return r;
+    }
+  }
+  const std::string path = bp_tune_cache_path();
+  if (read_file_cache(path, r.key, &r.best) && !r.best.variant.empty()) {
+    try {
+      (void)bp_config_of(r.best, p.ndisp);  // a cache from another version may name what no longer exists
+      r.source = "file cache " + path;
+      std::lock_guard<std::mutex> lock(g_mu);
+      g_memory[r.key] = r.best;
+      return r;
+    } catch (const Error&) {
+    }
+  }
+  const int L = p.ndisp;
+  std::vector<BpTuneCandidate> cands;
+  auto add = [&](const std::string& v, int bx, int by, const std::string& note) {
+    BpTuneCandidate c;
+    c.variant = v;
+    c.block_x = bx;
+    c.block_y = by;
+    c.note = note;
+    cands.push_back(c);
+  };
+  for (const char* t : {"", "-fp16", "-bf16"}) {
+    if (float_only && *t) continue;
+    for (int g : bp_warp_lane_options(L))
+      add(std::string("warp") + t + ":" + std::to_string(g), 32, 4, std::to_string(bp_warp_span(L) / g) + " values per lane");
+  }
+  const auto& regs = bp_register_instances();
+  if (std::find(regs.begin(), regs.end(), L) != regs.end()) add("registers", 32, 4, "");
+  {
+    int dev_id = 0, smem_sm = 0;
+    CUDA_CHECK_THROW(cudaGetDevice(&dev_id));
+    CUDA_CHECK_THROW(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev_id));
+    BpTuneCandidate h = seed_candidate(L, 32, 4, 2, smem_sm);
+    h.variant = "hybrid:" + std::to_string(h.reg) + "," + std::to_string(h.shared);
+    if (static_cast<std::size_t>(h.shared) * 32 * 4 * 4 <= dev.max_shared_bytes()) cands.push_back(h);
+  }
+  double best = -1;
+  for (BpTuneCandidate c : cands) {
+    BpConfig cfg = bp_config_of(c, L);
+    (void)bp_fit_config(cfg, L, dev.max_shared_bytes());
     c.ms = bp_time_config(dev, p, cfg, 3, s);
     r.tried.push_back(c);
     if (c.ms > 0 && (best < 0 || c.ms < best)) {

@@ -161,9 +161,11 @@ bool StereoAlgorithm::draw_controls() {
   };
   combo("BP kernel", stereo_bp_spec().variant_names(), &bp_variant_);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("where each thread keeps its message array: local memory, registers\n"
-                      "(templated disparity count), shared memory, or the auto-tuned hybrid\n"
-                      "(R in registers, S in shared, the rest local). CPU: the reference.");
+    ImGui::SetTooltip("auto: the fastest kernel and message type for this device and size (tuned once,\n"
+                      "cached); auto:float: float messages only (bit-identical to the CPU reference).\n"
+                      "warp: one pixel's disparities across the lanes of a warp (fp16 / bf16: messages\n"
+                      "stored in 16 bits). The seed's: registers, hybrid (R in registers, S in shared,\n"
+                      "the rest local), shared, local. CPU: the reference.");
   combo("local kernel", stereo_local_spec().variant_names(), &local_variant_);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("phase2..phase5: the seed's kernel-fusion steps; fused: one kernel per\n"

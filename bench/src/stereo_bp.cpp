@@ -58,18 +58,14 @@ Report bench_stereo(const std::vector<StereoBenchCase>& cases, const StereoBench
       std::string tuning;
       dev.upload(s);
       if (!bp_parse_variant(vname, p.ndisp, &c, &fallback)) {
-        const cuda::BpTuneResult t = bp_autotune(dev, p, rep.device.name, s);
-        c.store = BpStore::Hybrid;
-        c.reg = t.best.reg;
-        c.shared = t.best.shared;
-        c.block_x = t.best.block_x;
-        c.block_y = t.best.block_y;
+        const cuda::BpTuneResult t = bp_is_auto(vname)
+                                         ? bp_autotune_any(dev, p, rep.device.name, vname == "auto:float", s)
+                                         : bp_autotune(dev, p, rep.device.name, s);
+        c = bp_config_of(t.best, p.ndisp);
         tuning = t.describe();
       }
       bp_fit_config(c, p.ndisp, dev.max_shared_bytes());
-      e.label = fallback ? "registers->local"
-                         : (c.store == BpStore::Hybrid ? "hybrid:" + std::to_string(c.reg) + "," + std::to_string(c.shared)
-                                                       : vname);
+      e.label = fallback ? "registers->local" : bp_is_auto(vname) ? vname + " -> " + c.name() : c.name();
       // The pair is on the device (uploaded above): compute alone, then with the transfers.
       e.set_times(timer.time([&] { dev.compute(p, c, s); }));
       const std::vector<double> total = timer.time([&] {

@@ -353,8 +353,11 @@ std::uint64_t bp_host_bytes(const BpParams& p, int w, int h, int channels) {
 }
 
 std::uint64_t bp_device_bytes(const BpParams& p, int w, int h) {
-  const std::uint64_t n = std::uint64_t(w) * std::uint64_t(h), L = std::uint64_t(std::max(p.ndisp, 1));
-  return 8 * 4 * n + 5 * 4 * L * pyramid_pixels(std::max(p.levels, 1), w, h);
+  // Pair, gray and smoothing planes, map; data cost of every level; two level-0 message sets
+  // (ping-pong between levels) of 4 directions. L + 7: the warp variant pads each pixel's
+  // values to a multiple of its vector width (up to 8).
+  const std::uint64_t n = std::uint64_t(w) * std::uint64_t(h), L = std::uint64_t(std::max(p.ndisp, 1)) + 7;
+  return 8 * 4 * n + 4 * L * pyramid_pixels(std::max(p.levels, 1), w, h) + 2 * 4 * 4 * L * n;
 }
 
 }  // namespace lb::stereo

@@ -189,15 +189,21 @@ TEST_CASE("bench stereo: every variant with timings, CPU agreement and scores, J
   const bench::Report rep = bench::bench_stereo({c}, o);
   const bench::Table& entries = table(rep, "entries");
   REQUIRE(entries.rows.size() == cuda::bp_stereo_variants().size());
+  const bench::Row* hybrid = nullptr;
   for (const bench::Row& e : entries.rows) {
     CAPTURE(e.label);
     CHECK(e.median_ms > 0.0);
     CHECK(e.number("median_ms_total") > 0.0);
     CHECK(e.checked);
-    CHECK(e.mismatches * 1000 <= static_cast<std::uint64_t>(83 * 45));
+    // Float messages: the CPU's map (the spec's 0.1 % bound asserted); 16-bit messages (and
+    // "auto", which may pick them): the documented 2 % bound.
+    const bool half = e.label.find("16") != std::string::npos || e.label.rfind("auto ", 0) == 0;
+    CHECK(e.mismatches * (half ? 50 : 1000) <= static_cast<std::uint64_t>(83 * 45));
     CHECK(e.number("bad1_all") < 25.0);
+    if (e.label.rfind("hybrid", 0) == 0) hybrid = &e;
   }
-  const bench::Field* tuning = entries.rows.back().extra("tuning");
+  REQUIRE(hybrid != nullptr);
+  const bench::Field* tuning = hybrid->extra("tuning");
   REQUIRE(tuning != nullptr);
   CHECK(std::get<std::string>(tuning->value).find("hybrid") != std::string::npos);
   const json j = json::parse(bench::to_json(rep));

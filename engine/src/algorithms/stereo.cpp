@@ -190,11 +190,16 @@ AlgorithmSpec stereo_bp_spec() {
   AlgorithmSpec s = stereo_spec<stereo::BpParams>(
       "stereo-bp", "stereo: hierarchical belief propagation", "../shared/specs/stereo-bp.md", "BP",
       stereo_bp_params, [] { return make_stereo_bp_runner(stereo::make_bp_stereo_cpu()); });
-  s.variants = {{"local", "", true, "messages in a local-memory array, any L"},
+  s.variants = {{"auto", "", true, "the fastest of the kernels and message types below, tuned per device and size"},
+                {"auto:float", "", true, "the fastest with float messages (bit-identical to the CPU reference)"},
+                {"warp", "", true, "one pixel's disparities across the lanes of a (sub-)warp, any L (warp:G)"},
+                {"warp-fp16", "", true, "warp, messages stored as fp16 (float arithmetic)"},
+                {"warp-bf16", "", true, "warp, messages stored as bf16 (float arithmetic)"},
                 {"registers", "", true, "messages unrolled into registers (L instances; else local)"},
+                {"hybrid", "", true, "R values in registers, S in shared memory (auto-tuned; hybrid:R,S)"},
                 {"shared", "", true, "a shared-memory slice per thread"},
-                {"hybrid", "", true, "R values in registers, S in shared memory (auto-tuned; hybrid:R,S)"}};
-  s.default_variant = "registers";
+                {"local", "", true, "messages in a local-memory array, any L"}};
+  s.default_variant = "auto";
   return s;
 }
 

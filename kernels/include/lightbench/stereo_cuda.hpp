@@ -41,8 +41,11 @@
 
 namespace lb::cuda {
 
-// "local", "registers", "shared", "hybrid".
+// "auto", "auto:float", "warp", "warp-fp16", "warp-bf16", "registers", "hybrid", "shared",
+// "local" (the first is the default).
 std::vector<std::string> bp_stereo_variants();
+// Lanes per pixel the warp variant offers for ndisp ("warp:G").
+std::vector<int> bp_warp_lane_counts(int ndisp);
 // Disparity counts with a registers instantiation.
 std::vector<int> bp_register_counts();
 
@@ -50,6 +53,7 @@ std::unique_ptr<stereo::StereoMatcher<stereo::BpParams>> make_bp_stereo_cuda(int
 
 // ---- auto-tuner -----------------------------------------------------------------------
 struct BpTuneCandidate {
+  std::string variant;  // the variant name of the config ("" : a hybrid split, reg / shared)
   int block_x = 32, block_y = 4;
   int reg = 0, shared = 0;  // values in registers / shared memory; the rest local
   double ms = 0;            // median message-passing time (CUDA events); < 0: failed
