@@ -55,14 +55,20 @@ std::string BpTuneResult::describe() const {
   o << " from " << source;
   if (!tried.empty()) {
     o << "; tried " << tried.size() << ":";
-    for (const auto& c : tried)
+    for (const auto& c : tried) {
       o << " [";
       if (c.variant.empty())
         o << "R" << c.reg << " S" << c.shared;
       else
         o << c.variant;
-      o << " " << c.block_x << "x" << c.block_y << " "
-        << (c.ms < 0 ? std::string("failed") : std::to_string(c.ms)) << (c.note.empty() ? "" : " " + c.note) << "]";
+      o << " " << c.block_x << "x" << c.block_y << " ";
+      if (c.ms < 0)
+        o << "failed";
+      else
+        o << c.ms;
+      if (!c.note.empty()) o << " " << c.note;
+      o << "]";
+    }
   }
   return o.str();
 }

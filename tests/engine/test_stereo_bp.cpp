@@ -365,3 +365,25 @@ TEST_CASE("bp message: equals the truncated-linear min-convolution minus its mea
     }
   }
 }
+
+// TreeSum (fed from the last value down, the padding pushed up front) is the perfect pairwise
+// tree over the values padded with zeros: what the warp variant computes lane by lane.
+namespace {
+float pairwise(const std::vector<float>& v, std::size_t lo, std::size_t n) {
+  if (n == 1) return lo < v.size() ? v[lo] : 0.0f;
+  return pairwise(v, lo, n / 2) + pairwise(v, lo + n / 2, n / 2);
+}
+}  // namespace
+
+TEST_CASE("bp message: the tree sum is the padded perfect pairwise tree") {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(-5.0f, 5.0f);
+  for (int L = 1; L <= 256; L += (L < 40 ? 1 : 37)) {
+    std::vector<float> v(static_cast<std::size_t>(L));
+    for (auto& x : v) x = u(rng) * (1.0f + static_cast<float>(L % 7) * 1e3f);
+    bpm::TreeSum ts(bpm::tree_span(L) - static_cast<unsigned>(L));
+    for (int d = L - 1; d >= 0; --d) ts.push(v[static_cast<std::size_t>(d)]);
+    INFO("L=" << L);
+    CHECK(ts.total() == pairwise(v, 0, bpm::tree_span(L)));
+  }
+}

@@ -148,7 +148,8 @@ TEST_CASE("stereo bp gpu: auto tunes kernels and message types, reports and cach
   CHECK(b.tuning.find("memory cache") != std::string::npos);
   CHECK(a.variant == b.variant);
   const StereoResult f = gpu->run(p, "auto:float");
-  CHECK(f.variant.find("16") == std::string::npos);
+  CHECK(f.variant.find("fp16") == std::string::npos);
+  CHECK(f.variant.find("bf16") == std::string::npos);
   cuda::set_bp_tune_cache_path(cache);
   const StereoResult c = gpu->run(p, "auto");
   CHECK(c.tuning.find("file cache") != std::string::npos);

@@ -67,7 +67,7 @@ LB_HD float data_cost_outside(float lambda, float tau_data) { return mul(lambda,
 //   G(d)  = min_{d' >= d} ((f1(d') + d'))     backward: suffix minimum
 //   f(d)  = min(G(d) - d, mn + tau_disc)      (in exact arithmetic min_d' h(d') + min(|d-d'|, tau))
 //   s     = pairwise sum of f(0 .. L-1) over a perfect binary tree (leaves padded with zeros
-//           to the next power of two), mean = s / L
+//           to the next power of two; TreeSum), mean = s / L
 //   out(d) = f(d) - mean
 // Every step is one rounded float op or a minimum (exact and associative), and the sum's
 // tree is fixed, so any evaluation order that respects it gives identical bits (the sign of
@@ -86,23 +86,45 @@ constexpr int kMaxDisp = 256;
 #define LB_BP_UNROLL
 #endif
 
-// Pairwise summation in a fixed binary tree, fed leaves in ascending order: the stack holds
-// the sums of complete subtrees (sizes: the binary digits of the count). The result is the
-// perfect tree over the leaves padded with zeros (x + 0 == x).
+// Pairwise summation over a fixed perfect binary tree of P = 2^k leaves, fed from the last
+// leaf down (the tree mirrored; IEEE addition is commutative, so each node's value is the
+// same). The leaves past the values are zeros pushed up front in one go (x + 0 == x):
+// construct with pad = P - L. lvl[i] holds a pending subtree of 2^i leaves while bit i of n
+// is set; the levels are unrolled so that nothing is indexed at run time (a thread's stack
+// would go to local memory on the GPU).
 struct TreeSum {
-  float stk[10];
-  int top = 0, n = 0;
+  float lvl[9];
+  unsigned n;
+  LB_HD explicit TreeSum(unsigned pad) : n(pad) {
+    LB_BP_UNROLL
+    for (int i = 0; i < 9; ++i) lvl[i] = 0.0f;
+  }
   LB_HD void push(float v) {
-    for (int t = n; t & 1; t >>= 1) v = add(stk[--top], v);
-    stk[top++] = v;
+    LB_BP_UNROLL
+    for (int i = 0; i < 9; ++i) {
+      if (n & (1u << i)) {
+        v = add(lvl[i], v);
+      } else {
+        lvl[i] = v;
+        break;
+      }
+    }
     ++n;
   }
+  // After P leaves in all: the root.
   LB_HD float total() const {
-    float r = stk[top - 1];
-    for (int k = top - 2; k >= 0; --k) r = add(stk[k], r);
+    float r = lvl[0];
+    LB_BP_UNROLL
+    for (int i = 1; i < 9; ++i)
+      if (n == (1u << i)) r = lvl[i];
     return r;
   }
 };
+LB_HD unsigned tree_span(int L) {
+  unsigned P = 1;
+  while (P < static_cast<unsigned>(L)) P *= 2;
+  return P;
+}
 
 // One message, the steps above, with the L values held in three places (the CUDA variants
 // of Grauer-Gray & Cavazos; the CPU reference runs <0, 0> with S = 0): values 0 .. R-1 in a
@@ -130,12 +152,16 @@ LB_HD void message(const Load& load, const Store& store, int Lrt, int S, float* 
     for (int d = R; d < R + S; ++d) sh[(d - R) * stride] = pass1(d);
     for (int d = R + S; d < L; ++d) loc[d - R - S] = pass1(d);
   }
-  // Pass 2 (d descending): the backward suffix minimum and the truncation; keeps f(d).
+  // Pass 2 (d descending): the backward suffix minimum, the truncation and the tree sum;
+  // keeps f(d).
   const float cap = add(mn, tau_disc);
   float g = INFINITY;
+  TreeSum ts(tree_span(L) - static_cast<unsigned>(L));
   auto pass2 = [&](float k2, int d) {
     g = fmin2(k2, g);
-    return fmin2(from_bwd(g, d), cap);
+    const float f = fmin2(from_bwd(g, d), cap);
+    ts.push(f);
+    return f;
   };
   if (LC == 0) {
     for (int d = L - 1; d >= R + S; --d) loc[d - R - S] = pass2(loc[d - R - S], d);
@@ -143,14 +169,7 @@ LB_HD void message(const Load& load, const Store& store, int Lrt, int S, float* 
   }
   LB_BP_UNROLL
   for (int d = R - 1; d >= 0; --d) reg[d] = pass2(reg[d], d);
-  // Pass 3: the tree sum, then minus the mean.
-  TreeSum ts;
-  LB_BP_UNROLL
-  for (int d = 0; d < R; ++d) ts.push(reg[d]);
-  if (LC == 0) {
-    for (int d = R; d < R + S; ++d) ts.push(sh[(d - R) * stride]);
-    for (int d = R + S; d < L; ++d) ts.push(loc[d - R - S]);
-  }
+  // Pass 3: minus the mean.
   const float mean = divf(ts.total(), static_cast<float>(L));
   LB_BP_UNROLL
   for (int d = 0; d < R; ++d) store(d, sub(reg[d], mean));
