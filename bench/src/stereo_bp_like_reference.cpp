@@ -267,7 +267,7 @@ Report bench_stereo_like_reference(const LikeReferenceOptions& o) {
       e.add(lead_field("scene", fig.pair, "pair"));
       e.add(json_field("width", std::int64_t{sz.width}));
       e.add(json_field("height", std::int64_t{sz.height}));
-      e.add(lead_field("ndisp", std::int64_t{sz.ndisp}, "L"));
+      e.add(json_field("ndisp", std::int64_t{sz.ndisp}));
       e.add(lead_field("size", sz.text(), "size"));
       e.add(json_field("source", source));
       e.add(json_field("requested", vname));
