@@ -101,6 +101,25 @@ TEST_CASE("options: negative, NaN, infinite, overflowing or out-of-range numbers
   CHECK_FALSE(std::filesystem::exists(dir.file("o.png")));
 }
 
+TEST_CASE("options: bench stereo --like-reference checks its options before the device") {
+  // In a CUDA build these are refused by name even without a device (checked first); without
+  // CUDA the command says in one line that it needs a CUDA build.
+  const std::string lr = "bench stereo --like-reference ";
+  expect_bench_error(lr + "--sizes 450x375", "--sizes: '450x375' is not WIDTHxHEIGHTxDISPARITIES");
+  expect_bench_error(lr + "--sizes 450x375x64,abc", "--sizes: 'abc' is not WIDTHxHEIGHTxDISPARITIES");
+  expect_bench_error(lr + "--sizes 450x375x64,", "--sizes: '' is not");
+  expect_bench_error(lr + "--sizes ''", "--sizes: empty");
+  expect_bench_error(lr + "--sizes 640x480x64", "--sizes: 640x480x64 is not a size of the reference");
+  expect_bench_error(lr + "--sizes 192x144x8,192x144x8", "--sizes: 192x144x8 is given twice");
+  expect_bench_error(lr + "--sizes 450x375x99999999999", "--sizes");
+  expect_bench_error(lr + "--reps 0", "--reps");
+  expect_bench_error(lr + "--warmup -1", "--warmup");
+  expect_bench_error(lr + "--no-synthetic", "--no-synthetic: not with --like-reference");
+  expect_bench_error("bench stereo --sizes 450x375x64", "--sizes needs --like-reference");
+  expect_bench_error("bench stereo --all-variants", "--all-variants needs --like-reference");
+  expect_bench_error("bench stereo --no-check", "--no-check needs --like-reference");
+}
+
 TEST_CASE("options: a NaN pitch or offset of a raw is refused by name") {
   lbt::TempDir dir("optsraw");
   save_image(dir.file("raw.png"), lbt::random_image(64, 64, 3, 3u));

@@ -16,6 +16,7 @@
 #include "lightbench/bench/mad.hpp"
 #include "lightbench/bench/render.hpp"
 #include "lightbench/bench/stereo_bp.hpp"
+#include "lightbench/bench/stereo_bp_like_reference.hpp"
 #include "lightbench/bench/stereo_local.hpp"
 #include "lightbench/cae_cuda.hpp"
 #include "lightbench/generator.hpp"
@@ -212,6 +213,102 @@ TEST_CASE("bench stereo: every variant with timings, CPU agreement and scores, J
                   {"scene", "width", "height", "ndisp", "variant", "reps", "median_ms", "median_ms_total", "min_ms",
                    "differing_vs_cpu", "tuning", "bad1_nonocc", "bad1_all", "bad1_disc"});
   std::printf("%s", bench::to_text(rep).c_str());
+  std::filesystem::remove(cache);
+  cuda::set_bp_tune_cache_path("");
+}
+
+TEST_CASE("bench stereo --like-reference: sizes, reference table, memory floor (host only)") {
+  const auto& t = bench::like_reference_table();
+  REQUIRE(t.size() == 7);
+  CHECK(t.front().size.text() == "192x144x8");
+  CHECK(t.back().size.text() == "900x750x256");
+  CHECK(t[4].best_ms() == doctest::Approx(2.871));
+  CHECK(t[4].best_type() == "bf16");
+  CHECK(t[5].single_run);
+  CHECK_FALSE(t[5].bf16_ms.has_value());
+  CHECK(t[5].best_ms() == doctest::Approx(58.6));
+  const stereo::BpParams p = bench::like_reference_params(64);
+  CHECK(p.levels == 5);
+  CHECK(p.iterations == 7);
+  CHECK(p.lambda == doctest::Approx(0.1));
+  CHECK(p.tau_data == doctest::Approx(15.0));
+  CHECK(p.tau_disc == doctest::Approx(64 / 7.5));
+  CHECK(p.sigma == 0.0f);
+  const auto sizes = bench::parse_like_reference_sizes("450x375x64,192x144x8");
+  REQUIRE(sizes.size() == 2);
+  CHECK(sizes[0] == bench::LikeReferenceSize{450, 375, 64});
+  CHECK(sizes[1] == bench::LikeReferenceSize{192, 144, 8});
+  for (const auto& [bad, needle] : std::vector<std::pair<std::string, std::string>>{
+           {"", "empty"},
+           {"450x375", "not WIDTHxHEIGHTxDISPARITIES"},
+           {"450x375x64,", "'' is not"},
+           {"450x375x64x1", "not WIDTHxHEIGHTxDISPARITIES"},
+           {"-450x375x64", "not WIDTHxHEIGHTxDISPARITIES"},
+           {"450x375x99999999999", "not WIDTHxHEIGHTxDISPARITIES"},
+           {"450x375x63", "not a size of the reference"},
+           {"192x144x8,192x144x8", "given twice"}}) {
+    CAPTURE(bad);
+    try {
+      (void)bench::parse_like_reference_sizes(bad);
+      FAIL("no error");
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      CHECK(what.find("--sizes") != std::string::npos);
+      CHECK(what.find(needle) != std::string::npos);
+      CHECK(what.find('\n') == std::string::npos);
+    }
+  }
+  // One level, one iteration, 4x2 pixels, L = 3, float: 4 active pixels x (8 x 3 x 4 + 3 x 4).
+  CHECK(bench::bp_floor_bytes(4, 2, 3, 1, 1, 4) == 4u * (96 + 12));
+  // Levels halve rounding up: 3x3 (5 active), 2x2 (2), 1x1 (1); two iterations, bf16.
+  CHECK(bench::bp_floor_bytes(3, 3, 2, 3, 2, 2) == 2u * (5 + 2 + 1) * (8 * 2 * 2 + 2 * 4));
+  // The issue's estimate for 450x375x64 (float, 5 x 7): ~195 MB per level-0 iteration pair.
+  const double mb = static_cast<double>(bench::bp_floor_bytes(450, 375, 64, 5, 7, 4)) / 1e6;
+  CHECK(mb > 7 * 0.5 * 450 * 375 * (8 * 64 * 4 + 64 * 4) / 1e6);
+  CHECK(mb < 7 * 0.5 * 450 * 375 * (8 * 64 * 4 + 64 * 4) / 1e6 * 1.34);
+  CHECK(bench::bp_message_bytes("warp-bf16") == 2);
+  CHECK(bench::bp_message_bytes("warp-fp16") == 2);
+  CHECK(bench::bp_message_bytes("hybrid:8,0") == 4);
+}
+
+TEST_CASE("bench stereo --like-reference: one small size, reference figures, floor, CPU check, JSON keys") {
+  LB_GPU_TEST_GUARD();
+  const std::string cache = (std::filesystem::temp_directory_path() / "lb_bp_tune_likeref.json").string();
+  cuda::set_bp_tune_cache_path(cache);
+  bench::LikeReferenceOptions o;
+  o.data = "/nonexistent-lightbench-data";  // synthetic pairs
+  o.sizes = {{192, 144, 8}};
+  o.warmup = 1;
+  o.reps = 3;
+  const bench::Report rep = bench::bench_stereo_like_reference(o);
+  const bench::Table& entries = table(rep, "entries");
+  REQUIRE(entries.rows.size() == 1);
+  const bench::Row& e = entries.rows.front();
+  CHECK(e.reps == 3);
+  CHECK(e.median_ms > 0.0);
+  CHECK(e.number("median_ms_total") >= e.median_ms);  // each run: total includes compute
+  CHECK(e.number("ref_float_ms") == doctest::Approx(1.132));
+  CHECK(e.number("ref_best_ms") == doctest::Approx(0.747));
+  CHECK(e.number("speedup_vs_ref_best") == doctest::Approx(0.747 / e.number("median_ms_total")));
+  CHECK(e.number("goal_ms") == doctest::Approx(0.747 / 1.5));
+  CHECK(e.number("floor_ms") > 0.0);
+  CHECK(e.number("pct_of_floor") > 0.0);
+  CHECK(rep.copy_gbps > 0.0);
+  CHECK(e.number("differing_vs_cpu") * 1000 <= 192.0 * 144.0);
+  const json j = json::parse(bench::to_json(rep));
+  expect_keys(j, {"device", "like_reference", "reference", "params", "warmup", "reps", "copy_gbps", "goal_factor",
+                  "all_meet_goal", "entries"},
+              "bench stereo --like-reference");
+  CHECK(j["reference"]["label"] == "reference (cudaBeliefProp) measured on NVIDIA H100 80GB HBM3");
+  expect_row_keys(j, "entries",
+                  {"scene", "width", "height", "ndisp", "size", "source", "variant", "requested", "reps", "median_ms",
+                   "min_ms", "median_ms_total", "min_ms_total", "ref_float_ms", "ref_bf16_ms", "ref_double_ms",
+                   "ref_best_ms", "ref_best_type", "ref_single_run", "speedup_vs_ref_best", "goal_ms", "meets_goal",
+                   "msg_bytes", "floor_bytes", "floor_ms", "pct_of_floor", "cpu_check", "differing_vs_cpu", "tuning"});
+  CHECK(j["entries"][0]["source"] == "synthetic");
+  const std::string text = bench::to_text(rep);
+  CHECK(text.find("reference (cudaBeliefProp) measured on NVIDIA H100 80GB HBM3") != std::string::npos);
+  std::printf("%s", text.c_str());
   std::filesystem::remove(cache);
   cuda::set_bp_tune_cache_path("");
 }
