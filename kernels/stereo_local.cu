@@ -434,8 +434,9 @@ __global__ void __launch_bounds__(kBX* kBY) fused_fixed_kernel(const uchar4* __r
 // w * (c0 + 2^16 c1) summed over the window is L(d) + 2^16 L(d + 1), exact while every lane
 // sum L <= wsum * 3T stays <= 0xffff (packed_applies checks it on the host; otherwise, with
 // variable windows, or a radius without an instance, fused2 runs the fused kernels). The
-// horizontal pass unpacks the lanes into four planes (L and R of d and d + 1); the vertical
-// pass (sums up to wsum^2 * 3T, 32-bit lanes) runs once per disparity. Taller tiles (32 x 64,
+// L and R planes stay packed (48 KiB of shared memory at r 16: 4 blocks per SM); the
+// vertical pass (sums up to wsum^2 * 3T, 32-bit) runs once per disparity on the lane it
+// extracts (one PRMT per loaded word). Taller tiles (32 x 64,
 // 8 rows per thread) halve the halo rows' share of the cost and horizontal work. The WTA
 // keeps (key, d) per row in registers: disparities arrive in increasing order within a
 // block, so a strict < keeps the smaller d on ties; blocks merge by atomicMin on the packed
@@ -449,14 +450,14 @@ constexpr unsigned kLaneMax = 0xffffu;
 constexpr int packed_cost_words(int r) { return ((kPTH + 2 * r) * fixed_cost_stride(r) + 3) / 4 * 4; }
 std::size_t packed_smem_bytes(int r) {
   const std::size_t hh = kPTH + 2 * r;
-  return (static_cast<std::size_t>(packed_cost_words(r)) + 4 * hh * kFT) * sizeof(unsigned);
+  return (static_cast<std::size_t>(packed_cost_words(r)) + 2 * hh * kFT) * sizeof(unsigned);
 }
 
 bool packed_radius(int r) { return r == 8 || r == 12 || r == 16 || r == 20 || r == 24; }
 
 // Whether fused2 can run the packed kernel for k (else it runs the fused kernels): a
 // compiled radius, no variable windows, lane sums within 16 bits, and the shared memory
-// (r 16: 72 KiB, r 24: 91 KiB) within the device's per-block limit `smem_optin`.
+// (r 16: 48 KiB, r 24: 63 KiB) within the device's per-block limit `smem_optin`.
 bool packed_applies(const KernelParams& k, int smem_optin) {
   return packed_radius(k.radius) && !k.variable_windows &&
          static_cast<std::uint64_t>(k.wsum) * k.trunc3 <= kLaneMax &&
@@ -464,7 +465,7 @@ bool packed_applies(const KernelParams& k, int smem_optin) {
 }
 
 template <int R>
-__global__ void __launch_bounds__(kBX* kBY) fused_packed_kernel(const uchar4* __restrict__ ref,
+__global__ void __launch_bounds__(kBX* kBY, 4) fused_packed_kernel(const uchar4* __restrict__ ref,
                                                                 const uchar4* __restrict__ oth, int W, int H,
                                                                 int dir, KernelParams k, int dpb,
                                                                 u64* __restrict__ out) {
@@ -472,7 +473,7 @@ __global__ void __launch_bounds__(kBX* kBY) fused_packed_kernel(const uchar4* __
   constexpr int CW = packed_cost_words(R);
   extern __shared__ unsigned smem[];
   unsigned* sc = smem;       // [HH][SW], HW used: packed cost pairs
-  unsigned* sp = smem + CW;  // 4 planes [HH][kFT]: L(d), L(d+1), R(d), R(d+1)
+  unsigned* sp = smem + CW;  // 2 planes [HH][kFT]: L, R, packed like the costs
   const unsigned* refw = reinterpret_cast<const unsigned*>(ref);
   const unsigned* othw = reinterpret_cast<const unsigned*>(oth);
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kBX + tx;
@@ -505,7 +506,7 @@ __global__ void __launch_bounds__(kBX* kBY) fused_packed_kernel(const uchar4* __
     }
     __syncthreads();
     // 2. horizontal, both lanes at once (tasks as in fused_fixed_kernel: 4 columns of one
-    // halo row), then the lanes unpacked into the four planes.
+    // halo row).
     for (int task = tid; task < HH * 8; task += kBX * kBY) {
       const int hy = task >> 3, g = task & 7;
       const unsigned* c = sc + hy * SW + 4 * g;
@@ -521,24 +522,28 @@ __global__ void __launch_bounds__(kBX* kBY) fused_packed_kernel(const uchar4* __
         }
       }
       unsigned* o = sp + hy * kFT + 4 * g;
-      *reinterpret_cast<uint4*>(o) = make_uint4(l[0] & kLaneMax, l[1] & kLaneMax, l[2] & kLaneMax, l[3] & kLaneMax);
-      *reinterpret_cast<uint4*>(o + PL) = make_uint4(l[0] >> 16, l[1] >> 16, l[2] >> 16, l[3] >> 16);
-      *reinterpret_cast<uint4*>(o + 2 * PL) =
-          make_uint4(rr[0] & kLaneMax, rr[1] & kLaneMax, rr[2] & kLaneMax, rr[3] & kLaneMax);
-      *reinterpret_cast<uint4*>(o + 3 * PL) = make_uint4(rr[0] >> 16, rr[1] >> 16, rr[2] >> 16, rr[3] >> 16);
+      *reinterpret_cast<uint4*>(o) = make_uint4(l[0], l[1], l[2], l[3]);
+      *reinterpret_cast<uint4*>(o + PL) = make_uint4(rr[0], rr[1], rr[2], rr[3]);
     }
     __syncthreads();
-    // 3. vertical streams and the WTA, one disparity at a time. Output row oy0 + q is halo
+    // 3. vertical streams and the WTA, one disparity (lane h) at a time; the byte
+    // permutation takes the lane's 16 bits (bytes 0, 1 or 2, 3; zeros above). Output row oy0 + q is halo
     // row oy0 + q + R; UL sums halo rows oy0 + q .. oy0 + q + R (weight index q + R - j for
     // halo row oy0 + j), DL rows oy0 + q + R .. oy0 + q + 2R (weight index j - q - R).
 #pragma unroll 1
     for (int h = 0; h < 2 && d + h < d_end; ++h) {
-      const unsigned* pl = sp + h * PL + tx;
-      const unsigned* pr = sp + (2 + h) * PL + tx;
+      // The same words serve both lanes: an opaque column index keeps the compiler from
+      // hoisting the 2 (2R + 8) loads out of this loop (it then holds them all: > 128 registers).
+      int col = tx;
+      asm volatile("" : "+r"(col));
+      const unsigned* pl = sp + col;
+      const unsigned* pr = sp + PL + col;
+      const unsigned sel = 0x4410u + 0x22u * static_cast<unsigned>(h);
       unsigned ul[kPRows] = {}, dl[kPRows] = {}, ur[kPRows] = {}, dr[kPRows] = {};
 #pragma unroll
       for (int j = 0; j < 2 * R + kPRows; ++j) {
-        const unsigned a = pl[(oy0 + j) * kFT], b = pr[(oy0 + j) * kFT];
+        const unsigned a = __byte_perm(pl[(oy0 + j) * kFT], 0u, sel);
+        const unsigned b = __byte_perm(pr[(oy0 + j) * kFT], 0u, sel);
 #pragma unroll
         for (int q = 0; q < kPRows; ++q) {
           const int tu = q + R - j, td = j - q - R;
