@@ -15,6 +15,9 @@
 //           on the packed (key, d) values, which is order-independent. Radii 8, 12, 16,
 //           20, 24 run an unrolled instance (weights as constants, 4 rows per thread in
 //           the vertical pass), other radii the generic kernel.
+//   fused2  (default) fused with two disparities per step packed in 16-bit lanes (cost plane,
+//           horizontal pass, L / R planes), 32 x 64 tiles, 8 rows per thread; runs the
+//           fused kernels where the lanes could overflow (see fused_packed_kernel).
 // Ties: the packed value (key << 10 | d) orders by key then d, so every order of min()
 // picks the smaller disparity, as the CPU does.
 #include <cuda_runtime.h>
