@@ -13,7 +13,7 @@
 
 namespace lb::cuda::detail {
 
-enum class LocalKernel { Phase2, Phase3, Phase4, Phase5, Fused };
+enum class LocalKernel { Phase2, Phase3, Phase4, Phase5, Fused, Fused2 };
 LocalKernel parse_local_kernel(const std::string& name);  // throws lb::Error naming the known ones
 const char* local_kernel_name(LocalKernel k);
 
@@ -63,6 +63,7 @@ class LocalDeviceState {
   void aggregate(const stereo::local::KernelParams& k, LocalKernel v, int dir, std::uint64_t* out, cudaStream_t s);
   PinnedHost host_left_, host_right_, host_disp_;
   int sm_count_ = 0;
+  int smem_optin_ = 0;  // shared memory per block with opt-in (fused2's packed kernel needs up to 91 KiB)
 };
 
 }  // namespace lb::cuda::detail

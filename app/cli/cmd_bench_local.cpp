@@ -1,5 +1,5 @@
 // lightbench-cli bench local: the center-biased local stereo variants (phase2 .. phase5,
-// fused) on Middlebury Tsukuba (16 disparities), Venus (20) and the seed's 450x375 with 60 (and 64)
+// fused, fused2) on Middlebury Tsukuba (16 disparities), Venus (20) and the seed's 450x375 with 60 (and 64)
 // disparities (a synthetic random-texture pair of planes), exactness against the CPU
 // reference and bad pixels against the ground truth.
 #include <cstdio>
@@ -81,7 +81,7 @@ Action add_bench_local(CLI::App& bench, CLI::App** sub_out) {
   CLI::App* sub = bench.add_subcommand("local", "benchmark the center-biased local stereo variants");
   *sub_out = sub;
   sub->add_option("--data", o->data, "folder with tsukuba/ and venus/ (skipped when absent)")->capture_default_str();
-  sub->add_option("--variants", o->variants, "comma-separated subset of phase2,phase3,phase4,phase5,fused");
+  sub->add_option("--variants", o->variants, "comma-separated subset of phase2,phase3,phase4,phase5,fused,fused2");
   sub->add_option("--radius", o->radius, "window radius r")->capture_default_str();
   sub->add_option("--gamma", o->gamma, "center bias gamma")->capture_default_str();
   sub->add_option("--truncation", o->truncation, "cost truncation T")->capture_default_str();

@@ -109,8 +109,7 @@ Action add_stereo(CLI::App& app) {
   app.add_option("--method", o->method, "bp | local")->capture_default_str();
   app.add_option("--variant", o->variant,
                  "CUDA variant: bp: auto (default) | auto:float | warp[-fp16|-bf16][:G] | registers | hybrid | "
-                 "hybrid:R,S | shared | local; local: phase2 | phase3 | "
-                 "phase4 | phase5 | fused");
+                 "hybrid:R,S | shared | local; local: phase2 | phase3 | phase4 | phase5 | fused | fused2 (default)");
   app.add_option("--gt", o->gt, "ground-truth disparity (8-bit image with --gt-scale, or .pfm)");
   app.add_option("--gt-scale", o->gt_scale, "ground truth value per disparity (tsukuba 16, venus 8)")
       ->check(real_in(1e-6, 1e6));

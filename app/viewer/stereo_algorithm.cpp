@@ -169,7 +169,8 @@ bool StereoAlgorithm::draw_controls() {
   combo("local kernel", stereo_local_spec().variant_names(), &local_variant_);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("phase2..phase5: the seed's kernel-fusion steps; fused: one kernel per\n"
-                      "tile. All give the identical map. CPU: the reference.");
+                      "tile; fused2: two disparities per word. All give the identical map.\n"
+                      "CPU: the reference.");
   ImGui::TextDisabled("belief propagation");
   const auto all = describe_all(params_);
   const auto nbp = describe(params_.bp).size();

@@ -2,14 +2,18 @@
 // through lightbench/stereo_local_math.hpp), on random pairs of awkward sizes (odd widths,
 // ndisp not a multiple of 4, ndisp 1, radius beyond the image, radius 32 = > 48 KiB of
 // shared memory in the fused kernel, the fused kernel's compile-time radii, variable
-// windows, left-right check, gray input).
+// windows, left-right check, gray input). fused2 packs two disparities' costs and horizontal
+// sums into the 16-bit lanes of a word when wsum * 3T <= 0xffff, for the compile-time radii
+// without variable windows, and runs the fused kernels otherwise: both sides of that bound.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <random>
 
 #include "gpu_test_util.hpp"
 #include "lightbench/stereo_local.hpp"
 #include "lightbench/stereo_local_cuda.hpp"
+#include "lightbench/stereo_local_math.hpp"
 
 using namespace lb;
 using namespace lb::stereo;
@@ -71,8 +75,22 @@ TEST_CASE("stereo local gpu: every variant equals the CPU reference exactly") {
       {61, 37, 3, 5, 20, 1, 0, 16, 9.0f, 50},
       {40, 90, 3, 6, 24, 0, 1, 256, 12.0f, 30},
       {450, 375, 3, 60, 16, 0, 0, 256, 8.0f, 30}, // the seed's workload size
+      // fused2 (packed pairs: wsum * 3T <= 0xffff, radius 8/12/16/20/24, no variable windows)
+      {33, 17, 3, 1, 8, 0, 0, 256, 4.0f, 30},     // one disparity: the pair's second lane unused
+      {34, 18, 3, 2, 12, 0, 0, 256, 6.0f, 30},    // one pair
+      {15, 9, 3, 6, 20, 0, 0, 16, 6.0f, 30},      // radius beyond the image, packed
+      {95, 67, 3, 64, 16, 0, 1, 256, 8.0f, 30},   // 64 disparities, left-right check
+      {67, 131, 3, 100, 24, 0, 0, 256, 12.0f, 30},// 100 disparities, r 24 (wsum * 3T = 63180)
+      {41, 29, 3, 7, 16, 0, 0, 2, 8.0f, 45},      // wsum * 3T = 64800: lanes near the top
+      {41, 29, 3, 7, 16, 0, 0, 2, 8.0f, 46},      // 66240 > 0xffff: the fused fallback
+      {70, 66, 3, 9, 11, 0, 0, 256, 6.0f, 30},    // radius without an instance: fallback
+      {1952, 1472, 3, 3, 8, 0, 0, 256, 4.0f, 30}, // >= 10 blocks per SM: one batch, no atomics
   };
+  int n_packed = 0, n_fallback = 0;  // fused2's two paths
+  // scripts/gpu-sanitize sets LB_UNDER_SANITIZER: the 2.9-megapixel case would take minutes there.
+  const bool sanitizer = std::getenv("LB_UNDER_SANITIZER") != nullptr;
   for (const Case& c : cases) {
+    if (sanitizer && c.w * c.h > 1000000) continue;
     const StereoPair pair = random_pair(c.w, c.h, c.channels, 2, c.levels, static_cast<std::uint64_t>(c.w * 7 + c.ndisp));
     LocalParams p;
     p.ndisp = c.ndisp;
@@ -82,6 +100,10 @@ TEST_CASE("stereo local gpu: every variant equals the CPU reference exactly") {
     p.variable_windows = c.vw;
     p.lr_check = c.lr;
     const std::vector<int> cpu = local_disparity_cpu(pair, p);
+    const stereo::local::KernelParams kp = stereo::local::kernel_params(p);
+    const bool packed = (c.radius % 4 == 0 && c.radius >= 8 && c.radius <= 24) && !c.vw &&
+                        static_cast<std::uint64_t>(kp.wsum) * kp.trunc3 <= 0xffff;
+    ++(packed ? n_packed : n_fallback);
     gpu->set_pair(pair);
     for (const std::string& v : local_variants()) {
       const StereoResult r = gpu->run(p, v);
@@ -96,6 +118,8 @@ TEST_CASE("stereo local gpu: every variant equals the CPU reference exactly") {
       CHECK(r.variant == v);
     }
   }
+  CHECK(n_packed >= (sanitizer ? 9 : 10));
+  CHECK(n_fallback >= 5);
 }
 
 TEST_CASE("stereo local gpu: interface, timings, errors") {
@@ -103,7 +127,7 @@ TEST_CASE("stereo local gpu: interface, timings, errors") {
   auto gpu = cuda::make_local_stereo_cuda();
   CHECK(gpu->kind() == BackendKind::Cuda);
   CHECK(gpu->variants() == local_variants());
-  CHECK(gpu->default_variant() == "fused");
+  CHECK(gpu->default_variant() == "fused2");
   LocalParams p;
   CHECK_THROWS_AS(gpu->run(p), Error);  // no pair
   StereoPair mismatched{ImageU8(10, 10, 3), ImageU8(11, 10, 3), "x"};
@@ -116,9 +140,11 @@ TEST_CASE("stereo local gpu: interface, timings, errors") {
   CHECK_THROWS_AS(gpu->run(p), Error);
   p.radius = 12;
   const StereoResult r = gpu->run(p);
-  CHECK(r.variant == "fused");
+  CHECK(r.variant == "fused2");
   CHECK(r.ms > 0.0);
   CHECK(r.ms_total >= r.ms);
+  CHECK(gpu->timings().stats("stereo/local/fused2").count == 1);
+  (void)gpu->run(p, "fused");
   CHECK(gpu->timings().stats("stereo/local/fused").count == 1);
   (void)gpu->run(p, "phase5");
   CHECK(gpu->timings().stats("stereo/local/phase5").count == 1);

@@ -211,8 +211,9 @@ AlgorithmSpec stereo_local_spec() {
                 {"phase3", "", true, "+ the vertical pass split into left- and right-stream kernels"},
                 {"phase4", "", true, "+ re-packed streams, one WTA copy per vertical kernel"},
                 {"phase5", "", true, "+ WTA merged into the vertical kernels"},
-                {"fused", "", true, "one kernel per tile: cost, both passes and WTA on chip"}};
-  s.default_variant = "fused";
+                {"fused", "", true, "one kernel per tile: cost, both passes and WTA on chip"},
+                {"fused2", "", true, "fused, two disparities packed per 32-bit word, taller tiles"}};
+  s.default_variant = "fused2";
   return s;
 }
 
