@@ -34,7 +34,7 @@ struct BpConfig {
 // K * G = bp_warp_span(L) (the next power of two >= L, at least 4), K <= 8.
 int bp_warp_span(int L);
 std::vector<int> bp_warp_lane_options(int L);  // valid G for L (ascending)
-int bp_warp_default_lanes(int L);               // min(32, span)
+int bp_warp_default_lanes(int L);               // span <= 32: max(4, span / 4), else span / 8
 // Data cost, pyramid, message passing and WTA in the warp variant's layout; the data and
 // message buffers grow as needed; map: w x h floats on the device.
 void bp_warp_run(const float* gray, int w, int h, const stereo::BpParams& p, const BpConfig& c, DeviceBuffer& data,

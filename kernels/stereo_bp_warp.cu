@@ -378,7 +378,12 @@ std::vector<int> bp_warp_lane_options(int L) {
   return g;
 }
 
-int bp_warp_default_lanes(int L) { return std::min(32, bp_warp_span(L)); }
+// What the tuner picked most on an H100 (docs/PERFORMANCE.md): 4 values per lane up to 32
+// disparities, 8 beyond (fewer shuffles per value, 8 pixels per warp at 64).
+int bp_warp_default_lanes(int L) {
+  const int P = bp_warp_span(L);
+  return P <= 32 ? std::max(4, P / 4) : P / 8;
+}
 
 void bp_warp_run(const float* gray, int w, int h, const stereo::BpParams& p, const BpConfig& c, DeviceBuffer& data,
                  DeviceBuffer& msg, float* map, cudaStream_t s) {
