@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <sstream>
 
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
@@ -279,6 +280,7 @@ BpDevice::BpDevice() {
 }
 
 BpDevice::~BpDevice() {
+  drop_graph();
   if (h_in_) CUDA_CHECK_PRINT(cudaFreeHost(h_in_));
   if (h_out_) CUDA_CHECK_PRINT(cudaFreeHost(h_out_));
 }
@@ -325,9 +327,63 @@ void BpDevice::ensure(const stereo::BpParams& p) {
   d_map_.reserve(plane * 4);
 }
 
+std::string BpDevice::graph_key(const stereo::BpParams& p, const BpConfig& c) const {
+  std::ostringstream k;
+  k << std::hexfloat << w_ << 'x' << h_ << ',' << cl_ << ',' << cr_ << '|' << p.ndisp << ',' << p.levels << ','
+    << p.iterations << ',' << p.lambda << ',' << p.tau_data << ',' << p.tau_disc << ',' << p.sigma << '|' << c.name()
+    << ',' << c.block_x << 'x' << c.block_y << '|' << d_in_.get() << ',' << d_gray_.get() << ',' << d_tmp_.get()
+    << ',' << d_data_.get() << ',' << d_msg_.get() << ',' << d_map_.get();
+  return k.str();
+}
+
+void BpDevice::drop_graph() {
+  if (graph_) CUDA_CHECK_PRINT(cudaGraphExecDestroy(graph_));
+  graph_ = nullptr;
+  graph_key_.clear();
+}
+
 void BpDevice::compute(const stereo::BpParams& p, const BpConfig& c, cudaStream_t s) {
   stereo::validate(p);
   LB_REQUIRE(p.ndisp <= w_, "ndisp: " + std::to_string(p.ndisp) + " disparities exceed the image width " + std::to_string(w_));
+  // The key holds the buffer addresses: a run that reallocates changes it (and is never
+  // replayed from a stale graph).
+  const std::string key = graph_key(p, c);
+  if (graph_ && key == graph_key_) {
+    CUDA_CHECK_THROW(cudaGraphLaunch(graph_, s));
+    return;
+  }
+  if (!graphs_ok_ || key != last_key_ || s == nullptr) {  // first run of this key: direct (it may allocate)
+    launch_all(p, c, s);
+    last_key_ = graph_key(p, c);
+    return;
+  }
+  drop_graph();
+  cudaGraph_t g = nullptr;
+  CUDA_CHECK_THROW(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
+  try {
+    launch_all(p, c, s);
+  } catch (...) {
+    (void)cudaStreamEndCapture(s, &g);
+    if (g) (void)cudaGraphDestroy(g);
+    (void)cudaGetLastError();
+    graphs_ok_ = false;
+    throw;
+  }
+  CUDA_CHECK_THROW(cudaStreamEndCapture(s, &g));
+  const cudaError_t e = cudaGraphInstantiate(&graph_, g, 0);
+  CUDA_CHECK_PRINT(cudaGraphDestroy(g));
+  if (e != cudaSuccess || graph_key(p, c) != key) {  // cannot replay: run directly from now on
+    (void)cudaGetLastError();
+    graph_ = nullptr;
+    graphs_ok_ = false;
+    launch_all(p, c, s);
+    return;
+  }
+  graph_key_ = key;
+  CUDA_CHECK_THROW(cudaGraphLaunch(graph_, s));
+}
+
+void BpDevice::launch_all(const stereo::BpParams& p, const BpConfig& c, cudaStream_t s) {
   const bool warp = c.store == BpStore::Warp;
   if (warp) {
     const std::size_t plane = static_cast<std::size_t>(w_) * h_;

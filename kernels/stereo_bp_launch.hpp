@@ -70,6 +70,9 @@ class BpDevice {
   // Upload the pair (pinned -> device) on s.
   void upload(cudaStream_t s);
   // The whole computation on the device (pair already uploaded), into the device map.
+  // Repeated runs with the same pair size, parameters, config and buffers replay a CUDA graph
+  // of the whole launch sequence (captured on the second such run): one launch instead of ~50,
+  // which matters at small sizes where the kernels take a few microseconds each.
   void compute(const stereo::BpParams& p, const BpConfig& c, cudaStream_t s);
   // Download of the map into pinned memory on s; host_map() valid after a sync.
   void download(cudaStream_t s);
@@ -87,6 +90,12 @@ class BpDevice {
   float* h_out_ = nullptr;         // pinned
   std::size_t h_in_cap_ = 0, h_out_cap_ = 0;
   DeviceBuffer d_in_, d_gray_, d_tmp_, d_data_, d_msg_, d_map_;
+  void launch_all(const stereo::BpParams& p, const BpConfig& c, cudaStream_t s);  // the launch sequence
+  std::string graph_key(const stereo::BpParams& p, const BpConfig& c) const;
+  void drop_graph();
+  std::string last_key_, graph_key_;
+  cudaGraphExec_t graph_ = nullptr;
+  bool graphs_ok_ = true;  // false after a failed capture (then every run launches directly)
   std::size_t max_shared_ = 48 * 1024;
 };
 
