@@ -70,15 +70,17 @@ StereoOutcome run_stereo_method(StereoMethod method, BackendRequest req, const S
 #else
   (void)kind;
 #endif
-  if (!variant.empty() && variant != "reference")
+  // "auto" (BP's default: the fastest kernel here) is the reference on the CPU.
+  if (!variant.empty() && variant != "reference" && variant != "auto")
     throw Error("--variant '" + variant + "' names a CUDA kernel; the CPU backend runs the reference (" +
                 (req == BackendRequest::Cpu ? std::string("CPU requested") : reason) + ")");
+  const std::string cpu_variant = variant == "auto" ? std::string() : variant;
   if (method == StereoMethod::Local) {
     auto m = make_local_stereo_cpu();
-    return run_matcher(*m, pair, local, variant, repeat, reason);
+    return run_matcher(*m, pair, local, cpu_variant, repeat, reason);
   }
   auto m = make_bp_stereo_cpu();
-  return run_matcher(*m, pair, bp, variant, repeat, reason);
+  return run_matcher(*m, pair, bp, cpu_variant, repeat, reason);
 }
 
 double median(std::vector<double> v) {

@@ -110,6 +110,19 @@ TEST_CASE("stereo cli bad input: one line, non-zero exit, no output written") {
   CHECK_FALSE(std::filesystem::exists(dir.file("d.pfm")));
 }
 
+// "auto" (BP's default variant) is the fastest kernel where one runs: the reference on the
+// CPU; a named kernel there stays an error (above).
+TEST_CASE("stereo cli: --variant auto on the CPU backend runs the reference") {
+  lbt::TempDir dir("stauto");
+  write_pair(dir, nullptr);
+  const auto r = lbt::run_cli("stereo --left " + dir.file("l.png") + " --right " + dir.file("r.png") +
+                              " --variant auto --backend cpu --out " + dir.file("d.pfm"));
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK(std::filesystem::exists(dir.file("d.pfm")));
+  CHECK(r.output.find("reference") != std::string::npos);
+}
+
 TEST_CASE("stereo cli: --scene on the Middlebury data (when present)") {
   const std::string dir = lb_shared_data_dir() + "/stereo/tsukuba";
   if (!std::filesystem::exists(dir)) {
