@@ -11,8 +11,10 @@
 #include "commands.hpp"
 #include "option_checks.hpp"
 #include "lightbench/cae_math.hpp"
+#include "lightbench/lf_refine.hpp"
 #include "lightbench/runners.hpp"
 #include "lightbench/cae.hpp"
+#include "lightbench/lf_refine.hpp"
 #include "lightbench/cae_cuda.hpp"
 #include "lightbench/hci_metrics.hpp"
 #include "lightbench/image_io.hpp"
@@ -53,7 +55,8 @@ CaeRoi parse_crop(const std::string& text) {
 Action add_lfdepth(CLI::App& app) {
   struct Opts {
     std::string lf, drange = "-3.3,2.8", method = "cae", variant, backend = "auto", out, gt, crop,
-                json, grid;
+                json, grid, refine = "none", confidence, raw_out;
+    LfRefineParams rp;
     int views = 5, labels = 75, repeat = 1, border = 15;
     float sigma = 10.0f;
     bool normalized_log = false;
@@ -80,8 +83,32 @@ Action add_lfdepth(CLI::App& app) {
       ->capture_default_str()->check(int_in(0, 100000));
   app.add_option("--repeat", o->repeat, "run this many times (timings: median)")->capture_default_str()->check(int_in(1, 10000));
   app.add_option("--json", o->json, "write a JSON report");
+  app.add_option("--refine", o->refine,
+                 "refinement after the CAE cost: none | filter (guided filter per label) | subpixel (+ parabola) | "
+                 "full (+ guided weighted median)")
+      ->capture_default_str();
+  app.add_option("--gf-radius", o->rp.radius, "guided filter radius")->capture_default_str();
+  app.add_option("--gf-eps", o->rp.eps, "guided filter eps (guide gray on [0, 1])")->capture_default_str();
+  app.add_option("--median-radius", o->rp.median_radius, "full: weighted median radius")->capture_default_str();
+  app.add_option("--median-sigma", o->rp.median_sigma, "full: weighted median guide sigma")->capture_default_str();
+  app.add_option("--median-iterations", o->rp.median_iterations, "full: weighted median passes")
+      ->capture_default_str();
+  app.add_option("--confidence", o->confidence, "with --refine: confidence map in [0, 1] (.pfm)");
+  app.add_option("--raw-out", o->raw_out, "with --refine: the unrefined (exact WTA) map as well (.pfm)");
   return [o] {
     if (file_extension(o->out) != ".pfm") throw Error("--out '" + o->out + "': use .pfm");
+    o->rp.mode = parse_lf_refine_mode(o->refine);
+    validate(o->rp);
+    const bool refining = o->rp.mode != LfRefineMode::None;
+    for (const std::string* f : {&o->confidence, &o->raw_out}) {
+      if (f->empty()) continue;
+      const char* name = f == &o->confidence ? "--confidence" : "--raw-out";
+      if (!refining) throw Error(std::string(name) + " needs --refine filter, subpixel or full");
+      if (file_extension(*f) != ".pfm") throw Error(std::string(name) + " '" + *f + "': use .pfm");
+      if (*f == o->out) throw Error(std::string(name) + " '" + *f + "' is also --out");
+    }
+    if (!o->confidence.empty() && o->confidence == o->raw_out)
+      throw Error("--confidence and --raw-out name the same file '" + o->confidence + "'");
     if (o->repeat < 1 || o->repeat > 10000) throw Error("--repeat must be in 1..10000");
     if (o->border < 0) throw Error("--border must be >= 0, got " + std::to_string(o->border));
     CaeParams p;
@@ -139,20 +166,38 @@ Action add_lfdepth(CLI::App& app) {
     est->set_lightfield(lf);
     const std::string variant = o->variant.empty() ? est->default_variant(p.method) : o->variant;
     LfDepthResult r;
+    if (refining) ro.keep_cost = true;
     for (int k = 0; k < o->repeat; ++k) {
       progress("lfdepth: " + std::string(to_string(p.method)) + " " + std::to_string(k + 1) + "/" +
                std::to_string(o->repeat));
       r = est->run(p, variant, ro);
     }
+    LfRefineResult rr;
+    if (refining) {
+      progress("lfdepth: refine (" + std::string(to_string(o->rp.mode)) + ", CPU)");
+      const ImageU8& centre = lf.view(lf.uc(), lf.vc());
+      rr = refine_depth_cpu(r.cost, r.roi.w, r.roi.h, p, lf_refine_guide(centre, r.roi), o->rp);
+    }
     progress_done();
-    save_pfm(o->out, r.disparity);
+    const ImageF& final_map = refining ? rr.refined : r.disparity;
+    save_pfm(o->out, final_map);
+    if (!o->raw_out.empty()) save_pfm(o->raw_out, r.disparity);
+    if (!o->confidence.empty()) save_pfm(o->confidence, rr.confidence);
     std::printf("lfdepth %dx%d at (%d,%d), %dx%d views, %d labels [%g, %g], %s on %s [%s]: %.3f ms -> %s\n",
                 r.roi.w, r.roi.h, r.roi.x, r.roi.y, p.views, p.views, p.labels, p.dmin, p.dmax,
                 to_string(p.method), est->device_name().c_str(), r.variant.c_str(), r.ms, o->out.c_str());
     HciScore score;
     const bool scored = !gt.empty();
+    HciScore raw_score;
+    if (scored && refining) {
+      raw_score = hci_score_region(r.disparity, gt, r.roi.x, r.roi.y, o->border);
+      std::printf("unrefined (exact WTA): BadPix0.07 %.2f %%  MSEx100 %.3f; refine %s: normalize %.1f ms, filter %.1f "
+                  "ms, wta %.1f ms, median %.1f ms (CPU)\n",
+                  raw_score.badpix_007, raw_score.mse_x100, to_string(o->rp.mode), rr.normalize_ms, rr.filter_ms,
+                  rr.wta_ms, rr.median_ms);
+    }
     if (scored) {
-      score = hci_score_region(r.disparity, gt, r.roi.x, r.roi.y, o->border);
+      score = hci_score_region(final_map, gt, r.roi.x, r.roi.y, o->border);
       std::printf("score vs %s (border %d, %zu px): BadPix0.07 %.2f %%  BadPix0.03 %.2f %%  BadPix0.01 %.2f %%  MSEx100 %.3f\n",
                   gt_source.c_str(), o->border, score.pixels, score.badpix_007, score.badpix_003,
                   score.badpix_001, score.mse_x100);
@@ -177,7 +222,28 @@ Action add_lfdepth(CLI::App& app) {
       rep.root()["method"] = to_string(p.method);
       rep.root()["variant"] = r.variant;
       rep.root()["last_ms"] = r.ms;
-      rep.add_output("disparity", o->out, r.disparity.width, r.disparity.height);
+      rep.add_output("disparity", o->out, final_map.width, final_map.height);
+      if (refining) {
+        rep.root()["refine"] = {{"mode", to_string(o->rp.mode)},
+                                {"backend", "cpu"},
+                                {"gf_radius", o->rp.radius},
+                                {"gf_eps", o->rp.eps},
+                                {"median_radius", o->rp.median_radius},
+                                {"median_sigma", o->rp.median_sigma},
+                                {"median_iterations", o->rp.median_iterations},
+                                {"normalize_ms", rr.normalize_ms},
+                                {"filter_ms", rr.filter_ms},
+                                {"wta_ms", rr.wta_ms},
+                                {"median_ms", rr.median_ms}};
+        if (!o->raw_out.empty()) rep.add_output("raw_disparity", o->raw_out, r.disparity.width, r.disparity.height);
+        if (!o->confidence.empty())
+          rep.add_output("confidence", o->confidence, rr.confidence.width, rr.confidence.height);
+        if (scored)
+          rep.root()["unrefined"] = {{"badpix_007", raw_score.badpix_007},
+                                     {"badpix_003", raw_score.badpix_003},
+                                     {"badpix_001", raw_score.badpix_001},
+                                     {"mse_x100", raw_score.mse_x100}};
+      }
       rep.add_timings(est->timings());
       if (scored) {
         rep.root()["ground_truth"] = gt_source;

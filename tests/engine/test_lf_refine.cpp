@@ -1,0 +1,213 @@
+// The light-field depth refinement's CPU reference (lightbench/lf_refine.hpp): the guided
+// filter against a brute-force double version on awkward sizes (radius larger than the
+// image, a constant guide, a single row), the weighted median on small cases, the
+// refinement's edge cases (one label, a flat volume), and end to end on a synthetic light
+// field of a slanted plane, where the parabola's sub-pixel disparity must beat the
+// winner-takes-all labels' quantisation error.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "lightbench/cae.hpp"
+#include "lightbench/cae_math.hpp"
+#include "lightbench/error.hpp"
+#include "lightbench/lf_refine.hpp"
+#include "lightbench/lf_refine_math.hpp"
+
+using namespace lb;
+
+namespace {
+std::vector<double> brute_box(const std::vector<double>& v, int w, int h, int r) {
+  std::vector<double> o(v.size());
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      double s = 0;
+      int n = 0;
+      for (int yy = std::max(0, y - r); yy <= std::min(h - 1, y + r); ++yy)
+        for (int xx = std::max(0, x - r); xx <= std::min(w - 1, x + r); ++xx, ++n) s += v[yy * w + xx];
+      o[y * w + x] = s / n;
+    }
+  return o;
+}
+std::vector<double> brute_guided(const std::vector<double>& I, const std::vector<double>& p, int w, int h, int r,
+                                 double eps) {
+  const std::size_t n = I.size();
+  std::vector<double> ip(n), ii(n), a(n), b(n), q(n);
+  for (std::size_t i = 0; i < n; ++i) ip[i] = I[i] * p[i], ii[i] = I[i] * I[i];
+  const auto mi = brute_box(I, w, h, r), mp = brute_box(p, w, h, r), mip = brute_box(ip, w, h, r),
+             mii = brute_box(ii, w, h, r);
+  for (std::size_t i = 0; i < n; ++i) {
+    a[i] = (mip[i] - mi[i] * mp[i]) / (mii[i] - mi[i] * mi[i] + eps);
+    b[i] = mp[i] - a[i] * mi[i];
+  }
+  const auto ma = brute_box(a, w, h, r), mb = brute_box(b, w, h, r);
+  for (std::size_t i = 0; i < n; ++i) q[i] = ma[i] * I[i] + mb[i];
+  return q;
+}
+
+// A slanted plane, d(x) = d0 + k x, seen by nu x nv views: view pixel x shows the centre
+// position cx with x = cx + kShearSign * d(cx) * (u - uc) (solved exactly: d is linear),
+// bilinear from a smooth random texture.
+LightField4D slanted_plane_lightfield(int w, int h, int n, float d0, float k, unsigned seed) {
+  const int tw = w + 64, th = h + 64, m = 32;
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> u8(0, 255);
+  std::vector<float> tex(static_cast<std::size_t>(tw) * th * 3);
+  for (auto& v : tex) v = static_cast<float>(u8(rng));
+  for (int pass = 0; pass < 2; ++pass) {  // two 3x3 box passes: texture with some correlation
+    std::vector<float> t2 = tex;
+    for (int y = 1; y < th - 1; ++y)
+      for (int x = 1; x < tw - 1; ++x)
+        for (int c = 0; c < 3; ++c) {
+          float s = 0;
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) s += tex[((y + dy) * tw + x + dx) * 3 + c];
+          t2[(y * tw + x) * 3 + c] = s / 9;
+        }
+    tex = t2;
+  }
+  auto sample = [&](double x, double y, int c) {
+    x = std::clamp(x + m, 0.0, tw - 1.001);
+    y = std::clamp(y + m, 0.0, th - 1.001);
+    const int x0 = static_cast<int>(x), y0 = static_cast<int>(y);
+    const double fx = x - x0, fy = y - y0;
+    auto t = [&](int xx, int yy) { return static_cast<double>(tex[(yy * tw + xx) * 3 + c]); };
+    return (1 - fy) * ((1 - fx) * t(x0, y0) + fx * t(x0 + 1, y0)) + fy * ((1 - fx) * t(x0, y0 + 1) + fx * t(x0 + 1, y0 + 1));
+  };
+  LightField4D lf;
+  lf.nu = lf.nv = n;
+  lf.width = w;
+  lf.height = h;
+  lf.layout = "memory";
+  lf.source = "synthetic slanted plane";
+  const double S = cae::kShearSign;
+  for (int v = 0; v < n; ++v)
+    for (int u = 0; u < n; ++u) {
+      ImageU8 img(w, h, 3);
+      const double du = u - n / 2, dv = v - n / 2;
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+          const double cx = (x - S * d0 * du) / (1 + S * k * du);
+          const double d = d0 + k * cx;
+          const double cy = y - S * d * dv;
+          for (int c = 0; c < 3; ++c)
+            img.at(x, y, c) = static_cast<std::uint8_t>(std::clamp(std::lround(sample(cx, cy, c)), 0l, 255l));
+        }
+      lf.views.push_back(std::move(img));
+    }
+  lf.gt = ImageF(w, h, 1);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) lf.gt.at(x, y) = d0 + k * static_cast<float>(x);
+  return lf;
+}
+}  // namespace
+
+TEST_CASE("lf refine: the guided filter equals the brute-force definition") {
+  std::mt19937 rng(4);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  struct C {
+    int w, h, r;
+    double eps;
+    bool flat;
+  };
+  for (const C c : {C{17, 11, 2, 1e-4, false}, C{9, 5, 20, 1e-3, false}, C{31, 1, 3, 1e-4, false},
+                    C{12, 12, 4, 1e-4, true}, C{23, 19, 0, 1e-2, false}}) {
+    std::vector<double> I(static_cast<std::size_t>(c.w) * c.h), p(I.size());
+    for (auto& v : I) v = c.flat ? 0.25 : u(rng);
+    for (auto& v : p) v = u(rng);
+    const auto got = guided_filter_cpu(I, p, c.w, c.h, c.r, c.eps);
+    const auto want = brute_guided(I, p, c.w, c.h, c.r, c.eps);
+    double d = 0;
+    for (std::size_t i = 0; i < I.size(); ++i) d = std::max(d, std::abs(got[i] - want[i]));
+    INFO(c.w << "x" << c.h << " r=" << c.r);
+    CHECK(d < 1e-9);
+  }
+}
+
+TEST_CASE("lf refine: math helpers") {
+  CHECK(lfr::normalized(3.0f, 3.0f, 3.0f) == 0.0f);
+  CHECK(lfr::normalized(2.0f, 1.0f, 5.0f) == doctest::Approx(0.25f));
+  CHECK(lfr::parabola_offset(1.0f, 0.0f, 1.0f) == 0.0f);            // symmetric
+  CHECK(lfr::parabola_offset(2.0f, 0.0f, 1.0f) == doctest::Approx(1.0f / 6.0f));
+  CHECK(lfr::parabola_offset(0.0f, 1.0f, 0.0f) == 0.0f);            // not convex
+  CHECK(lfr::parabola_offset(1.0f, 1.0f, 1.0f) == 0.0f);            // flat
+  CHECK(lfr::parabola_offset(100.0f, 0.0f, -99.0f) == 0.5f);        // clamped
+  CHECK(lfr::confidence(0.0f, 1.0f) == 1.0f);
+  CHECK(lfr::confidence(0.5f, 1.0f) == doctest::Approx(0.5f));
+  CHECK(lfr::confidence(0.0f, INFINITY) == 0.0f);
+  CHECK(lfr::confidence(0.0f, 0.0f) == 0.0f);
+}
+
+TEST_CASE("lf refine: weighted median removes an outlier and keeps a constant map") {
+  ImageF d(9, 7, 1), conf(9, 7, 1), g(9, 7, 1);
+  std::fill(d.data.begin(), d.data.end(), 1.5f);
+  std::fill(conf.data.begin(), conf.data.end(), 1.0f);
+  std::fill(g.data.begin(), g.data.end(), 0.5f);
+  CHECK(weighted_median_cpu(d, conf, g, 2, 0.1f).data == d.data);
+  d.at(4, 3) = 9.0f;
+  conf.at(4, 3) = 0.01f;
+  const ImageF m = weighted_median_cpu(d, conf, g, 1, 0.1f);
+  CHECK(m.at(4, 3) == 1.5f);
+}
+
+TEST_CASE("lf refine: edge cases and parameter errors") {
+  CaeParams cae;
+  cae.labels = 2;
+  ImageF guide(5, 3, 1);
+  std::fill(guide.data.begin(), guide.data.end(), 0.3f);
+  std::vector<float> flat(5 * 3 * 2, 7.0f);
+  LfRefineParams p;
+  p.mode = LfRefineMode::Full;
+  p.radius = 40;  // larger than the image
+  const LfRefineResult r = refine_depth_cpu(flat, 5, 3, cae, guide, p);
+  for (float v : r.refined.data) CHECK(v == cae.dmin);  // a flat curve: the first label
+  for (float v : r.confidence.data) CHECK(v == 0.0f);
+  std::vector<float> wrong(10, 0.0f);
+  CHECK_THROWS_AS(refine_depth_cpu(wrong, 5, 3, cae, guide, p), Error);
+  LfRefineParams bad;
+  bad.eps = -1;
+  CHECK_THROWS_AS(validate(bad), Error);
+  bad = {};
+  bad.radius = -2;
+  CHECK_THROWS_AS(validate(bad), Error);
+  bad = {};
+  bad.median_sigma = std::nanf("");
+  CHECK_THROWS_AS(validate(bad), Error);
+  CHECK_THROWS_AS(parse_lf_refine_mode("graphcut"), Error);
+  p.mode = LfRefineMode::None;
+  CHECK_THROWS_AS(refine_depth_cpu(flat, 5, 3, cae, guide, p), Error);
+}
+
+TEST_CASE("lf refine: on a slanted plane the sub-pixel map beats WTA's quantisation") {
+  const LightField4D lf = slanted_plane_lightfield(96, 64, 5, -1.0f, 0.02f, 3u);
+  CaeParams cae;
+  cae.views = 5;
+  cae.labels = 21;
+  cae.dmin = -1.5f;
+  cae.dmax = 1.5f;  // label step 0.15 px: quantisation RMS 0.043
+  cae.method = CaeMethod::Exact;
+  CaeRunOptions o;
+  o.keep_cost = true;
+  LfDepthResult raw = cae_depth_cpu(lf, cae, o);
+  LfRefineParams p;
+  p.mode = LfRefineMode::Subpixel;
+  p.radius = 4;
+  const CaeRoi roi{0, 0, lf.width, lf.height};
+  const LfRefineResult r = refine_depth_cpu(raw.cost, lf.width, lf.height, cae, lf_refine_guide(lf.centre(), roi), p);
+  auto mse = [&](const ImageF& d) {
+    double s = 0;
+    int n = 0;
+    for (int y = 8; y < lf.height - 8; ++y)
+      for (int x = 8; x < lf.width - 8; ++x, ++n) {
+        const double e = d.at(x, y) - lf.gt.at(x, y);
+        s += e * e;
+      }
+    return s / n;
+  };
+  const double m_raw = mse(raw.disparity), m_wta = mse(r.filtered), m_sub = mse(r.refined);
+  MESSAGE("slanted plane MSE: raw WTA " << m_raw << ", filtered WTA " << m_wta << ", sub-pixel " << m_sub);
+  CHECK(m_sub * 2.0 <= m_wta);  // at least 2x below the labels' quantisation error
+  CHECK(m_wta < 0.01);          // the filtered labels are right (quantisation only: 0.0019)
+}
