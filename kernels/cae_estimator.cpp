@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "cae_launch.hpp"
+#include "guided_filter.hpp"
+#include "lf_refine_launch.hpp"
+#include "lightbench/lf_refine.hpp"
 #include "disparity_score.hpp"
 #include "lightfield_refocus.hpp"
 #include "surface_write.hpp"
@@ -137,6 +140,64 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     return d;
   }
   // The depth pass with the disparity, labels and confidence left on the device (maps_).
+  // The whole refinement on the device: the cost volume never leaves the GPU (lf_refine.hpp).
+  bool refine_device(const CaeParams& p, const std::string& variant, const CaeRunOptions& o, const LfRefineParams& rp,
+                     const ImageF& guide, LfDepthResult* raw, LfRefineResult* out) override {
+    validate(rp);
+    LB_REQUIRE(rp.mode != LfRefineMode::None, "refine: mode none has nothing to refine");
+    CaeRunOptions ro = o;
+    ro.keep_cost = false;
+    *raw = run(p, variant, ro);  // cost_ stays on the device
+    const int w = raw->roi.w, h = raw->roi.h, A = p.labels;
+    LB_REQUIRE(guide.width == w && guide.height == h && guide.channels == 1, "refine: the guide does not match the region");
+    const std::size_t npx = static_cast<std::size_t>(w) * h, vol = npx * static_cast<std::size_t>(A);
+    const cudaStream_t s = stream_->get();
+    refine_.reserve(vol * 4 + detail::guided_filter_scratch_bytes(w, h, A) + 6 * npx * 4, "the refinement buffers");
+    float* filtered = refine_.as<float>();
+    float* scratch = filtered + vol;
+    float* g = scratch + detail::guided_filter_scratch_bytes(w, h, A) / 4;
+    float* d_filtered = g + npx;
+    float* d_refined = d_filtered + npx;
+    float* d_conf = d_refined + npx;
+    float* d_tmp = d_conf + npx;
+    CUDA_CHECK_THROW(cudaMemcpyAsync(g, guide.data.data(), npx * 4, cudaMemcpyHostToDevice, s));
+    Event ev[5];
+    float* cost = cost_.as<float>();
+    CUDA_CHECK_THROW(cudaEventRecord(ev[0].get(), s));
+    detail::launch_lf_normalize(cost, static_cast<long long>(npx), A, s);
+    CUDA_CHECK_THROW(cudaEventRecord(ev[1].get(), s));
+    detail::launch_guided_filter(g, w, h, cost, A, rp.radius, rp.eps, filtered, scratch, s);
+    CUDA_CHECK_THROW(cudaEventRecord(ev[2].get(), s));
+    const bool sub = rp.mode == LfRefineMode::Subpixel || rp.mode == LfRefineMode::Full;
+    detail::launch_lf_wta(filtered, static_cast<long long>(npx), A, p.dmin, p.dmax, false, d_filtered, nullptr, s);
+    detail::launch_lf_wta(filtered, static_cast<long long>(npx), A, p.dmin, p.dmax, sub, d_refined, d_conf, s);
+    CUDA_CHECK_THROW(cudaEventRecord(ev[3].get(), s));
+    if (rp.mode == LfRefineMode::Full)
+      for (int k = 0; k < rp.median_iterations; ++k) {
+        detail::launch_lf_median(d_refined, d_conf, g, w, h, rp.median_radius, rp.median_sigma, d_tmp, s);
+        std::swap(d_refined, d_tmp);
+      }
+    CUDA_CHECK_THROW(cudaEventRecord(ev[4].get(), s));
+    out->filtered = ImageF(w, h, 1);
+    out->refined = ImageF(w, h, 1);
+    out->confidence = ImageF(w, h, 1);
+    CUDA_CHECK_THROW(cudaMemcpyAsync(out->filtered.data.data(), d_filtered, npx * 4, cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK_THROW(cudaMemcpyAsync(out->refined.data.data(), d_refined, npx * 4, cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK_THROW(cudaMemcpyAsync(out->confidence.data.data(), d_conf, npx * 4, cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK_THROW(cudaStreamSynchronize(s));
+    float t[4] = {0, 0, 0, 0};
+    for (int i = 0; i < 4; ++i) CUDA_CHECK_THROW(cudaEventElapsedTime(&t[i], ev[i].get(), ev[i + 1].get()));
+    out->normalize_ms = t[0];
+    out->filter_ms = t[1];
+    out->wta_ms = t[2];
+    out->median_ms = t[3];
+    timings_.record("lfdepth/refine/normalize", t[0], vol * 8);
+    timings_.record("lfdepth/refine/guided filter", t[1], vol * 4 * 14);
+    timings_.record("lfdepth/refine/wta + subpixel", t[2], vol * 8);
+    if (rp.mode == LfRefineMode::Full) timings_.record("lfdepth/refine/weighted median", t[3], 0);
+    return true;
+  }
+
   LfDepthResult run_device(const CaeParams& p, const std::string& variant_in, const CaeRunOptions& o) {
     LB_REQUIRE(has_lightfield(), "lfdepth: no light field loaded");
     validate(p);
@@ -190,7 +251,7 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
   DeviceInfo info_;
   std::unique_ptr<Stream> stream_;
   CaeDeviceLightField lf_;
-  DeviceBuffer tables_, cost_, maps_;
+  DeviceBuffer tables_, cost_, maps_, refine_;
   float tables_sigma_ = -1.0f;
   std::unique_ptr<Event> e0_, e1_, e2_;
   DeviceHciTruth gt_;      // the light field's ground truth (error map, score) when has_gt_

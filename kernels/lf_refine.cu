@@ -55,6 +55,37 @@ __global__ void guide_kernel(const uchar4* __restrict__ rgba, long long n, float
   guide[i] = lfr::guide_gray(c.x, c.y, c.z);
 }
 
+// One pass of the guided, confidence-weighted median (weighted_median_cpu): the smallest
+// window value v whose weight of values <= v reaches half the window's weight. O(n^2) per
+// pixel over the (2m+1)^2 window; the sums are float here, double on the CPU (a value at a
+// tie of the half-weight may differ: the tests bound the share of such pixels).
+__global__ void median_kernel(const float* __restrict__ disp, const float* __restrict__ conf,
+                              const float* __restrict__ guide, int w, int h, int m, float sigma,
+                              float* __restrict__ out) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
+  if (x >= w) return;
+  const int x0 = max(0, x - m), x1 = min(w - 1, x + m), y0 = max(0, y - m), y1 = min(h - 1, y + m);
+  const float gi = guide[static_cast<std::size_t>(y) * w + x];
+  auto weight = [&](std::size_t j) { return lfr::median_weight(gi, guide[j], sigma) * fmaxf(conf[j], 1e-3f); };
+  float total = 0.0f;
+  for (int yy = y0; yy <= y1; ++yy)
+    for (int xx = x0; xx <= x1; ++xx) total += weight(static_cast<std::size_t>(yy) * w + xx);
+  float best = INFINITY;
+  for (int yy = y0; yy <= y1; ++yy)
+    for (int xx = x0; xx <= x1; ++xx) {
+      const float v = disp[static_cast<std::size_t>(yy) * w + xx];
+      if (v >= best) continue;  // only a smaller candidate can win
+      float below = 0.0f;
+      for (int y2 = y0; y2 <= y1; ++y2)
+        for (int x2 = x0; x2 <= x1; ++x2) {
+          const std::size_t j = static_cast<std::size_t>(y2) * w + x2;
+          if (disp[j] <= v) below += weight(j);
+        }
+      if (below >= 0.5f * total) best = v;
+    }
+  out[static_cast<std::size_t>(y) * w + x] = best;
+}
+
 unsigned blocks(long long n) { return static_cast<unsigned>((n + 255) / 256); }
 
 }  // namespace
@@ -67,6 +98,13 @@ void launch_lf_normalize(float* cost, long long npx, int labels, cudaStream_t s)
 void launch_lf_wta(const float* cost, long long npx, int labels, float dmin, float dmax, bool subpixel, float* disp,
                    float* conf, cudaStream_t s) {
   wta_kernel<<<blocks(npx), 256, 0, s>>>(cost, npx, labels, dmin, dmax, subpixel, disp, conf);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_lf_median(const float* disp, const float* conf, const float* guide, int w, int h, int m, float sigma,
+                      float* out, cudaStream_t s) {
+  median_kernel<<<dim3(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h)), 128, 0, s>>>(
+      disp, conf, guide, w, h, m, sigma, out);
   CUDA_CHECK_LAUNCH();
 }
 

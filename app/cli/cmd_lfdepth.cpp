@@ -166,17 +166,16 @@ Action add_lfdepth(CLI::App& app) {
     est->set_lightfield(lf);
     const std::string variant = o->variant.empty() ? est->default_variant(p.method) : o->variant;
     LfDepthResult r;
-    if (refining) ro.keep_cost = true;
-    for (int k = 0; k < o->repeat; ++k) {
-      progress("lfdepth: " + std::string(to_string(p.method)) + " " + std::to_string(k + 1) + "/" +
-               std::to_string(o->repeat));
-      r = est->run(p, variant, ro);
-    }
     LfRefineResult rr;
-    if (refining) {
-      progress("lfdepth: refine (" + std::string(to_string(o->rp.mode)) + ", CPU)");
-      const ImageU8& centre = lf.view(lf.uc(), lf.vc());
-      rr = refine_depth_cpu(r.cost, r.roi.w, r.roi.h, p, lf_refine_guide(centre, r.roi), o->rp);
+    bool refined_on_device = false;
+    const ImageF guide = refining ? lf_refine_guide(lf.centre(), ro.roi) : ImageF();
+    for (int k = 0; k < o->repeat; ++k) {
+      progress("lfdepth: " + std::string(to_string(p.method)) + (refining ? " + refine " : " ") +
+               std::to_string(k + 1) + "/" + std::to_string(o->repeat));
+      if (refining)
+        rr = run_refined(*est, p, variant, ro, o->rp, guide, &r, &refined_on_device);
+      else
+        r = est->run(p, variant, ro);
     }
     progress_done();
     const ImageF& final_map = refining ? rr.refined : r.disparity;
@@ -192,9 +191,9 @@ Action add_lfdepth(CLI::App& app) {
     if (scored && refining) {
       raw_score = hci_score_region(r.disparity, gt, r.roi.x, r.roi.y, o->border);
       std::printf("unrefined (exact WTA): BadPix0.07 %.2f %%  MSEx100 %.3f; refine %s: normalize %.1f ms, filter %.1f "
-                  "ms, wta %.1f ms, median %.1f ms (CPU)\n",
+                  "ms, wta %.1f ms, median %.1f ms (%s)\n",
                   raw_score.badpix_007, raw_score.mse_x100, to_string(o->rp.mode), rr.normalize_ms, rr.filter_ms,
-                  rr.wta_ms, rr.median_ms);
+                  rr.wta_ms, rr.median_ms, refined_on_device ? "CUDA events" : "CPU");
     }
     if (scored) {
       score = hci_score_region(final_map, gt, r.roi.x, r.roi.y, o->border);
@@ -225,7 +224,7 @@ Action add_lfdepth(CLI::App& app) {
       rep.add_output("disparity", o->out, final_map.width, final_map.height);
       if (refining) {
         rep.root()["refine"] = {{"mode", to_string(o->rp.mode)},
-                                {"backend", "cpu"},
+                                {"backend", refined_on_device ? "cuda" : "cpu"},
                                 {"gf_radius", o->rp.radius},
                                 {"gf_eps", o->rp.eps},
                                 {"median_radius", o->rp.median_radius},

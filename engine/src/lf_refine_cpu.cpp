@@ -57,15 +57,15 @@ LfRefineMode parse_lf_refine_mode(const std::string& s) {
 }
 
 void validate(const LfRefineParams& p) {
-  LB_REQUIRE(p.radius >= 0 && p.radius <= 256, "refine radius: must be in 0..256, got " + std::to_string(p.radius));
+  LB_REQUIRE(p.radius >= 0 && p.radius <= 256, "--gf-radius (refine radius): must be in 0..256, got " + std::to_string(p.radius));
   LB_REQUIRE(std::isfinite(p.eps) && p.eps > 0.0f && p.eps <= 100.0f,
-             "refine eps: must be in (0, 100], got " + std::to_string(p.eps));
+             "--gf-eps (refine eps): must be in (0, 100], got " + std::to_string(p.eps));
   LB_REQUIRE(p.median_radius >= 0 && p.median_radius <= 32,
-             "refine median radius: must be in 0..32, got " + std::to_string(p.median_radius));
+             "--median-radius: must be in 0..32, got " + std::to_string(p.median_radius));
   LB_REQUIRE(std::isfinite(p.median_sigma) && p.median_sigma > 0.0f && p.median_sigma <= 10.0f,
-             "refine median sigma: must be in (0, 10], got " + std::to_string(p.median_sigma));
+             "--median-sigma: must be in (0, 10], got " + std::to_string(p.median_sigma));
   LB_REQUIRE(p.median_iterations >= 0 && p.median_iterations <= 16,
-             "refine median iterations: must be in 0..16, got " + std::to_string(p.median_iterations));
+             "--median-iterations: must be in 0..16, got " + std::to_string(p.median_iterations));
 }
 
 std::vector<ParamInfo> describe(LfRefineParams& p) {
@@ -221,6 +221,24 @@ LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const Ca
     r.median_ms = now_ms() - t;
   }
   if (p.mode == LfRefineMode::Filter) r.refined = r.filtered;
+  return r;
+}
+
+LfRefineResult run_refined(LightFieldDepthEstimator& est, const CaeParams& p, const std::string& variant,
+                           CaeRunOptions o, const LfRefineParams& rp, const ImageF& guide, LfDepthResult* raw,
+                           bool* on_device) {
+  validate(rp);
+  LB_REQUIRE(raw != nullptr, "run_refined: no place for the raw result");
+  LfRefineResult r;
+  if (est.refine_device(p, variant, o, rp, guide, raw, &r)) {
+    if (on_device) *on_device = true;
+    return r;
+  }
+  if (on_device) *on_device = false;
+  o.keep_cost = true;
+  *raw = est.run(p, variant, o);
+  r = refine_depth_cpu(raw->cost, raw->roi.w, raw->roi.h, p, guide, rp);
+  raw->cost.clear();
   return r;
 }
 

@@ -92,6 +92,9 @@ LfDepthResult cae_depth_cpu(const LightField4D& lf, const CaeParams& p, const Ca
 // Cost C(p, alpha) of one pixel and label (double), for tests and probes.
 double cae_cost_cpu(const LightField4D& lf, const CaeParams& p, int x, int y, int alpha);
 
+struct LfRefineParams;  // lightbench/lf_refine.hpp
+struct LfRefineResult;
+
 // One interface for the CPU reference and the CUDA kernels. The light field is handed over
 // once (uploaded to the device by the CUDA estimator) and stays resident.
 class LightFieldDepthEstimator {
@@ -133,6 +136,15 @@ class LightFieldDepthEstimator {
     has_last_ = false;
   }
   TimingRegistry& timings() { return timings_; }
+  // Depth and its refinement (lightbench/lf_refine.hpp) where the cost volume lives: the CUDA
+  // estimator runs every step on the device and returns true; the default returns false and
+  // the caller (lb::run_refined) refines a keep_cost volume on the CPU. guide: the roi's
+  // gray in [0, 1] (lf_refine_guide).
+  virtual bool refine_device(const CaeParams& p, const std::string& variant, const CaeRunOptions& o,
+                             const LfRefineParams& rp, const ImageF& guide, LfDepthResult* raw, LfRefineResult* out) {
+    (void)p, (void)variant, (void)o, (void)rp, (void)guide, (void)raw, (void)out;
+    return false;
+  }
 
  protected:
   // The light field the defaults above read (set_host_lightfield).

@@ -52,6 +52,13 @@ ImageF lf_refine_guide(const ImageU8& view, const CaeRoi& roi);
 LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const CaeParams& cae, const ImageF& guide,
                                 const LfRefineParams& p, int threads = 0);
 
+// Depth plus refinement on est's backend: on the device where the estimator offers it
+// (CUDA), else the estimator's run with keep_cost and refine_depth_cpu. raw: the unrefined
+// result (exact WTA); the returned times are per step (CUDA events or wall clock).
+LfRefineResult run_refined(LightFieldDepthEstimator& est, const CaeParams& p, const std::string& variant,
+                           CaeRunOptions o, const LfRefineParams& rp, const ImageF& guide, LfDepthResult* raw,
+                           bool* on_device = nullptr);
+
 // Steps alone (tests, the CUDA comparison): the guided filter of one plane in double.
 std::vector<double> guided_filter_cpu(const std::vector<double>& guide, const std::vector<double>& in, int w, int h,
                                       int r, double eps);
