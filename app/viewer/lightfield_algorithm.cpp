@@ -197,14 +197,19 @@ void LightFieldAlgorithm::draw_results() {
     return;
   }
   if (scores_.empty()) {
-    ImGui::TextDisabled("score: show depth or error in a pane");
+    ImGui::TextDisabled("score: show depth, refined or an error in a pane");
     return;
   }
-  ImGui::Text("BadPix 0.07 %.2f %%   0.03 %.2f %%   0.01 %.2f %%", scores_.value("badpix_007", 0.0),
-              scores_.value("badpix_003", 0.0), scores_.value("badpix_001", 0.0));
-  ImGui::Text("MSE x100 %.3f", scores_.value("mse_x100", 0.0));
-  ImGui::TextDisabled("HCI protocol, %d px border, %zu px; %s", scores_.value("border", 0),
-                      scores_.value("scored_pixels", std::size_t{0}), scores_.value("scored_with", std::string()).c_str());
+  // The raw (exact WTA) map's scores at the top level, the refined map's under "refined".
+  auto show = [](const nlohmann::json& s, const char* what) {
+    ImGui::Text("%s: BadPix 0.07 %.2f %%   0.03 %.2f %%   0.01 %.2f %%", what, s.value("badpix_007", 0.0),
+                s.value("badpix_003", 0.0), s.value("badpix_001", 0.0));
+    ImGui::Text("MSE x100 %.3f", s.value("mse_x100", 0.0));
+    ImGui::TextDisabled("HCI protocol, %d px border, %zu px; %s", s.value("border", 0),
+                        s.value("scored_pixels", std::size_t{0}), s.value("scored_with", std::string()).c_str());
+  };
+  if (scores_.contains("badpix_007")) show(scores_, "depth");
+  if (scores_.contains("refined")) show(scores_["refined"], "refined");
 }
 
 LightFieldAlgorithm::Params LightFieldAlgorithm::effective(const PaneRun& run) {
@@ -239,19 +244,23 @@ void LightFieldAlgorithm::run(BackendPool& pool, BackendSlot slot, const PaneRun
   Runner& r = runners_.get(pool, slot, data_);
   Params p = effective(run);
   r.run(read_values(describe_all(p)), variant_name(run), output, out);
-  if (output == "depth" || output == "error") scores_ = r.scores();
+  if (output == "depth" || output == "error" || output == "refined" || output == "refined_error") scores_ = r.scores();
 }
 
 DisplayHints LightFieldAlgorithm::display(const std::string& output) const {
   DisplayHints h;
-  if (output == "depth" || output == "truth") {
+  if (output == "depth" || output == "truth" || output == "refined") {
     h.has_range = true;
     h.range_min = params_.cae.dmin;
     h.range_max = params_.cae.dmax > params_.cae.dmin ? params_.cae.dmax : params_.cae.dmin + 1.0f;
-  } else if (output == "error") {
+  } else if (output == "error" || output == "refined_error") {
     h.has_range = true;
     h.range_min = 0.0f;
     h.range_max = 0.5f;  // a quarter of typical ranges: small errors stay visible
+  } else if (output == "confidence") {
+    h.has_range = true;
+    h.range_min = 0.0f;
+    h.range_max = 1.0f;
   }
   return h;
 }

@@ -7,6 +7,7 @@
 #include "lightbench/algorithm.hpp"
 #include "lightbench/backend.hpp"
 #include "lightbench/cae.hpp"
+#include "lightbench/lf_refine.hpp"
 #include "lightbench/mad.hpp"
 #include "lightbench/plenoptic_depth.hpp"
 #include "lightbench/stereo_bp.hpp"
@@ -32,6 +33,8 @@ struct LightFieldRunParams {
   float refocus = 0.0f;    // disparity brought into focus by "refocus"
   int aperture = 2;        // refocus aperture radius in views
   CaeParams cae;           // method from the variant
+  int refine_mode = 2;     // the "refined" output's steps: 1 filter, 2 + sub-pixel, 3 + weighted median
+  LfRefineParams refine;   // its parameters (mode set from refine_mode)
 };
 std::vector<ParamInfo> describe(LightFieldRunParams& p, const LightField4D* lf);
 LightFieldRunParams lightfield_params(const ParamValues& values, const LightField4D& lf);

@@ -1,6 +1,7 @@
 // The 4D light field (seed 003, ../shared/specs/lightfield4d-cae.md) in the contract:
 //   view      sub-aperture view (u, v) (RGBA8)       refocus  shift-and-add refocus (RGBA8)
 //   depth     CAE disparity (R32F)                    error    |depth - truth| (R32F)
+//   refined   refined disparity (lf_refine.hpp)       confidence, refined_error (R32F)
 //   centre, truth   the data
 // The variant picks the CAE kernel and with it the method (cae / binned / exact); the CPU
 // runs the double reference of that method. The runner drives a LightFieldDepthEstimator
@@ -17,6 +18,9 @@ namespace lb {
 namespace {
 
 const std::vector<std::string> kCaeParams = {"views", "labels", "dmin", "dmax", "sigma", "normalized_log"};
+const std::vector<std::string> kRefineParams = {"views",       "labels",    "dmin",   "dmax",
+                                                "sigma",       "normalized_log", "refine_mode", "gf_radius",
+                                                "gf_eps",      "median_radius",  "median_sigma", "median_iterations"};
 
 const AlgorithmSpec& spec() {
   static const AlgorithmSpec s = lightfield_spec();
@@ -62,6 +66,14 @@ class LightFieldRunner final : public Runner {
       LB_REQUIRE(lf.has_gt(), "this light field has no ground truth");
       depth(p, variant_in, nullptr);
       est_->last_error_to_surface(out);
+    } else if (output == "refined" || output == "confidence" || output == "refined_error") {
+      LB_REQUIRE(output != "refined_error" || lf.has_gt(), "this light field has no ground truth");
+      refined(p, variant_in);
+      const ImageF& img = output == "refined" ? refined_.refined
+                          : output == "confidence" ? refined_.confidence
+                                                   : refined_error_;
+      out.resize(img.width, img.height);
+      out.upload_host(img);
     } else {
       throw Error("light field: no output '" + output + "'");
     }
@@ -96,17 +108,62 @@ class LightFieldRunner final : public Runner {
     last_variant_ = est_->kind() == BackendKind::Cuda ? variant : std::string("reference ") + to_string(cp.method);
     if (lf.has_gt()) {
       const HciScore s = est_->score_last(score_border(lf));
+      const nlohmann::json refined = scores_.contains("refined") ? scores_["refined"] : nlohmann::json();
       scores_ = {{"badpix_007", s.badpix_007}, {"badpix_003", s.badpix_003},
                  {"badpix_001", s.badpix_001}, {"mse_x100", s.mse_x100},
                  {"scored_pixels", s.pixels},  {"border", s.border},
                  {"scored_with", std::string(to_string(est_->kind())) + " " + last_variant_ + ", " +
                                      std::to_string(cp.views) + "x" + std::to_string(cp.views) + " views"}};
+      if (!refined.is_null()) scores_["refined"] = refined;
+    }
+  }
+
+  // The refined depth of p (issue 12: lf_refine.hpp) on the estimator's backend, cached by
+  // its parameters; the scores are the refined map's.
+  void refined(const LightFieldRunParams& p, const std::string& variant_in) {
+    const LightField4D& lf = static_cast<const LightFieldData&>(*data_).lf;
+    const std::string variant = spec().resolve_variant(variant_in);
+    CaeParams cp = p.cae;
+    cp.method = cae_variant_method(variant);
+    validate(cp, lf);
+    LfRefineParams rp = p.refine;
+    validate(rp);
+    std::ostringstream k;
+    k << std::hexfloat << data_->id << '|' << variant << '|' << cp.views << ',' << cp.labels << ',' << cp.dmin << ','
+      << cp.dmax << ',' << cp.sigma << ',' << cp.normalized_log << '|' << to_string(rp.mode) << ',' << rp.radius << ','
+      << rp.eps << ',' << rp.median_radius << ',' << rp.median_sigma << ',' << rp.median_iterations;
+    if (k.str() == refined_key_) return;
+    check_host_memory("light field", 2 * cae_host_bytes(cp, lf.view_count(), lf.width, lf.height));
+    if (est_->kind() == BackendKind::Cuda) check_device_memory("light field", 3 * cae_device_bytes(cp, lf.width, lf.height));
+    const CaeRoi roi{0, 0, lf.width, lf.height};
+    LfDepthResult raw;
+    refined_ = run_refined(*est_, cp, est_->kind() == BackendKind::Cuda ? variant : "", {}, rp,
+                           lf_refine_guide(lf.centre(), roi), &raw);
+    refined_key_ = k.str();
+    depth_key_.clear();  // the estimator's last depth may be another run's now
+    timings_.record("lightfield/refine/normalize", refined_.normalize_ms, 0);
+    timings_.record("lightfield/refine/filter", refined_.filter_ms, 0);
+    timings_.record("lightfield/refine/wta + subpixel", refined_.wta_ms, 0);
+    if (rp.mode == LfRefineMode::Full) timings_.record("lightfield/refine/median", refined_.median_ms, 0);
+    refined_error_ = ImageF();
+    if (lf.has_gt()) {
+      refined_error_ = hci_error_map(refined_.refined, lf.gt);
+      const HciScore s = hci_score_region(refined_.refined, lf.gt, 0, 0, score_border(lf));
+      // Beside the raw map's scores (the exact WTA the CLI reports at the top level).
+      scores_["refined"] = {{"badpix_007", s.badpix_007}, {"badpix_003", s.badpix_003},
+                            {"badpix_001", s.badpix_001}, {"mse_x100", s.mse_x100},
+                            {"scored_pixels", s.pixels},  {"border", s.border},
+                            {"scored_with", std::string(to_string(est_->kind())) + " " + variant + " refined (" +
+                                                to_string(rp.mode) + "), " + std::to_string(cp.views) + "x" +
+                                                std::to_string(cp.views) + " views"}};
     }
   }
 
   std::unique_ptr<LightFieldDepthEstimator> est_;
   std::unique_ptr<Surface> scratch_;
-  std::string depth_key_;
+  std::string depth_key_, refined_key_;
+  LfRefineResult refined_;
+  ImageF refined_error_;
 };
 
 struct CaeVariantRow {
@@ -161,6 +218,10 @@ std::vector<ParamInfo> describe(LightFieldRunParams& p, const LightField4D* lf) 
   for (auto& c : describe(p.cae, lf)) v.push_back(c);
   v.push_back({"normalized_log", "entropy with log(g/|g|)", "H = -sum p log p with p = g/|g| (not the spec's log g)",
                K::Bool, &p.cae.normalized_log, 0, 1});
+  v.push_back({"refine_mode", "refine steps",
+               "the refined output: 1 guided filter per label, 2 + sub-pixel parabola, 3 + weighted median", K::Int,
+               &p.refine_mode, 1, 3});
+  for (auto& c : describe(p.refine)) v.push_back(c);
   return v;
 }
 
@@ -200,6 +261,9 @@ LightFieldRunParams lightfield_defaults(const LightField4D* lf) {
 LightFieldRunParams lightfield_params(const ParamValues& values, const LightField4D& lf) {
   LightFieldRunParams p = lightfield_defaults(&lf);
   apply_values(describe(p, &lf), values);
+  p.refine.mode = p.refine_mode <= 1 ? LfRefineMode::Filter
+                  : p.refine_mode == 2 ? LfRefineMode::Subpixel
+                                       : LfRefineMode::Full;
   return p;
 }
 
@@ -216,6 +280,10 @@ AlgorithmSpec lightfield_spec() {
       {"centre", "centre view", SurfaceFormat::RGBA8, true, false, {}},
       {"truth", "ground-truth disparity", SurfaceFormat::R32F, true, true, {}},
       {"error", "|depth - truth|", SurfaceFormat::R32F, false, true, kCaeParams},
+      {"refined", "refined disparity (guided filter, sub-pixel, median)", SurfaceFormat::R32F, false, false,
+       kRefineParams},
+      {"confidence", "refinement confidence [0, 1]", SurfaceFormat::R32F, false, false, kRefineParams},
+      {"refined_error", "|refined - truth|", SurfaceFormat::R32F, false, true, kRefineParams},
   };
   for (const auto& r : kCaeVariants) s.variants.push_back({r.name, to_string(r.method), r.bit_identical, r.note});
   s.default_variant = "exact";
