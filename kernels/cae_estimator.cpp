@@ -152,6 +152,7 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     LB_REQUIRE(guide.width == w && guide.height == h && guide.channels == 1, "refine: the guide does not match the region");
     const std::size_t npx = static_cast<std::size_t>(w) * h, vol = npx * static_cast<std::size_t>(A);
     const cudaStream_t s = stream_->get();
+    has_refined_ = false;
     refine_.reserve(vol * 4 + detail::guided_filter_scratch_bytes(w, h, A) + 6 * npx * 4, "the refinement buffers");
     float* filtered = refine_.as<float>();
     float* scratch = filtered + vol;
@@ -178,6 +179,10 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
         std::swap(d_refined, d_tmp);
       }
     CUDA_CHECK_THROW(cudaEventRecord(ev[4].get(), s));
+    ref_refined_ = d_refined;
+    ref_conf_ = d_conf;
+    ref_roi_ = raw->roi;
+    has_refined_ = true;
     out->filtered = ImageF(w, h, 1);
     out->refined = ImageF(w, h, 1);
     out->confidence = ImageF(w, h, 1);
@@ -195,6 +200,25 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     timings_.record("lfdepth/refine/guided filter", t[1], vol * 4 * 14);
     timings_.record("lfdepth/refine/wta + subpixel", t[2], vol * 8);
     if (rp.mode == LfRefineMode::Full) timings_.record("lfdepth/refine/weighted median", t[3], 0);
+    return true;
+  }
+
+  bool refined_to_surface(const std::string& which, Surface& out) override {
+    LB_REQUIRE(has_refined_, "light-field refinement: nothing refined yet");
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    DeviceFloatPlane d;
+    d.ptr = which == "confidence" ? ref_conf_ : ref_refined_;
+    d.pitch = static_cast<std::size_t>(ref_roi_.w) * 4;
+    d.width = ref_roi_.w;
+    d.height = ref_roi_.h;
+    if (which == "refined" || which == "confidence") {
+      write_surface_r32f(out, d, stream_->get(), &staging_);
+    } else if (which == "refined_error") {
+      LB_REQUIRE(has_gt_, "this light field has no ground truth");
+      hci_error_map_to_surface(d, gt_, ref_roi_.x, ref_roi_.y, out, stream_->get(), &staging_);
+    } else {
+      throw Error("light-field refinement: no map '" + which + "'");
+    }
     return true;
   }
 
@@ -252,6 +276,10 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
   std::unique_ptr<Stream> stream_;
   CaeDeviceLightField lf_;
   DeviceBuffer tables_, cost_, maps_, refine_;
+  const float* ref_refined_ = nullptr;  // the last refine_device's maps (in refine_)
+  const float* ref_conf_ = nullptr;
+  CaeRoi ref_roi_;
+  bool has_refined_ = false;
   float tables_sigma_ = -1.0f;
   std::unique_ptr<Event> e0_, e1_, e2_;
   DeviceHciTruth gt_;      // the light field's ground truth (error map, score) when has_gt_

@@ -461,7 +461,8 @@ void BpDevice::copy_map(ImageF& out) const {
   std::memcpy(out.data.data(), h_out_, out.data.size() * 4);
 }
 
-double bp_time_config(BpDevice& dev, const stereo::BpParams& p, const BpConfig& c, int runs, cudaStream_t s) {
+double bp_time_config(BpDevice& dev, const stereo::BpParams& p, const BpConfig& c, int runs, cudaStream_t s,
+                      std::string* why) {
   Event a, b;
   std::vector<double> ms;
   try {
@@ -475,7 +476,8 @@ double bp_time_config(BpDevice& dev, const stereo::BpParams& p, const BpConfig& 
       CUDA_CHECK_THROW(cudaEventElapsedTime(&t, a.get(), b.get()));
       ms.push_back(t);
     }
-  } catch (const Error&) {
+  } catch (const Error& e) {
+    if (why) *why = e.what();
     (void)cudaGetLastError();
     CUDA_CHECK_PRINT(cudaStreamSynchronize(s));
     return -1.0;

@@ -101,7 +101,9 @@ class BpDevice {
 
 // Runs `runs` computes with config c (after one warm-up) and returns the median ms (CUDA
 // events); < 0 when the launch fails (the error is cleared).
-double bp_time_config(BpDevice& dev, const stereo::BpParams& p, const BpConfig& c, int runs, cudaStream_t s);
+// why (optional): the error of a failed launch (e.g. the device memory budget's line).
+double bp_time_config(BpDevice& dev, const stereo::BpParams& p, const BpConfig& c, int runs, cudaStream_t s,
+                      std::string* why = nullptr);
 
 // Auto-tuner (stereo_bp_tune.cpp): the best hybrid config for (device, size, L), from the
 // memory cache, the file cache, or a search on dev's pair.

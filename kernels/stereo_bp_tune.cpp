@@ -224,6 +224,7 @@ BpTuneResult bp_autotune(BpDevice& dev, const stereo::BpParams& p, const std::st
   CUDA_CHECK_THROW(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev_id));
   const std::size_t tune_shared = std::min<std::size_t>(dev.max_shared_bytes(), 96 * 1024);
   double best = -1;
+  std::string first_failure;
   for (BpTuneCandidate c : candidates(p.ndisp, tune_shared, smem_sm)) {
     BpConfig cfg;
     cfg.store = BpStore::Hybrid;
@@ -233,14 +234,17 @@ BpTuneResult bp_autotune(BpDevice& dev, const stereo::BpParams& p, const std::st
     cfg.block_y = c.block_y;
     const std::size_t bytes = static_cast<std::size_t>(c.shared) * c.block_x * c.block_y * 4;
     if (bytes > 0) c.note += ", <= " + std::to_string(smem_sm / static_cast<int>(bytes)) + " blocks/SM by shared";
-    c.ms = bp_time_config(dev, p, cfg, 3, s);
+    std::string why;
+    c.ms = bp_time_config(dev, p, cfg, 3, s, &why);
+    if (c.ms < 0 && first_failure.empty()) first_failure = why;
     r.tried.push_back(c);
     if (c.ms > 0 && (best < 0 || c.ms < best)) {
       best = c.ms;
       r.best = c;
     }
   }
-  LB_REQUIRE(best > 0, "BP auto-tuner: every candidate failed on this device");
+  // Every candidate failed: the first one's error (an out-of-memory line names the need).
+  if (best <= 0) throw Error(first_failure.empty() ? "BP auto-tuner: every candidate failed on this device" : first_failure);
   r.source = "tuned (" + std::to_string(r.tried.size()) + " candidates)";
   {
     std::lock_guard<std::mutex> lock(g_mu);
@@ -316,17 +320,21 @@ BpTuneResult bp_autotune_any(BpDevice& dev, const stereo::BpParams& p, const std
     if (static_cast<std::size_t>(h.shared) * 32 * 4 * 4 <= dev.max_shared_bytes()) cands.push_back(h);
   }
   double best = -1;
+  std::string first_failure;
   for (BpTuneCandidate c : cands) {
     BpConfig cfg = bp_config_of(c, L);
     (void)bp_fit_config(cfg, L, dev.max_shared_bytes());
-    c.ms = bp_time_config(dev, p, cfg, 3, s);
+    std::string why;
+    c.ms = bp_time_config(dev, p, cfg, 3, s, &why);
+    if (c.ms < 0 && first_failure.empty()) first_failure = why;
     r.tried.push_back(c);
     if (c.ms > 0 && (best < 0 || c.ms < best)) {
       best = c.ms;
       r.best = c;
     }
   }
-  LB_REQUIRE(best > 0, "BP auto-tuner: every candidate failed on this device");
+  // Every candidate failed: the first one's error (an out-of-memory line names the need).
+  if (best <= 0) throw Error(first_failure.empty() ? "BP auto-tuner: every candidate failed on this device" : first_failure);
   r.source = "tuned (" + std::to_string(r.tried.size()) + " candidates)";
   {
     std::lock_guard<std::mutex> lock(g_mu);

@@ -145,6 +145,13 @@ class LightFieldDepthEstimator {
     (void)p, (void)variant, (void)o, (void)rp, (void)guide, (void)raw, (void)out;
     return false;
   }
+  // A map of the last refine_device ("refined", "confidence", "refined_error") written into a
+  // surface from the device (CUDA-GL interop in the viewer); false when this estimator keeps
+  // none (the caller uploads its host copy).
+  virtual bool refined_to_surface(const std::string& which, Surface& out) {
+    (void)which, (void)out;
+    return false;
+  }
 
  protected:
   // The light field the defaults above read (set_host_lightfield).

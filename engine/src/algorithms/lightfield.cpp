@@ -69,11 +69,13 @@ class LightFieldRunner final : public Runner {
     } else if (output == "refined" || output == "confidence" || output == "refined_error") {
       LB_REQUIRE(output != "refined_error" || lf.has_gt(), "this light field has no ground truth");
       refined(p, variant_in);
-      const ImageF& img = output == "refined" ? refined_.refined
-                          : output == "confidence" ? refined_.confidence
-                                                   : refined_error_;
-      out.resize(img.width, img.height);
-      out.upload_host(img);
+      if (!est_->refined_to_surface(output, out)) {  // CPU: the host maps
+        const ImageF& img = output == "refined" ? refined_.refined
+                            : output == "confidence" ? refined_.confidence
+                                                     : refined_error_;
+        out.resize(img.width, img.height);
+        out.upload_host(img);
+      }
     } else {
       throw Error("light field: no output '" + output + "'");
     }
