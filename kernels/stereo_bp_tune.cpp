@@ -198,42 +198,44 @@ std::vector<BpTuneCandidate> candidates(int L, std::size_t max_shared, int smem_
 
 }  // namespace
 
-BpTuneResult bp_autotune(BpDevice& dev, const stereo::BpParams& p, const std::string& device_name, cudaStream_t s) {
-  BpTuneResult r;
-  r.key = device_name + "|" + std::to_string(dev.width()) + "x" + std::to_string(dev.height()) + "|" +
-          std::to_string(p.ndisp);
+namespace {
+
+// r.best for r.key from the memory cache, else from the file cache (entries of "auto" must
+// name a variant this build can run for L); false when neither has it.
+bool from_cache(BpTuneResult& r, const std::string& path, int L, bool needs_variant) {
   {
     std::lock_guard<std::mutex> lock(g_mu);
     auto it = g_memory.find(r.key);
     if (it != g_memory.end()) {
       r.best = it->second;
       r.source = "memory cache";
-      return r;
+      return true;
     }
   }
-  const std::string path = bp_tune_cache_path();
-  if (read_file_cache(path, r.key, &r.best)) {
-    r.source = "file cache " + path;
-    std::lock_guard<std::mutex> lock(g_mu);
-    g_memory[r.key] = r.best;
-    return r;
+  if (!read_file_cache(path, r.key, &r.best)) return false;
+  if (needs_variant) {
+    if (r.best.variant.empty()) return false;
+    try {
+      (void)bp_config_of(r.best, L);  // a cache from another version may name what no longer exists
+    } catch (const Error&) {
+      return false;
+    }
   }
-  // Per-SM shared memory: how many blocks of a candidate fit (its occupancy limit).
-  int dev_id = 0, smem_sm = 0;
-  CUDA_CHECK_THROW(cudaGetDevice(&dev_id));
-  CUDA_CHECK_THROW(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev_id));
-  const std::size_t tune_shared = std::min<std::size_t>(dev.max_shared_bytes(), 96 * 1024);
+  r.source = "file cache " + path;
+  std::lock_guard<std::mutex> lock(g_mu);
+  g_memory[r.key] = r.best;
+  return true;
+}
+
+// Times every candidate (3 runs after a warm-up), keeps the fastest in r and both caches.
+// Every candidate failed: the first one's error (an out-of-memory line names the need).
+void tune(BpTuneResult& r, std::vector<BpTuneCandidate> cands, BpDevice& dev, const stereo::BpParams& p,
+          const std::string& path, cudaStream_t s) {
   double best = -1;
   std::string first_failure;
-  for (BpTuneCandidate c : candidates(p.ndisp, tune_shared, smem_sm)) {
-    BpConfig cfg;
-    cfg.store = BpStore::Hybrid;
-    cfg.reg = c.reg;
-    cfg.shared = c.shared;
-    cfg.block_x = c.block_x;
-    cfg.block_y = c.block_y;
-    const std::size_t bytes = static_cast<std::size_t>(c.shared) * c.block_x * c.block_y * 4;
-    if (bytes > 0) c.note += ", <= " + std::to_string(smem_sm / static_cast<int>(bytes)) + " blocks/SM by shared";
+  for (BpTuneCandidate c : cands) {
+    BpConfig cfg = bp_config_of(c, p.ndisp);
+    (void)bp_fit_config(cfg, p.ndisp, dev.max_shared_bytes());
     std::string why;
     c.ms = bp_time_config(dev, p, cfg, 3, s, &why);
     if (c.ms < 0 && first_failure.empty()) first_failure = why;
@@ -243,7 +245,6 @@ BpTuneResult bp_autotune(BpDevice& dev, const stereo::BpParams& p, const std::st
       r.best = c;
     }
   }
-  // Every candidate failed: the first one's error (an out-of-memory line names the need).
   if (best <= 0) throw Error(first_failure.empty() ? "BP auto-tuner: every candidate failed on this device" : first_failure);
   r.source = "tuned (" + std::to_string(r.tried.size()) + " candidates)";
   {
@@ -251,6 +252,27 @@ BpTuneResult bp_autotune(BpDevice& dev, const stereo::BpParams& p, const std::st
     g_memory[r.key] = r.best;
   }
   write_file_cache(path, r.key, r.best);
+}
+
+}  // namespace
+
+BpTuneResult bp_autotune(BpDevice& dev, const stereo::BpParams& p, const std::string& device_name, cudaStream_t s) {
+  BpTuneResult r;
+  r.key = device_name + "|" + std::to_string(dev.width()) + "x" + std::to_string(dev.height()) + "|" +
+          std::to_string(p.ndisp);
+  const std::string path = bp_tune_cache_path();
+  if (from_cache(r, path, p.ndisp, false)) return r;
+  // Per-SM shared memory: how many blocks of a candidate fit (its occupancy limit).
+  int dev_id = 0, smem_sm = 0;
+  CUDA_CHECK_THROW(cudaGetDevice(&dev_id));
+  CUDA_CHECK_THROW(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev_id));
+  const std::size_t tune_shared = std::min<std::size_t>(dev.max_shared_bytes(), 96 * 1024);
+  std::vector<BpTuneCandidate> cands = candidates(p.ndisp, tune_shared, smem_sm);
+  for (BpTuneCandidate& c : cands) {
+    const std::size_t bytes = static_cast<std::size_t>(c.shared) * c.block_x * c.block_y * 4;
+    if (bytes > 0) c.note += ", <= " + std::to_string(smem_sm / static_cast<int>(bytes)) + " blocks/SM by shared";
+  }
+  tune(r, std::move(cands), dev, p, path, s);
   return r;
 }
 
@@ -274,26 +296,8 @@ BpTuneResult bp_autotune_any(BpDevice& dev, const stereo::BpParams& p, const std
   BpTuneResult r;
   r.key = std::string(float_only ? "auto:float|" : "auto|") + device_name + "|" + std::to_string(dev.width()) + "x" +
           std::to_string(dev.height()) + "|" + std::to_string(p.ndisp);
-  {
-    std::lock_guard<std::mutex> lock(g_mu);
-    auto it = g_memory.find(r.key);
-    if (it != g_memory.end()) {
-      r.best = it->second;
-      r.source = "memory cache";
-      return r;
-    }
-  }
   const std::string path = bp_tune_cache_path();
-  if (read_file_cache(path, r.key, &r.best) && !r.best.variant.empty()) {
-    try {
-      (void)bp_config_of(r.best, p.ndisp);  // a cache from another version may name what no longer exists
-      r.source = "file cache " + path;
-      std::lock_guard<std::mutex> lock(g_mu);
-      g_memory[r.key] = r.best;
-      return r;
-    } catch (const Error&) {
-    }
-  }
+  if (from_cache(r, path, p.ndisp, true)) return r;
   const int L = p.ndisp;
   std::vector<BpTuneCandidate> cands;
   auto add = [&](const std::string& v, int bx, int by, const std::string& note) {
@@ -319,28 +323,7 @@ BpTuneResult bp_autotune_any(BpDevice& dev, const stereo::BpParams& p, const std
     h.variant = "hybrid:" + std::to_string(h.reg) + "," + std::to_string(h.shared);
     if (static_cast<std::size_t>(h.shared) * 32 * 4 * 4 <= dev.max_shared_bytes()) cands.push_back(h);
   }
-  double best = -1;
-  std::string first_failure;
-  for (BpTuneCandidate c : cands) {
-    BpConfig cfg = bp_config_of(c, L);
-    (void)bp_fit_config(cfg, L, dev.max_shared_bytes());
-    std::string why;
-    c.ms = bp_time_config(dev, p, cfg, 3, s, &why);
-    if (c.ms < 0 && first_failure.empty()) first_failure = why;
-    r.tried.push_back(c);
-    if (c.ms > 0 && (best < 0 || c.ms < best)) {
-      best = c.ms;
-      r.best = c;
-    }
-  }
-  // Every candidate failed: the first one's error (an out-of-memory line names the need).
-  if (best <= 0) throw Error(first_failure.empty() ? "BP auto-tuner: every candidate failed on this device" : first_failure);
-  r.source = "tuned (" + std::to_string(r.tried.size()) + " candidates)";
-  {
-    std::lock_guard<std::mutex> lock(g_mu);
-    g_memory[r.key] = r.best;
-  }
-  write_file_cache(path, r.key, r.best);
+  tune(r, std::move(cands), dev, p, path, s);
   return r;
 }
 
