@@ -170,8 +170,8 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     detail::launch_guided_filter(g, w, h, cost, A, rp.radius, rp.eps, filtered, scratch, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[2].get(), s));
     const bool sub = rp.mode == LfRefineMode::Subpixel || rp.mode == LfRefineMode::Full;
-    detail::launch_lf_wta(filtered, static_cast<long long>(npx), A, p.dmin, p.dmax, false, d_filtered, nullptr, s);
-    detail::launch_lf_wta(filtered, static_cast<long long>(npx), A, p.dmin, p.dmax, sub, d_refined, d_conf, s);
+    detail::launch_lf_wta(filtered, static_cast<long long>(npx), A, p.dmin, p.dmax, sub, d_filtered, d_refined, d_conf,
+                          s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[3].get(), s));
     if (rp.mode == LfRefineMode::Full)
       for (int k = 0; k < rp.median_iterations; ++k) {

@@ -25,8 +25,11 @@ __global__ void normalize_kernel(float* __restrict__ cost, long long npx, int la
   for (int a = 0; a < labels; ++a) cost[a * npx + p] = lfr::normalized(cost[a * npx + p], mn, mx);
 }
 
+// The winner's integer-label disparity into label_disp (may be null), with the parabola's
+// offset when subpixel into disp, and the confidence (may be null): one pass over the volume.
 __global__ void wta_kernel(const float* __restrict__ cost, long long npx, int labels, float dmin, float dmax,
-                           bool subpixel, float* __restrict__ disp, float* __restrict__ conf) {
+                           bool subpixel, float* __restrict__ label_disp, float* __restrict__ disp,
+                           float* __restrict__ conf) {
   const long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= npx) return;
   int best = 0;
@@ -38,6 +41,7 @@ __global__ void wta_kernel(const float* __restrict__ cost, long long npx, int la
   float off = 0.0f;
   if (subpixel && best > 0 && best < labels - 1)
     off = lfr::parabola_offset(cost[(best - 1) * npx + p], bc, cost[(best + 1) * npx + p]);
+  if (label_disp) label_disp[p] = lfr::label_to_disparity(dmin, dmax, labels, static_cast<float>(best));
   disp[p] = lfr::label_to_disparity(dmin, dmax, labels, static_cast<float>(best) + off);
   if (conf) {
     float second = INFINITY;
@@ -95,9 +99,9 @@ void launch_lf_normalize(float* cost, long long npx, int labels, cudaStream_t s)
   CUDA_CHECK_LAUNCH();
 }
 
-void launch_lf_wta(const float* cost, long long npx, int labels, float dmin, float dmax, bool subpixel, float* disp,
-                   float* conf, cudaStream_t s) {
-  wta_kernel<<<blocks(npx), 256, 0, s>>>(cost, npx, labels, dmin, dmax, subpixel, disp, conf);
+void launch_lf_wta(const float* cost, long long npx, int labels, float dmin, float dmax, bool subpixel,
+                   float* label_disp, float* disp, float* conf, cudaStream_t s) {
+  wta_kernel<<<blocks(npx), 256, 0, s>>>(cost, npx, labels, dmin, dmax, subpixel, label_disp, disp, conf);
   CUDA_CHECK_LAUNCH();
 }
 
