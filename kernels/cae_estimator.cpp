@@ -149,37 +149,55 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     ro.keep_cost = false;
     *raw = run(p, variant, ro);  // cost_ stays on the device
     const int w = raw->roi.w, h = raw->roi.h, A = p.labels;
-    LB_REQUIRE(guide.width == w && guide.height == h && guide.channels == 1, "refine: the guide does not match the region");
+    const int gc = rp.color_guide ? 3 : 1;
+    LB_REQUIRE(guide.width == w && guide.height == h && guide.channels == gc,
+               "refine: the guide does not match the region");
     const std::size_t npx = static_cast<std::size_t>(w) * h, vol = npx * static_cast<std::size_t>(A);
+    const bool blend = rp.defocus_weight > 0.0f;
+    const std::size_t gf_scratch = rp.color_guide ? detail::guided_filter_rgb_scratch_bytes(w, h, A)
+                                                  : detail::guided_filter_scratch_bytes(w, h, A);
     const cudaStream_t s = stream_->get();
     has_refined_ = false;
-    refine_.reserve(vol * 4 + detail::guided_filter_scratch_bytes(w, h, A) + 6 * npx * 4, "the refinement buffers");
+    refine_.reserve((blend ? 2 : 1) * vol * 4 + gf_scratch + (gc + 4) * npx * 4, "the refinement buffers");
     float* filtered = refine_.as<float>();
-    float* scratch = filtered + vol;
-    float* g = scratch + detail::guided_filter_scratch_bytes(w, h, A) / 4;
-    float* d_filtered = g + npx;
+    float* defocus = blend ? filtered + vol : nullptr;
+    float* scratch = filtered + (blend ? 2 : 1) * vol;
+    float* g = scratch + gf_scratch / 4;
+    float* d_filtered = g + gc * npx;
     float* d_refined = d_filtered + npx;
     float* d_conf = d_refined + npx;
     float* d_tmp = d_conf + npx;
-    CUDA_CHECK_THROW(cudaMemcpyAsync(g, guide.data.data(), npx * 4, cudaMemcpyHostToDevice, s));
-    Event ev[5];
+    // The guide as planes [c][y][x] (the kernels' layout; the host image is interleaved).
+    std::vector<float> planes(gc * npx);
+    for (std::size_t i = 0; i < npx; ++i)
+      for (int c = 0; c < gc; ++c) planes[c * npx + i] = guide.data[i * gc + c];
+    CUDA_CHECK_THROW(cudaMemcpyAsync(g, planes.data(), planes.size() * 4, cudaMemcpyHostToDevice, s));
+    Event ev[6];
     float* cost = cost_.as<float>();
     CUDA_CHECK_THROW(cudaEventRecord(ev[0].get(), s));
-    detail::launch_lf_normalize(cost, static_cast<long long>(npx), A, s);
+    if (blend)  // filtered is free until the filter: the box passes' scratch
+      detail::launch_lf_defocus(views(), p.views, p.dmin, p.dmax, A, raw->roi.x, raw->roi.y, w, h, rp.defocus_radius,
+                                defocus, filtered, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[1].get(), s));
-    detail::launch_guided_filter(g, w, h, cost, A, rp.radius, rp.eps, filtered, scratch, s);
+    detail::launch_lf_normalize(cost, defocus, rp.defocus_weight, static_cast<long long>(npx), A, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[2].get(), s));
+    if (rp.color_guide)
+      detail::launch_guided_filter_rgb(g, w, h, cost, A, rp.radius, rp.eps, filtered, scratch, s);
+    else
+      detail::launch_guided_filter(g, w, h, cost, A, rp.radius, rp.eps, filtered, scratch, s);
+    CUDA_CHECK_THROW(cudaEventRecord(ev[3].get(), s));
     const bool sub = rp.mode == LfRefineMode::Subpixel || rp.mode == LfRefineMode::Full;
     detail::launch_lf_wta(filtered, static_cast<long long>(npx), A, p.dmin, p.dmax, sub, d_filtered, d_refined, d_conf,
                           s);
-    CUDA_CHECK_THROW(cudaEventRecord(ev[3].get(), s));
+    CUDA_CHECK_THROW(cudaEventRecord(ev[4].get(), s));
     if (rp.mode == LfRefineMode::Full)
       for (int k = 0; k < rp.median_iterations; ++k) {
-        detail::launch_lf_median(d_refined, d_conf, g, w, h, rp.median_radius, rp.median_sigma, d_tmp, s);
+        detail::launch_lf_median(d_refined, d_conf, g, gc, w, h, rp.median_radius, rp.median_sigma, d_tmp, s);
         std::swap(d_refined, d_tmp);
       }
-    CUDA_CHECK_THROW(cudaEventRecord(ev[4].get(), s));
+    CUDA_CHECK_THROW(cudaEventRecord(ev[5].get(), s));
     ref_refined_ = d_refined;
+    ref_filtered_ = d_filtered;
     ref_conf_ = d_conf;
     ref_roi_ = raw->roi;
     has_refined_ = true;
@@ -190,16 +208,21 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     CUDA_CHECK_THROW(cudaMemcpyAsync(out->refined.data.data(), d_refined, npx * 4, cudaMemcpyDeviceToHost, s));
     CUDA_CHECK_THROW(cudaMemcpyAsync(out->confidence.data.data(), d_conf, npx * 4, cudaMemcpyDeviceToHost, s));
     CUDA_CHECK_THROW(cudaStreamSynchronize(s));
-    float t[4] = {0, 0, 0, 0};
-    for (int i = 0; i < 4; ++i) CUDA_CHECK_THROW(cudaEventElapsedTime(&t[i], ev[i].get(), ev[i + 1].get()));
-    out->normalize_ms = t[0];
-    out->filter_ms = t[1];
-    out->wta_ms = t[2];
-    out->median_ms = t[3];
-    timings_.record("lfdepth/refine/normalize", t[0], vol * 8);
-    timings_.record("lfdepth/refine/guided filter", t[1], vol * 4 * 14);
-    timings_.record("lfdepth/refine/wta + subpixel", t[2], vol * 8);
-    if (rp.mode == LfRefineMode::Full) timings_.record("lfdepth/refine/weighted median", t[3], 0);
+    float t[5] = {0, 0, 0, 0, 0};
+    for (int i = 0; i < 5; ++i) CUDA_CHECK_THROW(cudaEventElapsedTime(&t[i], ev[i].get(), ev[i + 1].get()));
+    out->defocus_ms = t[0];
+    out->normalize_ms = t[1];
+    out->filter_ms = t[2];
+    out->wta_ms = t[3];
+    out->median_ms = t[4];
+    // Bytes: the defocus cost writes the raw volume and box-filters it (2 passes, read + write);
+    // normalize reads and writes the CAE volume (and reads the defocus one); the filter's
+    // passes are counted by its kernels' global traffic (gray: 14 volumes; colour: 24).
+    if (blend) timings_.record("lfdepth/refine/defocus cost", t[0], vol * 4 * 5);
+    timings_.record("lfdepth/refine/normalize", t[1], vol * (blend ? 12 : 8));
+    timings_.record("lfdepth/refine/guided filter", t[2], vol * 4 * (rp.color_guide ? 24 : 14));
+    timings_.record("lfdepth/refine/wta + subpixel", t[3], vol * 8);
+    if (rp.mode == LfRefineMode::Full) timings_.record("lfdepth/refine/weighted median", t[4], 0);
     return true;
   }
 
@@ -207,11 +230,11 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     LB_REQUIRE(has_refined_, "light-field refinement: nothing refined yet");
     CUDA_CHECK_THROW(cudaSetDevice(device_));
     DeviceFloatPlane d;
-    d.ptr = which == "confidence" ? ref_conf_ : ref_refined_;
+    d.ptr = which == "confidence" ? ref_conf_ : which == "filtered" ? ref_filtered_ : ref_refined_;
     d.pitch = static_cast<std::size_t>(ref_roi_.w) * 4;
     d.width = ref_roi_.w;
     d.height = ref_roi_.h;
-    if (which == "refined" || which == "confidence") {
+    if (which == "refined" || which == "confidence" || which == "filtered") {
       write_surface_r32f(out, d, stream_->get(), &staging_);
     } else if (which == "refined_error") {
       LB_REQUIRE(has_gt_, "this light field has no ground truth");
@@ -276,7 +299,8 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
   std::unique_ptr<Stream> stream_;
   CaeDeviceLightField lf_;
   DeviceBuffer tables_, cost_, maps_, refine_;
-  const float* ref_refined_ = nullptr;  // the last refine_device's maps (in refine_)
+  const float* ref_refined_ = nullptr;
+  const float* ref_filtered_ = nullptr;  // the last refine_device's maps (in refine_)
   const float* ref_conf_ = nullptr;
   CaeRoi ref_roi_;
   bool has_refined_ = false;

@@ -1,19 +1,59 @@
-// Light-field depth refinement on CUDA (issue 12): per-pixel min-max normalisation of the
-// CAE cost volume, the guided filter on every label slice (guided_filter.cu), winner takes
-// all with the parabola's sub-pixel offset, and a confidence. The per-pixel arithmetic is
+// Light-field depth refinement on CUDA (issue 12): the defocus cost volume, per-pixel min-max
+// normalisation of the CAE cost volume (blended with the defocus cost), the guided filter on
+// every label slice (guided_filter.cu), winner takes all with the parabola's sub-pixel
+// offset, a confidence and the weighted median. The per-pixel arithmetic is
 // lb::lfr's (lightbench/lf_refine_math.hpp), shared with the CPU reference.
 #include <cuda_runtime.h>
 
 #include "cuda_check.cuh"
 #include "lf_refine_launch.hpp"
+#include "lightbench/cae_math.hpp"
 #include "lightbench/lf_refine_math.hpp"
+#include "view_fetch.cuh"
 
 namespace lb::cuda::detail {
 
 namespace {
 
-// One thread per pixel; the volume is [label][pixel], so each label's loads coalesce.
-__global__ void normalize_kernel(float* __restrict__ cost, long long npx, int labels) {
+// Raw defocus cost (lfr::defocus_raw) of roi pixel (x, y) at label blockIdx.y: the same
+// explicitly rounded double steps as the CPU, so the same bits. Thread (x, y) of a 32 x 8
+// tile: neighbouring threads read neighbouring texels of each view.
+__global__ void defocus_raw_kernel(ViewFetch fetch, int lw, int lh, refocus::Aperture ap, float dmin, float dmax,
+                                   int labels, int rx, int ry, int w, int h, float* __restrict__ out) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = static_cast<int>(blockIdx.z * blockDim.y + threadIdx.y);
+  if (x >= w || y >= h) return;
+  const int a = static_cast<int>(blockIdx.y);
+  const float d = cae::label_disparity(dmin, dmax, labels, a);
+  double acc[3];
+  refocus::refocus_sums(fetch, lw, lh, ap, d, x + rx, y + ry, acc);
+  const refocus::Rgb8 c = fetch(ap.uc, ap.vc, x + rx, y + ry);
+  out[(static_cast<std::size_t>(a) * h + y) * w + x] = static_cast<float>(lfr::defocus_raw(acc, ap.n, c.r, c.g, c.b));
+}
+
+// One pass of a clipped box window along x (horizontal) or y, O(r) per pixel; the vertical
+// pass divides by the window's pixel count (the mean). [slice][y][x], thread (x, y, slice).
+__global__ void box_pass_kernel(const float* __restrict__ in, int w, int h, int r, bool horizontal,
+                                float* __restrict__ out) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y);
+  if (x >= w) return;
+  const std::size_t base = static_cast<std::size_t>(blockIdx.z) * w * h;
+  float s = 0.0f;
+  if (horizontal) {
+    for (int xx = max(0, x - r); xx <= min(w - 1, x + r); ++xx) s += in[base + static_cast<std::size_t>(y) * w + xx];
+  } else {
+    const int y0 = max(0, y - r), y1 = min(h - 1, y + r);
+    for (int yy = y0; yy <= y1; ++yy) s += in[base + static_cast<std::size_t>(yy) * w + x];
+    s /= static_cast<float>((min(w - 1, x + r) - max(0, x - r) + 1) * (y1 - y0 + 1));
+  }
+  out[base + static_cast<std::size_t>(y) * w + x] = s;
+}
+
+// One thread per pixel; the volume is [label][pixel], so each label's loads coalesce. With
+// a defocus volume (w > 0) the normalised costs are blended (lfr::blend).
+__global__ void normalize_kernel(float* __restrict__ cost, const float* __restrict__ defocus, float wdef,
+                                 long long npx, int labels) {
   const long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= npx) return;
   float mn = cost[p], mx = cost[p];
@@ -22,7 +62,19 @@ __global__ void normalize_kernel(float* __restrict__ cost, long long npx, int la
     mn = fminf(mn, c);
     mx = fmaxf(mx, c);
   }
-  for (int a = 0; a < labels; ++a) cost[a * npx + p] = lfr::normalized(cost[a * npx + p], mn, mx);
+  if (!defocus) {
+    for (int a = 0; a < labels; ++a) cost[a * npx + p] = lfr::normalized(cost[a * npx + p], mn, mx);
+    return;
+  }
+  float dn = defocus[p], dx = defocus[p];
+  for (int a = 1; a < labels; ++a) {
+    const float c = defocus[a * npx + p];
+    dn = fminf(dn, c);
+    dx = fmaxf(dx, c);
+  }
+  for (int a = 0; a < labels; ++a)
+    cost[a * npx + p] =
+        lfr::blend(lfr::normalized(cost[a * npx + p], mn, mx), lfr::normalized(defocus[a * npx + p], dn, dx), wdef);
 }
 
 // The winner's integer-label disparity into label_disp (may be null), with the parabola's
@@ -51,26 +103,26 @@ __global__ void wta_kernel(const float* __restrict__ cost, long long npx, int la
   }
 }
 
-// The guide: the centre view's gray in [0, 1] (lfr::guide_gray of RGBA8).
-__global__ void guide_kernel(const uchar4* __restrict__ rgba, long long n, float* __restrict__ guide) {
-  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const uchar4 c = rgba[i];
-  guide[i] = lfr::guide_gray(c.x, c.y, c.z);
-}
-
 // One pass of the guided, confidence-weighted median (weighted_median_cpu): the smallest
 // window value v whose weight of values <= v reaches half the window's weight. O(n^2) per
 // pixel over the (2m+1)^2 window; the sums are float here, double on the CPU (a value at a
 // tie of the half-weight may differ: the tests bound the share of such pixels).
+// guide: gc planes [c][y][x].
 __global__ void median_kernel(const float* __restrict__ disp, const float* __restrict__ conf,
-                              const float* __restrict__ guide, int w, int h, int m, float sigma,
+                              const float* __restrict__ guide, int gc, int w, int h, int m, float sigma,
                               float* __restrict__ out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
   if (x >= w) return;
   const int x0 = max(0, x - m), x1 = min(w - 1, x + m), y0 = max(0, y - m), y1 = min(h - 1, y + m);
-  const float gi = guide[static_cast<std::size_t>(y) * w + x];
-  auto weight = [&](std::size_t j) { return lfr::median_weight(gi, guide[j], sigma) * fmaxf(conf[j], 1e-3f); };
+  const std::size_t plane = static_cast<std::size_t>(w) * h, i = static_cast<std::size_t>(y) * w + x;
+  auto weight = [&](std::size_t j) {
+    float d2 = 0.0f;
+    for (int c = 0; c < gc; ++c) {
+      const float d = __fsub_rn(guide[c * plane + i], guide[c * plane + j]);
+      d2 = __fadd_rn(d2, __fmul_rn(d, d));  // the CPU's order and roundings (no FMA)
+    }
+    return lfr::median_weight(d2, sigma) * fmaxf(conf[j], 1e-3f);
+  };
   float total = 0.0f;
   for (int yy = y0; yy <= y1; ++yy)
     for (int xx = x0; xx <= x1; ++xx) total += weight(static_cast<std::size_t>(yy) * w + xx);
@@ -94,8 +146,25 @@ unsigned blocks(long long n) { return static_cast<unsigned>((n + 255) / 256); }
 
 }  // namespace
 
-void launch_lf_normalize(float* cost, long long npx, int labels, cudaStream_t s) {
-  normalize_kernel<<<blocks(npx), 256, 0, s>>>(cost, npx, labels);
+void launch_lf_defocus(const LightFieldViews& lf, int views, float dmin, float dmax, int labels, int rx, int ry, int w,
+                       int h, int radius, float* out, float* tmp, cudaStream_t s) {
+  LB_REQUIRE(labels <= 65535 && h <= 65535, "defocus cost: more than 65535 labels or rows");
+  const ViewFetch fetch{lf.data, lf.nu, lf.width, lf.view_pixels()};
+  const refocus::Aperture ap = refocus::aperture(lf.nu, lf.nv, views / 2);
+  const dim3 block(32, 8), grid(static_cast<unsigned>((w + 31) / 32), static_cast<unsigned>(labels),
+                                static_cast<unsigned>((h + 7) / 8));
+  defocus_raw_kernel<<<grid, block, 0, s>>>(fetch, lf.width, lf.height, ap, dmin, dmax, labels, rx, ry, w, h, out);
+  CUDA_CHECK_LAUNCH();
+  const dim3 bg(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h), static_cast<unsigned>(labels));
+  box_pass_kernel<<<bg, 128, 0, s>>>(out, w, h, radius, true, tmp);
+  CUDA_CHECK_LAUNCH();
+  box_pass_kernel<<<bg, 128, 0, s>>>(tmp, w, h, radius, false, out);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_lf_normalize(float* cost, const float* defocus, float defocus_weight, long long npx, int labels,
+                         cudaStream_t s) {
+  normalize_kernel<<<blocks(npx), 256, 0, s>>>(cost, defocus, defocus_weight, npx, labels);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -105,15 +174,10 @@ void launch_lf_wta(const float* cost, long long npx, int labels, float dmin, flo
   CUDA_CHECK_LAUNCH();
 }
 
-void launch_lf_median(const float* disp, const float* conf, const float* guide, int w, int h, int m, float sigma,
-                      float* out, cudaStream_t s) {
+void launch_lf_median(const float* disp, const float* conf, const float* guide, int guide_channels, int w, int h,
+                      int m, float sigma, float* out, cudaStream_t s) {
   median_kernel<<<dim3(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h)), 128, 0, s>>>(
-      disp, conf, guide, w, h, m, sigma, out);
-  CUDA_CHECK_LAUNCH();
-}
-
-void launch_lf_guide(const void* rgba, long long n, float* guide, cudaStream_t s) {
-  guide_kernel<<<blocks(n), 256, 0, s>>>(static_cast<const uchar4*>(rgba), n, guide);
+      disp, conf, guide, guide_channels, w, h, m, sigma, out);
   CUDA_CHECK_LAUNCH();
 }
 

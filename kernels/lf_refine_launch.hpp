@@ -3,19 +3,26 @@
 // filter itself is guided_filter.hpp.
 #include <cuda_runtime_api.h>
 
+#include "lightfield_refocus.hpp"
+
 namespace lb::cuda::detail {
 
-// Each pixel's costs ([label][pixel], npx pixels) min-max normalised in place.
-void launch_lf_normalize(float* cost, long long npx, int labels, cudaStream_t s);
+// The defocus cost volume ([label][y][x] of the w x h region at (rx, ry)) of `views` x
+// `views` views and labels over [dmin, dmax]: lfr::defocus_raw (bit-identical to the CPU),
+// then the box mean of radius `radius` (float); tmp: as large as out.
+void launch_lf_defocus(const LightFieldViews& lf, int views, float dmin, float dmax, int labels, int rx, int ry, int w,
+                       int h, int radius, float* out, float* tmp, cudaStream_t s);
+// Each pixel's costs ([label][pixel], npx pixels) min-max normalised in place; with a
+// defocus volume (may be null) blended with its normalised costs (lfr::blend).
+void launch_lf_normalize(float* cost, const float* defocus, float defocus_weight, long long npx, int labels,
+                         cudaStream_t s);
 // Winner takes all (first minimum), one pass: label_disp (may be null) its integer label's
 // disparity, disp with the parabola's offset when subpixel, conf (may be null)
 // lfr::confidence.
 void launch_lf_wta(const float* cost, long long npx, int labels, float dmin, float dmax, bool subpixel,
                    float* label_disp, float* disp, float* conf, cudaStream_t s);
-// One weighted-median pass (window radius m).
-void launch_lf_median(const float* disp, const float* conf, const float* guide, int w, int h, int m, float sigma,
-                      float* out, cudaStream_t s);
-// Gray guide in [0, 1] of n RGBA8 pixels.
-void launch_lf_guide(const void* rgba, long long n, float* guide, cudaStream_t s);
+// One weighted-median pass (window radius m); guide: guide_channels planes of w x h.
+void launch_lf_median(const float* disp, const float* conf, const float* guide, int guide_channels, int w, int h,
+                      int m, float sigma, float* out, cudaStream_t s);
 
 }  // namespace lb::cuda::detail

@@ -11,6 +11,7 @@
 #include "lightbench/refocus_math.hpp"
 #include "lightfield_refocus.hpp"
 #include "surface_write.cuh"
+#include "view_fetch.cuh"
 
 namespace lb::cuda::detail {
 namespace {
@@ -20,18 +21,6 @@ struct RefocusArgs {
   int nu, width, height;
   refocus::Aperture ap;
   float disparity;
-};
-
-// Pixel (px, py) of view (u, v) in DeviceLightField's layout.
-struct ViewFetch {
-  const uchar4* views;
-  int nu, width;
-  std::size_t plane;  // pixels per view
-  __device__ __forceinline__ refocus::Rgb8 operator()(int u, int v, int px, int py) const {
-    const uchar4 p = __ldg(views + (static_cast<std::size_t>(v) * nu + static_cast<std::size_t>(u)) * plane +
-                           static_cast<std::size_t>(py) * width + static_cast<std::size_t>(px));
-    return refocus::Rgb8{p.x, p.y, p.z};
-  }
 };
 
 template <class W>

@@ -11,7 +11,6 @@
 #include "commands.hpp"
 #include "option_checks.hpp"
 #include "lightbench/cae_math.hpp"
-#include "lightbench/lf_refine.hpp"
 #include "lightbench/runners.hpp"
 #include "lightbench/cae.hpp"
 #include "lightbench/lf_refine.hpp"
@@ -55,7 +54,7 @@ CaeRoi parse_crop(const std::string& text) {
 Action add_lfdepth(CLI::App& app) {
   struct Opts {
     std::string lf, drange = "-3.3,2.8", method = "cae", variant, backend = "auto", out, gt, crop,
-                json, grid, refine = "none", confidence, raw_out;
+                json, grid, refine = "none", confidence, raw_out, gf_guide = "rgb";
     LfRefineParams rp;
     int views = 5, labels = 75, repeat = 1, border = 15;
     float sigma = 10.0f;
@@ -87,8 +86,14 @@ Action add_lfdepth(CLI::App& app) {
                  "refinement after the CAE cost: none | filter (guided filter per label) | subpixel (+ parabola) | "
                  "full (+ guided weighted median)")
       ->capture_default_str();
+  app.add_option("--defocus-weight", o->rp.defocus_weight,
+                 "weight of the defocus cost (|refocus - centre|) in the data cost, 0..1 (0: CAE alone)")
+      ->capture_default_str();
+  app.add_option("--defocus-radius", o->rp.defocus_radius, "box window radius of the defocus cost")
+      ->capture_default_str();
+  app.add_option("--gf-guide", o->gf_guide, "guide of the filter and the median: rgb | gray")->capture_default_str();
   app.add_option("--gf-radius", o->rp.radius, "guided filter radius")->capture_default_str();
-  app.add_option("--gf-eps", o->rp.eps, "guided filter eps (guide gray on [0, 1])")->capture_default_str();
+  app.add_option("--gf-eps", o->rp.eps, "guided filter eps (guide on [0, 1])")->capture_default_str();
   app.add_option("--median-radius", o->rp.median_radius, "full: weighted median radius")->capture_default_str();
   app.add_option("--median-sigma", o->rp.median_sigma, "full: weighted median guide sigma")->capture_default_str();
   app.add_option("--median-iterations", o->rp.median_iterations, "full: weighted median passes")
@@ -98,6 +103,9 @@ Action add_lfdepth(CLI::App& app) {
   return [o] {
     if (file_extension(o->out) != ".pfm") throw Error("--out '" + o->out + "': use .pfm");
     o->rp.mode = parse_lf_refine_mode(o->refine);
+    if (o->gf_guide != "rgb" && o->gf_guide != "gray")
+      throw Error("--gf-guide '" + o->gf_guide + "': use rgb or gray");
+    o->rp.color_guide = o->gf_guide == "rgb";
     validate(o->rp);
     const bool refining = o->rp.mode != LfRefineMode::None;
     for (const std::string* f : {&o->confidence, &o->raw_out}) {
@@ -140,8 +148,12 @@ Action add_lfdepth(CLI::App& app) {
                   reason + ")");
 
     if (const LightFieldHeader lh = probe_lightfield_header(o->lf); lh.known)
-      check_memory("lfdepth", cae_host_bytes(p, lh.views, lh.width, lh.height),
-                   cae_device_bytes(p, lh.width, lh.height), est->kind() == BackendKind::Cuda);
+      check_memory("lfdepth",
+                   cae_host_bytes(p, lh.views, lh.width, lh.height) +
+                       (refining ? lf_refine_host_bytes(o->rp, p, lh.width, lh.height) : 0),
+                   cae_device_bytes(p, lh.width, lh.height) +
+                       (refining ? lf_refine_device_bytes(o->rp, p, lh.width, lh.height) : 0),
+                   est->kind() == BackendKind::Cuda);
     progress("lfdepth: loading " + o->lf + " ...");
     LightFieldLoadOptions lo = parse_lf_grid(o->grid);
     LightField4D lf = load_lightfield(o->lf, lo);
@@ -168,12 +180,12 @@ Action add_lfdepth(CLI::App& app) {
     LfDepthResult r;
     LfRefineResult rr;
     bool refined_on_device = false;
-    const ImageF guide = refining ? lf_refine_guide(lf.centre(), ro.roi) : ImageF();
+    const ImageF guide = refining ? lf_refine_guide(lf.centre(), ro.roi, o->rp.color_guide) : ImageF();
     for (int k = 0; k < o->repeat; ++k) {
       progress("lfdepth: " + std::string(to_string(p.method)) + (refining ? " + refine " : " ") +
                std::to_string(k + 1) + "/" + std::to_string(o->repeat));
       if (refining)
-        rr = run_refined(*est, p, variant, ro, o->rp, guide, &r, &refined_on_device);
+        rr = run_refined(*est, lf, p, variant, ro, o->rp, guide, &r, &refined_on_device);
       else
         r = est->run(p, variant, ro);
     }
@@ -190,10 +202,10 @@ Action add_lfdepth(CLI::App& app) {
     HciScore raw_score;
     if (scored && refining) {
       raw_score = hci_score_region(r.disparity, gt, r.roi.x, r.roi.y, o->border);
-      std::printf("unrefined (exact WTA): BadPix0.07 %.2f %%  MSEx100 %.3f; refine %s: normalize %.1f ms, filter %.1f "
-                  "ms, wta %.1f ms, median %.1f ms (%s)\n",
-                  raw_score.badpix_007, raw_score.mse_x100, to_string(o->rp.mode), rr.normalize_ms, rr.filter_ms,
-                  rr.wta_ms, rr.median_ms, refined_on_device ? "CUDA events" : "CPU");
+      std::printf("unrefined (exact WTA): BadPix0.07 %.2f %%  MSEx100 %.3f; refine %s: defocus %.1f ms, normalize %.1f "
+                  "ms, filter %.1f ms, wta %.1f ms, median %.1f ms (%s)\n",
+                  raw_score.badpix_007, raw_score.mse_x100, to_string(o->rp.mode), rr.defocus_ms, rr.normalize_ms,
+                  rr.filter_ms, rr.wta_ms, rr.median_ms, refined_on_device ? "CUDA events" : "CPU");
     }
     if (scored) {
       score = hci_score_region(final_map, gt, r.roi.x, r.roi.y, o->border);
@@ -225,11 +237,15 @@ Action add_lfdepth(CLI::App& app) {
       if (refining) {
         rep.root()["refine"] = {{"mode", to_string(o->rp.mode)},
                                 {"backend", refined_on_device ? "cuda" : "cpu"},
+                                {"defocus_weight", o->rp.defocus_weight},
+                                {"defocus_radius", o->rp.defocus_radius},
+                                {"gf_guide", o->gf_guide},
                                 {"gf_radius", o->rp.radius},
                                 {"gf_eps", o->rp.eps},
                                 {"median_radius", o->rp.median_radius},
                                 {"median_sigma", o->rp.median_sigma},
                                 {"median_iterations", o->rp.median_iterations},
+                                {"defocus_ms", rr.defocus_ms},
                                 {"normalize_ms", rr.normalize_ms},
                                 {"filter_ms", rr.filter_ms},
                                 {"wta_ms", rr.wta_ms},

@@ -244,12 +244,14 @@ void LightFieldAlgorithm::run(BackendPool& pool, BackendSlot slot, const PaneRun
   Runner& r = runners_.get(pool, slot, data_);
   Params p = effective(run);
   r.run(read_values(describe_all(p)), variant_name(run), output, out);
-  if (output == "depth" || output == "error" || output == "refined" || output == "refined_error") scores_ = r.scores();
+  if (output == "depth" || output == "error" || output == "refined" || output == "filtered" ||
+      output == "refined_error")
+    scores_ = r.scores();
 }
 
 DisplayHints LightFieldAlgorithm::display(const std::string& output) const {
   DisplayHints h;
-  if (output == "depth" || output == "truth" || output == "refined") {
+  if (output == "depth" || output == "truth" || output == "refined" || output == "filtered") {
     h.has_range = true;
     h.range_min = params_.cae.dmin;
     h.range_max = params_.cae.dmax > params_.cae.dmin ? params_.cae.dmax : params_.cae.dmin + 1.0f;

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <numeric>
 
+#include "lightbench/cae_math.hpp"
 #include "lightbench/error.hpp"
+#include "lightbench/guided_filter_cpu.hpp"
 #include "lightbench/lf_refine.hpp"
 #include "lightbench/lf_refine_math.hpp"
 #include "lightbench/parallel.hpp"
@@ -57,6 +59,10 @@ LfRefineMode parse_lf_refine_mode(const std::string& s) {
 }
 
 void validate(const LfRefineParams& p) {
+  LB_REQUIRE(std::isfinite(p.defocus_weight) && p.defocus_weight >= 0.0f && p.defocus_weight <= 1.0f,
+             "--defocus-weight: must be in [0, 1], got " + std::to_string(p.defocus_weight));
+  LB_REQUIRE(p.defocus_radius >= 0 && p.defocus_radius <= 32,
+             "--defocus-radius: must be in 0..32, got " + std::to_string(p.defocus_radius));
   LB_REQUIRE(p.radius >= 0 && p.radius <= 256, "--gf-radius (refine radius): must be in 0..256, got " + std::to_string(p.radius));
   LB_REQUIRE(std::isfinite(p.eps) && p.eps > 0.0f && p.eps <= 100.0f,
              "--gf-eps (refine eps): must be in (0, 100], got " + std::to_string(p.eps));
@@ -71,6 +77,13 @@ void validate(const LfRefineParams& p) {
 std::vector<ParamInfo> describe(LfRefineParams& p) {
   using K = ParamInfo::Kind;
   return {
+      {"defocus_weight", "defocus weight",
+       "weight of the defocus cost (|refocus - centre|) blended with the CAE cost; 0: CAE alone", K::Float,
+       &p.defocus_weight, 0.0, 1.0},
+      {"defocus_radius", "defocus window", "radius of the defocus cost's box window (px)", K::Int, &p.defocus_radius,
+       0, 8},
+      {"gf_color", "colour guide", "guide the filter and the median by the centre view's colour (off: its gray)",
+       K::Bool, &p.color_guide, 0, 1},
       {"gf_radius", "filter radius", "guided filter window radius on every label slice (px)", K::Int, &p.radius, 0, 40},
       {"gf_eps", "filter eps", "guided filter regulariser (guide gray on [0, 1]): larger smooths across edges",
        K::Float, &p.eps, 1e-6, 1e-1},
@@ -82,17 +95,72 @@ std::vector<ParamInfo> describe(LfRefineParams& p) {
   };
 }
 
-ImageF lf_refine_guide(const ImageU8& view, const CaeRoi& roi) {
+std::uint64_t lf_refine_host_bytes(const LfRefineParams& rp, const CaeParams& p, int w, int h) {
+  const std::uint64_t n = std::uint64_t(w) * std::uint64_t(h), A = std::uint64_t(std::max(p.labels, 1));
+  const std::uint64_t defocus = rp.defocus_weight > 0.0f ? 4 * n * A + 8 * n * std::uint64_t(default_thread_count()) : 0;
+  // Each filtering worker holds its slice, the output and the filter's box tables (about 20
+  // double planes for the colour guide, 10 for gray); the guide (3 planes); 4 output maps.
+  const std::uint64_t per_worker = (rp.color_guide ? 20 : 10) * 8 * n;
+  return defocus + per_worker * std::uint64_t(default_thread_count()) + 3 * 8 * n + 4 * 4 * n;
+}
+
+std::uint64_t lf_refine_device_bytes(const LfRefineParams& rp, const CaeParams& p, int w, int h) {
+  const std::uint64_t n = std::uint64_t(w) * std::uint64_t(h), vol = n * std::uint64_t(std::max(p.labels, 1));
+  // The filtered volume (+ the defocus one), the filter's scratch (kernels/guided_filter.hpp:
+  // gray 4 volumes + 2 planes, colour 8 volumes + 12 planes), the guide planes, 4 maps.
+  const std::uint64_t scratch = rp.color_guide ? 4 * (8 * vol + 12 * n) : 4 * (4 * vol + 2 * n);
+  return 4 * vol * (rp.defocus_weight > 0.0f ? 2 : 1) + scratch + 4 * n * ((rp.color_guide ? 3 : 1) + 4);
+}
+
+ImageF lf_refine_guide(const ImageU8& view, const CaeRoi& roi, bool color) {
   LB_REQUIRE(view.channels >= 1, "refine: empty centre view");
-  ImageF g(roi.w, roi.h, 1);
+  ImageF g(roi.w, roi.h, color ? 3 : 1);
   for (int y = 0; y < roi.h; ++y)
     for (int x = 0; x < roi.w; ++x) {
       const std::uint8_t* px =
           &view.data[(static_cast<std::size_t>(y + roi.y) * view.width + (x + roi.x)) * view.channels];
-      g.data[static_cast<std::size_t>(y) * roi.w + x] =
-          view.channels >= 3 ? lfr::guide_gray(px[0], px[1], px[2]) : lfr::guide_gray(px[0], px[0], px[0]);
+      const std::uint8_t r = px[0], gr = view.channels >= 3 ? px[1] : px[0], b = view.channels >= 3 ? px[2] : px[0];
+      float* o = &g.data[(static_cast<std::size_t>(y) * roi.w + x) * g.channels];
+      if (color)
+        o[0] = r / 255.0f, o[1] = gr / 255.0f, o[2] = b / 255.0f;
+      else
+        o[0] = lfr::guide_gray(r, gr, b);
     }
   return g;
+}
+
+std::vector<float> defocus_cost_cpu(const LightField4D& lf, const CaeParams& p, const CaeRoi& roi_in, int radius,
+                                    int threads) {
+  validate(p, lf);
+  const CaeRoi roi = resolve_roi(roi_in, lf.width, lf.height);
+  const std::size_t n = static_cast<std::size_t>(roi.w) * roi.h;
+  std::vector<float> out(n * static_cast<std::size_t>(p.labels));
+  const refocus::Aperture ap = refocus::aperture(lf.nu, lf.nv, p.views / 2);
+  const ImageU8& c = lf.centre();
+  auto fetch = [&](int u, int v, int px, int py) {
+    const ImageU8& im = lf.view(u, v);
+    const std::uint8_t* q = &im.data[(static_cast<std::size_t>(py) * lf.width + px) * im.channels];
+    return refocus::Rgb8{q[0], q[1], q[2]};
+  };
+  parallel_for(
+      p.labels,
+      [&](int a) {
+        const float d = cae::label_disparity(p.dmin, p.dmax, p.labels, a);
+        std::vector<double> raw(n);
+        for (int y = 0; y < roi.h; ++y)
+          for (int x = 0; x < roi.w; ++x) {
+            double acc[3];
+            refocus::refocus_sums(fetch, lf.width, lf.height, ap, d, x + roi.x, y + roi.y, acc);
+            const std::uint8_t* cp = &c.data[(static_cast<std::size_t>(y + roi.y) * lf.width + x + roi.x) * c.channels];
+            raw[static_cast<std::size_t>(y) * roi.w + x] = lfr::defocus_raw(acc, ap.n, cp[0], cp[1], cp[2]);
+          }
+        const BoxMean box(raw, roi.w, roi.h, radius);
+        for (int y = 0; y < roi.h; ++y)
+          for (int x = 0; x < roi.w; ++x)
+            out[a * n + static_cast<std::size_t>(y) * roi.w + x] = static_cast<float>(box.at(x, y));
+      },
+      threads);
+  return out;
 }
 
 std::vector<double> guided_filter_cpu(const std::vector<double>& I, const std::vector<double>& p, int w, int h, int r,
@@ -128,12 +196,18 @@ ImageF weighted_median_cpu(const ImageF& disp, const ImageF& conf, const ImageF&
         std::vector<std::pair<float, float>> win;
         for (int x = 0; x < w; ++x) {
           win.clear();
-          const float gi = guide.data[static_cast<std::size_t>(y) * w + x];
+          const int gc = guide.channels;
+          const float* gi = &guide.data[(static_cast<std::size_t>(y) * w + x) * gc];
           double total = 0;
           for (int yy = std::max(0, y - radius); yy <= std::min(h - 1, y + radius); ++yy)
             for (int xx = std::max(0, x - radius); xx <= std::min(w - 1, x + radius); ++xx) {
               const std::size_t j = static_cast<std::size_t>(yy) * w + xx;
-              const float wt = lfr::median_weight(gi, guide.data[j], sigma) * std::max(conf.data[j], 1e-3f);
+              float d2 = 0;
+              for (int c = 0; c < gc; ++c) {
+                const float d = gi[c] - guide.data[j * gc + c];
+                d2 += d * d;
+              }
+              const float wt = lfr::median_weight(d2, sigma) * std::max(conf.data[j], 1e-3f);
               win.emplace_back(disp.data[j], wt);
               total += wt;
             }
@@ -155,14 +229,18 @@ ImageF weighted_median_cpu(const ImageF& disp, const ImageF& conf, const ImageF&
 }
 
 LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const CaeParams& cae, const ImageF& guide,
-                                const LfRefineParams& p, int threads) {
+                                const LfRefineParams& p, const std::vector<float>* defocus, int threads) {
   validate(p);
   LB_REQUIRE(p.mode != LfRefineMode::None, "refine: mode none has nothing to refine");
   const int A = cae.labels;
   const std::size_t n = static_cast<std::size_t>(w) * h;
   LB_REQUIRE(w > 0 && h > 0 && cost.size() == n * static_cast<std::size_t>(A),
              "refine: the cost volume does not match the region and label count");
-  LB_REQUIRE(guide.width == w && guide.height == h, "refine: the guide does not match the region");
+  LB_REQUIRE(guide.width == w && guide.height == h && guide.channels == (p.color_guide ? 3 : 1),
+             "refine: the guide does not match the region");
+  const bool blend = p.defocus_weight > 0.0f;
+  LB_REQUIRE(!blend || (defocus && defocus->size() == cost.size()),
+             "refine: the defocus cost volume does not match the region and label count");
   LfRefineResult r;
   double t = now_ms();
   parallel_for(
@@ -172,18 +250,31 @@ LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const Ca
           const std::size_t i = static_cast<std::size_t>(y) * w + x;
           float mn = cost[i], mx = cost[i];
           for (int a = 1; a < A; ++a) mn = std::min(mn, cost[a * n + i]), mx = std::max(mx, cost[a * n + i]);
-          for (int a = 0; a < A; ++a) cost[a * n + i] = lfr::normalized(cost[a * n + i], mn, mx);
+          if (!blend) {
+            for (int a = 0; a < A; ++a) cost[a * n + i] = lfr::normalized(cost[a * n + i], mn, mx);
+            continue;
+          }
+          const std::vector<float>& D = *defocus;
+          float dn = D[i], dx = D[i];
+          for (int a = 1; a < A; ++a) dn = std::min(dn, D[a * n + i]), dx = std::max(dx, D[a * n + i]);
+          for (int a = 0; a < A; ++a)
+            cost[a * n + i] = lfr::blend(lfr::normalized(cost[a * n + i], mn, mx), lfr::normalized(D[a * n + i], dn, dx),
+                                         p.defocus_weight);
         }
       },
       threads);
   r.normalize_ms = now_ms() - t;
   t = now_ms();
-  const std::vector<double> I(guide.data.begin(), guide.data.end());
+  // The guide as planes [channel][y][x] in double.
+  std::vector<double> I(guide.data.size());
+  for (std::size_t i = 0; i < n; ++i)
+    for (int c = 0; c < guide.channels; ++c) I[c * n + i] = guide.data[i * guide.channels + c];
   parallel_for(
       A,
       [&](int a) {
         const std::vector<double> slice(cost.begin() + a * n, cost.begin() + (a + 1) * n);
-        const std::vector<double> q = guided_filter_cpu(I, slice, w, h, p.radius, p.eps);
+        const std::vector<double> q = p.color_guide ? guided_filter_rgb_cpu(I, slice, w, h, p.radius, p.eps)
+                                                    : guided_filter_cpu(I, slice, w, h, p.radius, p.eps);
         for (std::size_t i = 0; i < n; ++i) cost[a * n + i] = static_cast<float>(q[i]);
       },
       threads);
@@ -224,9 +315,9 @@ LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const Ca
   return r;
 }
 
-LfRefineResult run_refined(LightFieldDepthEstimator& est, const CaeParams& p, const std::string& variant,
-                           CaeRunOptions o, const LfRefineParams& rp, const ImageF& guide, LfDepthResult* raw,
-                           bool* on_device) {
+LfRefineResult run_refined(LightFieldDepthEstimator& est, const LightField4D& lf, const CaeParams& p,
+                           const std::string& variant, CaeRunOptions o, const LfRefineParams& rp, const ImageF& guide,
+                           LfDepthResult* raw, bool* on_device) {
   validate(rp);
   LB_REQUIRE(raw != nullptr, "run_refined: no place for the raw result");
   LfRefineResult r;
@@ -237,7 +328,12 @@ LfRefineResult run_refined(LightFieldDepthEstimator& est, const CaeParams& p, co
   if (on_device) *on_device = false;
   o.keep_cost = true;
   *raw = est.run(p, variant, o);
-  r = refine_depth_cpu(raw->cost, raw->roi.w, raw->roi.h, p, guide, rp);
+  std::vector<float> defocus;
+  double t = now_ms();
+  if (rp.defocus_weight > 0.0f) defocus = defocus_cost_cpu(lf, p, raw->roi, rp.defocus_radius);
+  const double defocus_ms = now_ms() - t;
+  r = refine_depth_cpu(raw->cost, raw->roi.w, raw->roi.h, p, guide, rp, &defocus);
+  r.defocus_ms = defocus_ms;
   raw->cost.clear();
   return r;
 }

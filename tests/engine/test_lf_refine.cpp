@@ -155,17 +155,31 @@ TEST_CASE("lf refine: weighted median removes an outlier and keeps a constant ma
 TEST_CASE("lf refine: edge cases and parameter errors") {
   CaeParams cae;
   cae.labels = 2;
+  for (const bool color : {false, true})
+    for (const float wdef : {0.0f, 0.5f}) {
+      ImageF guide(5, 3, color ? 3 : 1);
+      std::fill(guide.data.begin(), guide.data.end(), 0.3f);
+      std::vector<float> flat(5 * 3 * 2, 7.0f);
+      const std::vector<float> flat_defocus(flat.size(), 2.0f);
+      LfRefineParams p;
+      p.mode = LfRefineMode::Full;
+      p.radius = 40;  // larger than the image
+      p.color_guide = color;
+      p.defocus_weight = wdef;
+      const LfRefineResult r = refine_depth_cpu(flat, 5, 3, cae, guide, p, &flat_defocus);
+      for (float v : r.refined.data) CHECK(v == cae.dmin);  // a flat curve: the first label
+      for (float v : r.confidence.data) CHECK(v == 0.0f);
+      std::vector<float> wrong(10, 0.0f);
+      CHECK_THROWS_AS(refine_depth_cpu(wrong, 5, 3, cae, guide, p, &flat_defocus), Error);
+      ImageF other(5, 3, color ? 1 : 3);  // a guide of the wrong kind
+      CHECK_THROWS_AS(refine_depth_cpu(flat, 5, 3, cae, other, p, &flat_defocus), Error);
+      if (wdef > 0) CHECK_THROWS_AS(refine_depth_cpu(flat, 5, 3, cae, guide, p, nullptr), Error);
+    }
   ImageF guide(5, 3, 1);
-  std::fill(guide.data.begin(), guide.data.end(), 0.3f);
   std::vector<float> flat(5 * 3 * 2, 7.0f);
   LfRefineParams p;
-  p.mode = LfRefineMode::Full;
-  p.radius = 40;  // larger than the image
-  const LfRefineResult r = refine_depth_cpu(flat, 5, 3, cae, guide, p);
-  for (float v : r.refined.data) CHECK(v == cae.dmin);  // a flat curve: the first label
-  for (float v : r.confidence.data) CHECK(v == 0.0f);
-  std::vector<float> wrong(10, 0.0f);
-  CHECK_THROWS_AS(refine_depth_cpu(wrong, 5, 3, cae, guide, p), Error);
+  p.color_guide = false;
+  p.defocus_weight = 0;
   LfRefineParams bad;
   bad.eps = -1;
   CHECK_THROWS_AS(validate(bad), Error);
@@ -174,6 +188,12 @@ TEST_CASE("lf refine: edge cases and parameter errors") {
   CHECK_THROWS_AS(validate(bad), Error);
   bad = {};
   bad.median_sigma = std::nanf("");
+  CHECK_THROWS_AS(validate(bad), Error);
+  bad = {};
+  bad.defocus_weight = 1.5f;
+  CHECK_THROWS_AS(validate(bad), Error);
+  bad = {};
+  bad.defocus_radius = -1;
   CHECK_THROWS_AS(validate(bad), Error);
   CHECK_THROWS_AS(parse_lf_refine_mode("graphcut"), Error);
   p.mode = LfRefineMode::None;
@@ -190,12 +210,7 @@ TEST_CASE("lf refine: on a slanted plane the sub-pixel map beats WTA's quantisat
   cae.method = CaeMethod::Exact;
   CaeRunOptions o;
   o.keep_cost = true;
-  LfDepthResult raw = cae_depth_cpu(lf, cae, o);
-  LfRefineParams p;
-  p.mode = LfRefineMode::Subpixel;
-  p.radius = 4;
   const CaeRoi roi{0, 0, lf.width, lf.height};
-  const LfRefineResult r = refine_depth_cpu(raw.cost, lf.width, lf.height, cae, lf_refine_guide(lf.centre(), roi), p);
   auto mse = [&](const ImageF& d) {
     double s = 0;
     int n = 0;
@@ -206,8 +221,57 @@ TEST_CASE("lf refine: on a slanted plane the sub-pixel map beats WTA's quantisat
       }
     return s / n;
   };
-  const double m_raw = mse(raw.disparity), m_wta = mse(r.filtered), m_sub = mse(r.refined);
-  MESSAGE("slanted plane MSE: raw WTA " << m_raw << ", filtered WTA " << m_wta << ", sub-pixel " << m_sub);
-  CHECK(m_sub * 2.0 <= m_wta);  // at least 2x below the labels' quantisation error
-  CHECK(m_wta < 0.01);          // the filtered labels are right (quantisation only: 0.0019)
+  for (const bool color : {false, true})
+    for (const float wdef : {0.0f, 0.3f}) {
+      LfDepthResult raw = cae_depth_cpu(lf, cae, o);
+      LfRefineParams p;
+      p.mode = LfRefineMode::Subpixel;
+      p.radius = 4;
+      p.color_guide = color;
+      p.defocus_weight = wdef;
+      const std::vector<float> defocus = defocus_cost_cpu(lf, cae, roi, p.defocus_radius);
+      const LfRefineResult r =
+          refine_depth_cpu(raw.cost, lf.width, lf.height, cae, lf_refine_guide(lf.centre(), roi, color), p, &defocus);
+      const double m_raw = mse(raw.disparity), m_wta = mse(r.filtered), m_sub = mse(r.refined);
+      MESSAGE("slanted plane MSE (" << (color ? "rgb" : "gray") << " guide, defocus weight " << wdef << "): raw WTA "
+                                    << m_raw << ", filtered WTA " << m_wta << ", sub-pixel " << m_sub);
+      CHECK(m_sub * 2.0 <= m_wta);  // at least 2x below the labels' quantisation error
+      CHECK(m_wta < 0.01);          // the filtered labels are right (quantisation only: 0.0019)
+    }
+}
+
+// The defocus cost: its raw term is smallest at the true label on a textured fronto-parallel
+// plane, and the box mean is the clipped window mean of the raw term (radius 0).
+TEST_CASE("lf refine: defocus cost finds a plane's label and box-filters like the definition") {
+  const LightField4D lf = slanted_plane_lightfield(41, 29, 5, 0.6f, 0.0f, 11u);  // d = 0.6: label 7 of 11
+  CaeParams cae;
+  cae.views = 5;
+  cae.labels = 11;
+  cae.dmin = -1.5f;
+  cae.dmax = 1.5f;
+  const CaeRoi roi{3, 2, 33, 21};  // a region: samples still come from the whole views
+  const std::vector<float> raw = defocus_cost_cpu(lf, cae, roi, 0);
+  const std::size_t n = static_cast<std::size_t>(roi.w) * roi.h;
+  std::size_t right = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    int best = 0;
+    for (int a = 1; a < cae.labels; ++a)
+      if (raw[a * n + i] < raw[best * n + i]) best = a;
+    right += best == 7;
+  }
+  MESSAGE("defocus WTA at the plane's label: " << right << " of " << n);
+  CHECK(right * 10 >= n * 9);
+  for (const int r : {1, 3, 40}) {
+    const std::vector<float> box = defocus_cost_cpu(lf, cae, roi, r);
+    for (int a : {0, 7, 10}) {
+      const std::vector<double> slice(raw.begin() + a * n, raw.begin() + (a + 1) * n);
+      const std::vector<double> ref = brute_box(slice, roi.w, roi.h, r);
+      double worst = 0;
+      for (std::size_t i = 0; i < n; ++i) worst = std::max(worst, std::abs(ref[i] - box[a * n + i]) / (1 + ref[i]));
+      CHECK(worst < 1e-6);
+    }
+  }
+  // The full view's region equals the region's run (the samples come from the whole views).
+  const std::vector<float> full = defocus_cost_cpu(lf, cae, {}, 0);
+  CHECK(full[7 * 41 * 29 + 5 * 41 + 9] == raw[7 * n + 3 * roi.w + 6]);
 }

@@ -9,7 +9,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "cuda_check.cuh"
+#include "cuda_util.hpp"
 #include "gpu_test_util.hpp"
+#include "lf_refine_launch.hpp"
 #include "lightbench/cae.hpp"
 #include "lightbench/cae_cuda.hpp"
 #include "lightbench/lf_refine.hpp"
@@ -22,11 +25,18 @@ TEST_CASE("lf refine gpu: every mode against the CPU reference (awkward sizes)")
   struct Case {
     int w, h, n, labels, radius;
     LfRefineMode mode;
+    bool color;
+    float defocus_weight;
   };
   auto cpu = make_lf_depth_cpu();
   auto gpu = cuda::make_lf_depth_cuda();
-  for (const Case c : {Case{67, 45, 5, 33, 4, LfRefineMode::Subpixel}, Case{53, 31, 5, 21, 100, LfRefineMode::Filter},
-                       Case{71, 39, 3, 17, 6, LfRefineMode::Full}, Case{40, 40, 5, 2, 2, LfRefineMode::Subpixel}}) {
+  for (const Case c : {Case{67, 45, 5, 33, 4, LfRefineMode::Subpixel, false, 0.0f},
+                       Case{67, 45, 5, 33, 4, LfRefineMode::Subpixel, true, 0.3f},
+                       Case{53, 31, 5, 21, 100, LfRefineMode::Filter, true, 0.0f},
+                       Case{53, 31, 5, 21, 100, LfRefineMode::Filter, false, 0.7f},
+                       Case{71, 39, 3, 17, 6, LfRefineMode::Full, false, 0.0f},
+                       Case{71, 39, 3, 17, 6, LfRefineMode::Full, true, 0.3f},
+                       Case{40, 40, 5, 2, 2, LfRefineMode::Subpixel, true, 1.0f}}) {
     const LightField4D lf = synthetic_two_plane_lightfield(c.w, c.h, c.n, c.n, -1.0f, 1.2f, 5u, 1);
     CaeParams p;
     p.views = c.n;
@@ -39,14 +49,16 @@ TEST_CASE("lf refine gpu: every mode against the CPU reference (awkward sizes)")
     rp.radius = c.radius;
     rp.median_radius = 3;
     rp.median_iterations = 2;
+    rp.color_guide = c.color;
+    rp.defocus_weight = c.defocus_weight;
     const CaeRoi roi{0, 0, c.w, c.h};
-    const ImageF guide = lf_refine_guide(lf.centre(), roi);
+    const ImageF guide = lf_refine_guide(lf.centre(), roi, c.color);
     cpu->set_lightfield(lf);
     gpu->set_lightfield(lf);
     LfDepthResult rc, rg;
     bool dev_c = true, dev_g = false;
-    const LfRefineResult a = run_refined(*cpu, p, "", {}, rp, guide, &rc, &dev_c);
-    const LfRefineResult b = run_refined(*gpu, p, "exact", {}, rp, guide, &rg, &dev_g);
+    const LfRefineResult a = run_refined(*cpu, lf, p, "", {}, rp, guide, &rc, &dev_c);
+    const LfRefineResult b = run_refined(*gpu, lf, p, "exact", {}, rp, guide, &rg, &dev_g);
     CHECK_FALSE(dev_c);
     CHECK(dev_g);
     CHECK(rc.disparity.data == rg.disparity.data);
@@ -60,15 +72,51 @@ TEST_CASE("lf refine gpu: every mode against the CPU reference (awkward sizes)")
       if (same) conf_diff = std::max(conf_diff, static_cast<double>(std::abs(a.confidence.data[i] - b.confidence.data[i])));
     }
     const std::size_t n = a.filtered.data.size();
-    std::printf("lf refine gpu %dx%d L=%d r=%d %s: %zu labels differ, %zu refined > 1e-3, conf max diff %.2g; gpu "
-                "ms normalize %.3f filter %.3f wta %.3f median %.3f\n",
-                c.w, c.h, c.labels, c.radius, to_string(c.mode), lab, ref, conf_diff, b.normalize_ms, b.filter_ms,
-                b.wta_ms, b.median_ms);
-    INFO(c.w << "x" << c.h << " L=" << c.labels << " " << to_string(c.mode));
+    std::printf("lf refine gpu %dx%d L=%d r=%d %s %s defocus %.1f: %zu labels differ, %zu refined > 1e-3, conf max "
+                "diff %.2g; gpu ms defocus %.3f normalize %.3f filter %.3f wta %.3f median %.3f\n",
+                c.w, c.h, c.labels, c.radius, to_string(c.mode), c.color ? "rgb" : "gray", c.defocus_weight, lab, ref,
+                conf_diff, b.defocus_ms, b.normalize_ms, b.filter_ms, b.wta_ms, b.median_ms);
+    INFO(c.w << "x" << c.h << " L=" << c.labels << " " << to_string(c.mode) << (c.color ? " rgb" : " gray")
+              << " defocus " << c.defocus_weight);
     CHECK(lab * 100 <= n);
     CHECK(ref * 50 <= n);
     CHECK(sub_far * 200 <= n);
     CHECK(conf_diff < 5e-3);
     CHECK(b.filter_ms > 0.0);
+  }
+}
+
+// The defocus cost volume on the device against defocus_cost_cpu: bit-identical before the
+// box mean (radius 0: the raw term is the same explicitly rounded double arithmetic), within
+// float rounding after it (relative 1e-5), on a region of an awkward size.
+TEST_CASE("lf refine gpu: defocus cost volume against the CPU reference") {
+  LB_GPU_TEST_GUARD();
+  using namespace lb::cuda::detail;
+  const LightField4D lf = synthetic_two_plane_lightfield(61, 37, 5, 5, -1.0f, 1.2f, 9u, 1);
+  CaeParams p;
+  p.views = 5;
+  p.labels = 13;
+  p.dmin = -2.0f;
+  p.dmax = 2.0f;
+  const CaeRoi roi{2, 3, 55, 31};
+  const std::size_t vol = static_cast<std::size_t>(roi.w) * roi.h * p.labels;
+  cudaStream_t s = nullptr;
+  DeviceLightField dlf(lf, s);
+  DeviceBuffer out(vol * 4), tmp(vol * 4);
+  for (const int r : {0, 1, 4}) {
+    launch_lf_defocus(dlf, p.views, p.dmin, p.dmax, p.labels, roi.x, roi.y, roi.w, roi.h, r, out.as<float>(),
+                      tmp.as<float>(), s);
+    std::vector<float> got(vol);
+    CUDA_CHECK_THROW(cudaMemcpy(got.data(), out.get(), vol * 4, cudaMemcpyDeviceToHost));
+    const std::vector<float> ref = defocus_cost_cpu(lf, p, roi, r);
+    double worst = 0;
+    for (std::size_t i = 0; i < vol; ++i)
+      worst = std::max(worst, std::abs(static_cast<double>(ref[i]) - got[i]) / (1.0 + std::abs(ref[i])));
+    std::printf("defocus cost gpu radius %d: max relative diff %.3g\n", r, worst);
+    INFO("radius " << r);
+    if (r == 0)
+      CHECK(got == ref);
+    else
+      CHECK(worst < 1e-5);
   }
 }

@@ -1,9 +1,15 @@
 #pragma once
 // Light-field depth refinement after the CAE cost (issue 12), the steps of the published CAE
 // pipeline (Williem & Park) that the seed leaves out, on the cost volume of a run:
-//   normalize  each pixel's costs min-max to [0, 1];
-//   filter     a guided filter (He et al.) on every label slice, guided by the centre view's
-//              gray in [0, 1] (radius, eps; clipped windows: N = the pixels inside);
+//   defocus    (defocus_weight > 0) the defocus cost of every label, as in the published CAE
+//              pipeline's data term (CAE + defocus): D = box mean over a (2 r_d + 1)^2 window
+//              of |refocused - centre| (mean over RGB, 0..255), the refocus being the mean of
+//              the window's views sheared to the label (lf_refine_math.hpp's defocus_raw);
+//   normalize  each pixel's costs min-max to [0, 1]; with the defocus cost, the blend
+//              (1 - w) norm(CAE) + w norm(D);
+//   filter     a guided filter (He et al.) on every label slice, guided by the centre view
+//              (colour: He's 3x3 form, or gray), on [0, 1] (radius, eps; clipped windows: N =
+//              the pixels inside);
 //   wta        winner takes all on the filtered volume, with the parabola's sub-pixel offset
 //              around the winner (mode subpixel and full) and a confidence in [0, 1]
 //              (1 - c_min / c_second, lf_refine_math.hpp);
@@ -13,6 +19,7 @@
 // The CPU reference computes the box means in double; the CUDA kernels in float
 // (kernels/lf_refine.cu; tests/gpu bound the difference). The raw WTA stays the estimator's
 // exact map (bit-identical to the 256-bin CAE).
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,11 +35,16 @@ LfRefineMode parse_lf_refine_mode(const std::string& s);  // none | filter | sub
 
 struct LfRefineParams {
   LfRefineMode mode = LfRefineMode::None;
-  int radius = 15;             // guided filter window radius (px)
-  float eps = 1e-4f;           // guided filter regulariser (guide on [0, 1])
-  int median_radius = 7;       // full: weighted median window radius
-  float median_sigma = 0.08f;  // full: guide difference scale of the median's weights
-  int median_iterations = 2;   // full: median passes
+  // The guide of the filter and the median: the centre view in colour (He's colour guided
+  // filter: an edge between colours of equal gray still stops it) or its gray.
+  bool color_guide = true;
+  float defocus_weight = 0.3f;  // w of the defocus cost in the blend (0: the CAE cost alone)
+  int defocus_radius = 1;       // r_d of the defocus cost's box window
+  int radius = 15;              // guided filter window radius (px)
+  float eps = 1e-4f;            // guided filter regulariser (guide on [0, 1])
+  int median_radius = 3;        // full: weighted median window radius
+  float median_sigma = 0.05f;   // full: guide difference scale of the median's weights
+  int median_iterations = 1;    // full: median passes
 };
 void validate(const LfRefineParams& p);  // one-line lb::Error naming the parameter
 // Live parameters bound to p (radius, eps, median radius / sigma / iterations).
@@ -42,24 +54,39 @@ struct LfRefineResult {
   ImageF filtered;    // WTA of the filtered volume (integer labels -> d)
   ImageF refined;     // the mode's final map (filter: = filtered)
   ImageF confidence;  // [0, 1], larger = surer
-  double normalize_ms = 0, filter_ms = 0, wta_ms = 0, median_ms = 0;
+  double defocus_ms = 0, normalize_ms = 0, filter_ms = 0, wta_ms = 0, median_ms = 0;
 };
 
-// The guide: gray in [0, 1] of the roi of an RGB(A) 8-bit view.
-ImageF lf_refine_guide(const ImageU8& view, const CaeRoi& roi);
+// Memory of the refinement beyond the depth pass's (cae_host_bytes / cae_device_bytes), for
+// the budget checks (memory_budget.hpp), for a w x h region: host, the CPU path (the defocus
+// volume, the guide and each worker's double planes); device, the CUDA path's buffers.
+std::uint64_t lf_refine_host_bytes(const LfRefineParams& rp, const CaeParams& p, int w, int h);
+std::uint64_t lf_refine_device_bytes(const LfRefineParams& rp, const CaeParams& p, int w, int h);
+
+// The guide in [0, 1] of the roi of an RGB(A) 8-bit view: 3 channels (r, g, b / 255) when
+// color, else 1 (lfr::guide_gray).
+ImageF lf_refine_guide(const ImageU8& view, const CaeRoi& roi, bool color);
+// The defocus cost volume ([label][y][x] over the roi, box-filtered with radius r_d in
+// double, stored as float) of p's labels and angular window (lf_refine.hpp's first step).
+std::vector<float> defocus_cost_cpu(const LightField4D& lf, const CaeParams& p, const CaeRoi& roi, int radius,
+                                    int threads = 0);
 // cost: [label][y][x] of w x h (the estimator's keep_cost volume, consumed: normalised and
-// filtered in place). mode must not be None.
+// filtered in place); defocus: defocus_cost_cpu's volume when p.defocus_weight > 0 (else
+// ignored, may be null). mode must not be None.
 LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const CaeParams& cae, const ImageF& guide,
-                                const LfRefineParams& p, int threads = 0);
+                                const LfRefineParams& p, const std::vector<float>* defocus = nullptr,
+                                int threads = 0);
 
 // Depth plus refinement on est's backend: on the device where the estimator offers it
 // (CUDA), else the estimator's run with keep_cost and refine_depth_cpu. raw: the unrefined
 // result (exact WTA); the returned times are per step (CUDA events or wall clock).
-LfRefineResult run_refined(LightFieldDepthEstimator& est, const CaeParams& p, const std::string& variant,
-                           CaeRunOptions o, const LfRefineParams& rp, const ImageF& guide, LfDepthResult* raw,
-                           bool* on_device = nullptr);
+// lf: the light field est holds (the CPU path's defocus cost reads it).
+LfRefineResult run_refined(LightFieldDepthEstimator& est, const LightField4D& lf, const CaeParams& p,
+                           const std::string& variant, CaeRunOptions o, const LfRefineParams& rp, const ImageF& guide,
+                           LfDepthResult* raw, bool* on_device = nullptr);
 
-// Steps alone (tests, the CUDA comparison): the guided filter of one plane in double.
+// Steps alone (tests, the CUDA comparison): the guided filter of one plane in double (gray
+// guide; the colour one is guided_filter_cpu.hpp's guided_filter_rgb_cpu).
 std::vector<double> guided_filter_cpu(const std::vector<double>& guide, const std::vector<double>& in, int w, int h,
                                       int r, double eps);
 // The weighted median pass (one iteration) of a disparity map.

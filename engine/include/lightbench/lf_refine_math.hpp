@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "lightbench/hd.hpp"
+#include "lightbench/refocus_math.hpp"
 
 namespace lb::lfr {
 
@@ -38,10 +39,30 @@ LB_HD float confidence(float cmin, float csecond) {
 }
 
 // Weight of a neighbour in the guided weighted median: exp(-|dI|^2 / (2 sigma^2)) on the
-// guide's [0, 1] scale.
-LB_HD float median_weight(float gi, float gj, float sigma) {
-  const float d = gi - gj;
-  return expf(-(d * d) / (2.0f * sigma * sigma));
+// guide's [0, 1] scale, |dI|^2 summed over the guide's channels (d2).
+LB_HD float median_weight(float d2, float sigma) { return expf(-d2 / (2.0f * sigma * sigma)); }
+
+// The raw defocus cost of one pixel and label: the mean over RGB of |refocused - centre| on
+// 0..255, the refocused value being sum / n of refocus::refocus_sums (the window's views
+// sheared to the label). Every step is one of refocus_math's explicitly rounded double
+// operations, so the CPU and the GPU compute the same bits (the box mean after it does not).
+LB_HD double defocus_raw(const double acc[3], double n, int r, int g, int b) {
+  using namespace lb::refocus;
+  auto dev = [&](double s, int c) {
+    const double d = sub(div(s, n), static_cast<double>(c));
+    return d < 0.0 ? -d : d;
+  };
+  return div(add(add(dev(acc[0], r), dev(acc[1], g)), dev(acc[2], b)), 3.0);
+}
+
+// The blended data cost (1 - w) c + w d of two normalised costs, rounded the same on both
+// sides (on the device each step explicitly, so nvcc cannot contract it into an FMA).
+LB_HD float blend(float c, float d, float w) {
+#if defined(__CUDA_ARCH__)
+  return __fadd_rn(__fmul_rn(__fsub_rn(1.0f, w), c), __fmul_rn(w, d));
+#else
+  return (1.0f - w) * c + w * d;
+#endif
 }
 
 }  // namespace lb::lfr

@@ -18,9 +18,15 @@ namespace lb {
 namespace {
 
 const std::vector<std::string> kCaeParams = {"views", "labels", "dmin", "dmax", "sigma", "normalized_log"};
-const std::vector<std::string> kRefineParams = {"views",       "labels",    "dmin",   "dmax",
-                                                "sigma",       "normalized_log", "refine_mode", "gf_radius",
-                                                "gf_eps",      "median_radius",  "median_sigma", "median_iterations"};
+// What the filtered map depends on; the refined one also on the sub-pixel / median steps.
+const std::vector<std::string> kFilterParams = {"views",          "labels",         "dmin",     "dmax",
+                                                "sigma",          "normalized_log", "gf_color", "gf_radius",
+                                                "gf_eps",         "defocus_weight", "defocus_radius"};
+const std::vector<std::string> kRefineParams = [] {
+  std::vector<std::string> v = kFilterParams;
+  for (const char* n : {"refine_mode", "median_radius", "median_sigma", "median_iterations"}) v.push_back(n);
+  return v;
+}();
 
 const AlgorithmSpec& spec() {
   static const AlgorithmSpec s = lightfield_spec();
@@ -66,11 +72,12 @@ class LightFieldRunner final : public Runner {
       LB_REQUIRE(lf.has_gt(), "this light field has no ground truth");
       depth(p, variant_in, nullptr);
       est_->last_error_to_surface(out);
-    } else if (output == "refined" || output == "confidence" || output == "refined_error") {
+    } else if (output == "refined" || output == "filtered" || output == "confidence" || output == "refined_error") {
       LB_REQUIRE(output != "refined_error" || lf.has_gt(), "this light field has no ground truth");
       refined(p, variant_in);
       if (!est_->refined_to_surface(output, out)) {  // CPU: the host maps
-        const ImageF& img = output == "refined" ? refined_.refined
+        const ImageF& img = output == "refined"      ? refined_.refined
+                            : output == "filtered"   ? refined_.filtered
                             : output == "confidence" ? refined_.confidence
                                                      : refined_error_;
         out.resize(img.width, img.height);
@@ -133,16 +140,21 @@ class LightFieldRunner final : public Runner {
     std::ostringstream k;
     k << std::hexfloat << data_->id << '|' << variant << '|' << cp.views << ',' << cp.labels << ',' << cp.dmin << ','
       << cp.dmax << ',' << cp.sigma << ',' << cp.normalized_log << '|' << to_string(rp.mode) << ',' << rp.radius << ','
-      << rp.eps << ',' << rp.median_radius << ',' << rp.median_sigma << ',' << rp.median_iterations;
+      << rp.eps << ',' << rp.median_radius << ',' << rp.median_sigma << ',' << rp.median_iterations << ','
+      << rp.color_guide << ',' << rp.defocus_weight << ',' << rp.defocus_radius;
     if (k.str() == refined_key_) return;
-    check_host_memory("light field", 2 * cae_host_bytes(cp, lf.view_count(), lf.width, lf.height));
-    if (est_->kind() == BackendKind::Cuda) check_device_memory("light field", 3 * cae_device_bytes(cp, lf.width, lf.height));
+    check_host_memory("light field", 2 * cae_host_bytes(cp, lf.view_count(), lf.width, lf.height) +
+                                         lf_refine_host_bytes(rp, cp, lf.width, lf.height));
+    if (est_->kind() == BackendKind::Cuda)
+      check_device_memory("light field", 3 * cae_device_bytes(cp, lf.width, lf.height) +
+                                             lf_refine_device_bytes(rp, cp, lf.width, lf.height));
     const CaeRoi roi{0, 0, lf.width, lf.height};
     LfDepthResult raw;
-    refined_ = run_refined(*est_, cp, est_->kind() == BackendKind::Cuda ? variant : "", {}, rp,
-                           lf_refine_guide(lf.centre(), roi), &raw);
+    refined_ = run_refined(*est_, lf, cp, est_->kind() == BackendKind::Cuda ? variant : "", {}, rp,
+                           lf_refine_guide(lf.centre(), roi, rp.color_guide), &raw);
     refined_key_ = k.str();
     depth_key_.clear();  // the estimator's last depth may be another run's now
+    if (rp.defocus_weight > 0.0f) timings_.record("lightfield/refine/defocus cost", refined_.defocus_ms, 0);
     timings_.record("lightfield/refine/normalize", refined_.normalize_ms, 0);
     timings_.record("lightfield/refine/filter", refined_.filter_ms, 0);
     timings_.record("lightfield/refine/wta + subpixel", refined_.wta_ms, 0);
@@ -284,7 +296,9 @@ AlgorithmSpec lightfield_spec() {
       {"error", "|depth - truth|", SurfaceFormat::R32F, false, true, kCaeParams},
       {"refined", "refined disparity (guided filter, sub-pixel, median)", SurfaceFormat::R32F, false, false,
        kRefineParams},
-      {"confidence", "refinement confidence [0, 1]", SurfaceFormat::R32F, false, false, kRefineParams},
+      {"filtered", "filtered-volume disparity (defocus blend, guided filter, WTA)", SurfaceFormat::R32F, false, false,
+       kFilterParams},
+      {"confidence", "refinement confidence [0, 1]", SurfaceFormat::R32F, false, false, kFilterParams},
       {"refined_error", "|refined - truth|", SurfaceFormat::R32F, false, true, kRefineParams},
   };
   for (const auto& r : kCaeVariants) s.variants.push_back({r.name, to_string(r.method), r.bit_identical, r.note});
