@@ -311,6 +311,7 @@ void launch_guided_filter(const float* guide, int w, int h, const float* in, int
   float* b = a + vol;             // b, vol
   float* mean_i = b + vol;        // plane
   float* var_i = mean_i + plane;  // plane
+  row_kernel_smem<2, GrayStats>(w, what);  // a row too wide throws before anything is queued
   const Planes<2> col{{c0, c1}};
   // Guide statistics (c0 / c1 of slice 0 as scratch): column sums of I and I I.
   launch_cols<2>({{guide, guide}, {nullptr, guide}, {0, 0}}, w, h, 1, r, col, s);
@@ -343,6 +344,8 @@ void launch_guided_filter_rgb(const float* guide, int w, int h, const float* in,
   const float* g[C] = {guide, guide + plane, guide + 2 * plane};
   float* work = scratch;
   float* stats = scratch + std::max<std::size_t>(8 * vol, kRgbStatsTerms * plane);
+  // The widest row kernel (9 prefix rows): a row too wide throws before anything is queued.
+  row_kernel_smem<kRgbStatsTerms, RgbStats>(w, what);
 
   // Once: column sums of I_c and I_i I_j (slice-0 layout in work), then mean_I and the inverse.
   ColTerms<kRgbStatsTerms> guide_terms{};
