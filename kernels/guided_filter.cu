@@ -34,9 +34,10 @@ namespace {
 constexpr int kRowThreads = 256;
 
 // The K terms of a column pass: term k at pixel i of slice s is
-//   src[k][s * slice_stride[k] + i] * (mul[k] ? mul[k][i] : 1)
-// (slice_stride: the plane size for a volume, 0 for a guide plane; mul: a guide plane or
-// nullptr). Passed by value: the pointers live in the kernel's parameter space.
+//   src[k][s * slice_stride[k] + i], times mul[k][i] when bit k of the pass's kGuided is set
+// (slice_stride: the plane size for a volume, 0 for a guide plane; mul: a guide plane, or
+// nullptr where the bit is clear). Passed by value: the pointers live in the kernel's
+// parameter space.
 template <int K>
 struct ColTerms {
   const float* src[K];
@@ -51,9 +52,11 @@ struct Planes {
 };
 
 // Vertical window sums of the K terms, written to out.p[k] (same layout as a volume). Thread
-// (x, slice). Each sum sees the same additions in the same order whatever K, so the gray
-// filter's sums did not change when this became a template on K.
-template <int K>
+// (x, slice). Which terms are products is a compile-time mask (kGuided), not a run-time test
+// of mul[k]: each running sum is then a plain `sum += src * mul` or `sum += src`, which the
+// compiler contracts (FMA) exactly as it did in the gray filter's hand-written two sums, so
+// the gray results are bit for bit those of before this became a template on K.
+template <int K, unsigned kGuided>
 __global__ void col_sum_kernel(ColTerms<K> t, int w, int h, int r, Planes<K> out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (x >= w) return;
@@ -62,7 +65,7 @@ __global__ void col_sum_kernel(ColTerms<K> t, int w, int h, int r, Planes<K> out
   auto v = [&](int k, int y) {
     const std::size_t i = static_cast<std::size_t>(y) * w + x;
     const float s = t.src[k][static_cast<std::size_t>(blockIdx.y) * t.slice_stride[k] + i];
-    return t.mul[k] ? s * t.mul[k][i] : s;
+    return (kGuided >> k) & 1u ? s * t.mul[k][i] : s;
   };
   float sum[K];
 #pragma unroll
@@ -188,7 +191,9 @@ struct GrayOutput {
   const float* guide;
   float* q;
   __device__ __forceinline__ void operator()(const float (&m)[2], std::size_t v, std::size_t g) const {
-    q[v] = m[0] * guide[g] + m[1];
+    // Rounded product, then rounded sum (no FMA): the arithmetic of the gray filter before
+    // the row kernels became one template, where control flow kept the two apart.
+    q[v] = __fadd_rn(__fmul_rn(m[0], guide[g]), m[1]);
   }
 };
 
@@ -196,6 +201,8 @@ struct GrayOutput {
 
 constexpr int kRgbStatsTerms = gf::kChannels + gf::kProducts;  // mean_I (3), mean(I_i I_j) (6)
 constexpr int kRgbSliceTerms = gf::kChannels + 1;              // p, I_c p (3) / a (3), b
+constexpr unsigned kRgbStatsGuided = ((1u << gf::kProducts) - 1) << gf::kChannels;  // the I_i I_j terms
+constexpr unsigned kRgbSliceGuided = ((1u << gf::kChannels) - 1) << 1;               // the I_c p terms
 
 // The guide's statistics (one slice) from mean(I_c), mean(I_i I_j): mean_I (3 planes) and
 // (Sigma + eps U)^-1 (6 planes, gf's entry order); eps is fixed for the call, so the inverse
@@ -252,9 +259,11 @@ struct RgbOutput {
 
 unsigned cols(int w) { return static_cast<unsigned>((w + 127) / 128); }
 
-template <int K>
+template <int K, unsigned kGuided>
 void launch_cols(const ColTerms<K>& t, int w, int h, int slices, int r, const Planes<K>& out, cudaStream_t s) {
-  col_sum_kernel<K><<<dim3(cols(w), static_cast<unsigned>(slices)), 128, 0, s>>>(t, w, h, r, out);
+  for (int k = 0; k < K; ++k)
+    if (((kGuided >> k) & 1u) != (t.mul[k] != nullptr)) LB_THROW("guided filter: column term mask and guide planes disagree");
+  col_sum_kernel<K, kGuided><<<dim3(cols(w), static_cast<unsigned>(slices)), 128, 0, s>>>(t, w, h, r, out);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -314,12 +323,12 @@ void launch_guided_filter(const float* guide, int w, int h, const float* in, int
   row_kernel_smem<2, GrayStats>(w, what);  // a row too wide throws before anything is queued
   const Planes<2> col{{c0, c1}};
   // Guide statistics (c0 / c1 of slice 0 as scratch): column sums of I and I I.
-  launch_cols<2>({{guide, guide}, {nullptr, guide}, {0, 0}}, w, h, 1, r, col, s);
+  launch_cols<2, 0b10u>({{guide, guide}, {nullptr, guide}, {0, 0}}, w, h, 1, r, col, s);
   launch_rows(col, w, h, 1, r, GrayStats{mean_i, var_i}, s, what);
   // Per slice: p and I p, then a and b.
-  launch_cols<2>({{in, in}, {nullptr, guide}, {plane, plane}}, w, h, slices, r, col, s);
+  launch_cols<2, 0b10u>({{in, in}, {nullptr, guide}, {plane, plane}}, w, h, slices, r, col, s);
   launch_rows(col, w, h, slices, r, GrayCoefficients{mean_i, var_i, eps, a, b}, s, what);
-  launch_cols<2>({{a, b}, {nullptr, nullptr}, {plane, plane}}, w, h, slices, r, col, s);
+  launch_cols<2, 0u>({{a, b}, {nullptr, nullptr}, {plane, plane}}, w, h, slices, r, col, s);
   launch_rows(col, w, h, slices, r, GrayOutput{guide, out}, s, what);
 }
 
@@ -362,7 +371,7 @@ void launch_guided_filter_rgb(const float* guide, int w, int h, const float* in,
   for (int c = 0; c < C; ++c) st.mean_i.p[c] = stats + c * plane;
   for (int k = 0; k < gf::kProducts; ++k) st.inverse.p[k] = stats + (C + k) * plane;
   st.eps = eps;
-  launch_cols(guide_terms, w, h, 1, r, guide_cols, s);
+  launch_cols<kRgbStatsTerms, kRgbStatsGuided>(guide_terms, w, h, 1, r, guide_cols, s);
   launch_rows(guide_cols, w, h, 1, r, st, s, what);
 
   // Per slice: column sums of p and I_c p, then a and b; column sums of a and b, then q.
@@ -379,9 +388,9 @@ void launch_guided_filter_rgb(const float* guide, int w, int h, const float* in,
   for (int k = 0; k < gf::kProducts; ++k) co.inverse[k] = st.inverse.p[k];
   co.b = coef.p[C];
   q.q = out;
-  launch_cols(p_terms, w, h, slices, r, col, s);
+  launch_cols<kRgbSliceTerms, kRgbSliceGuided>(p_terms, w, h, slices, r, col, s);
   launch_rows(col, w, h, slices, r, co, s, what);
-  launch_cols(coef_terms, w, h, slices, r, col, s);
+  launch_cols<kRgbSliceTerms, 0u>(coef_terms, w, h, slices, r, col, s);
   launch_rows(col, w, h, slices, r, q, s, what);
 }
 
