@@ -5,7 +5,7 @@
 //   vertical   one thread per column and slice walks down the rows with K running sums
 //              (coalesced across the columns); a term is a plane, optionally times a guide
 //              plane on the fly (I p, I_i I_j are never stored);
-//   horizontal one block per row and slice: an inclusive scan of each of the K rows in
+//   horizontal one block per row and slice: inclusive scans of the K rows side by side in
 //              shared memory, then each pixel's K window means are differences of two prefix
 //              sums, handed to a per-pixel step (a functor).
 // Gray steps per slice p (guide I, its box means mean_I and var_I computed once):
@@ -20,6 +20,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include "cuda_check.cuh"
@@ -88,43 +89,75 @@ __global__ void col_sum_kernel(ColTerms<K> t, int w, int h, int r, Planes<K> out
   }
 }
 
-// Block-wide inclusive scan of one value per thread (kRowThreads threads).
-__device__ float block_scan(float v, float* warp_tot) {
+constexpr int kRowWarps = kRowThreads / 32;
+
+// Block-wide inclusive scans of K values per thread (kRowThreads threads), the K scans side by
+// side: one set of barriers for all of them, and K independent shuffle chains in flight.
+// Each value sees the additions of a one-value scan in the same order. warp_tot: K *
+// kRowWarps floats (shared).
+template <int K>
+__device__ void block_scan(float (&v)[K], float* warp_tot) {
   const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
 #pragma unroll
   for (int o = 1; o < 32; o <<= 1) {
-    const float t = __shfl_up_sync(0xffffffffu, v, o);
-    if (lane >= o) v += t;
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const float t = __shfl_up_sync(0xffffffffu, v[k], o);
+      if (lane >= o) v[k] += t;
+    }
   }
-  if (lane == 31) warp_tot[wid] = v;
+  if (lane == 31) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) warp_tot[k * kRowWarps + wid] = v[k];
+  }
   __syncthreads();
   if (wid == 0) {
-    float t = lane < kRowThreads / 32 ? warp_tot[lane] : 0.0f;
 #pragma unroll
-    for (int o = 1; o < kRowThreads / 32; o <<= 1) {
-      const float u = __shfl_up_sync(0xffffffffu, t, o);
-      if (lane >= o) t += u;
+    for (int k = 0; k < K; ++k) {
+      float t = lane < kRowWarps ? warp_tot[k * kRowWarps + lane] : 0.0f;
+#pragma unroll
+      for (int o = 1; o < kRowWarps; o <<= 1) {
+        const float u = __shfl_up_sync(0xffffffffu, t, o);
+        if (lane >= o) t += u;
+      }
+      if (lane < kRowWarps) warp_tot[k * kRowWarps + lane] = t;
     }
-    if (lane < kRowThreads / 32) warp_tot[lane] = t;
   }
   __syncthreads();
-  if (wid > 0) v += warp_tot[wid - 1];
+  if (wid > 0) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) v[k] += warp_tot[k * kRowWarps + wid - 1];
+  }
   __syncthreads();  // warp_tot is reused by the next chunk
-  return v;
 }
 
-// The inclusive prefix sums of row y of slice blockIdx.y of `in` into pre[0 .. w-1] (shared).
-__device__ void row_prefix(const float* __restrict__ in, int w, float* pre, float* warp_tot) {
-  float carry = 0.0f;
+// The inclusive prefix sums of the K rows starting at col.p[k] + ro (w floats each) into
+// pre[k * w .. k * w + w - 1] (shared). warp_tot: K * kRowWarps floats, last: K floats
+// (shared).
+template <int K>
+__device__ void row_prefix(const Planes<K>& col, std::size_t ro, int w, float* pre, float* warp_tot, float* last) {
+  float carry[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) carry[k] = 0.0f;
   for (int x0 = 0; x0 < w; x0 += kRowThreads) {
     const int x = x0 + static_cast<int>(threadIdx.x);
-    const float v = x < w ? in[x] : 0.0f;
-    const float s = block_scan(v, warp_tot) + carry;
-    if (x < w) pre[x] = s;
-    __shared__ float last;  // the chunk's total (with the carry): the next chunk's carry
-    if (threadIdx.x == kRowThreads - 1) last = s;
+    float v[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) v[k] = x < w ? col.p[k][ro + x] : 0.0f;
+    block_scan<K>(v, warp_tot);
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      v[k] += carry[k];
+      if (x < w) pre[static_cast<std::size_t>(k) * w + x] = v[k];
+    }
+    // The chunk's totals (with the carry): the next chunk's carries.
+    if (threadIdx.x == kRowThreads - 1) {
+#pragma unroll
+      for (int k = 0; k < K; ++k) last[k] = v[k];
+    }
     __syncthreads();
-    carry = last;
+#pragma unroll
+    for (int k = 0; k < K; ++k) carry[k] = last[k];
     __syncthreads();
   }
 }
@@ -143,13 +176,12 @@ __device__ __forceinline__ float count(int x, int y, int w, int h, int r) {
 template <int K, class Op>
 __global__ void __launch_bounds__(kRowThreads) row_kernel(Planes<K> col, int w, int h, int r, Op op) {
   extern __shared__ float sm[];
-  __shared__ float warp_tot[kRowThreads / 32];
+  __shared__ float warp_tot[K * kRowWarps];
+  __shared__ float last[K];
   const int y = static_cast<int>(blockIdx.x);
   const std::size_t plane = static_cast<std::size_t>(w) * h;
   const std::size_t ro = static_cast<std::size_t>(blockIdx.y) * plane + static_cast<std::size_t>(y) * w;
-#pragma unroll
-  for (int k = 0; k < K; ++k) row_prefix(col.p[k] + ro, w, sm + static_cast<std::size_t>(k) * w, warp_tot);
-  __syncthreads();
+  row_prefix<K>(col, ro, w, sm, warp_tot, last);
   for (int x = static_cast<int>(threadIdx.x); x < w; x += kRowThreads) {
     const float n = count(x, y, w, h, r);
     float m[K];
@@ -302,6 +334,83 @@ void require_volume(int w, int h, int slices, int r, const char* what) {
   LB_REQUIRE(slices <= 65535, std::string(what) + ": more than 65535 slices");
 }
 
+// ---- Colour filter: its scratch and its three phases.
+
+constexpr const char* kRgbWhat = "guided filter rgb";
+using RgbGuidePlanes = std::array<const float*, gf::kChannels>;
+
+// The planes of the colour filter's scratch (layout: guided_filter_rgb_scratch_bytes).
+struct RgbScratch {
+  Planes<kRgbStatsTerms> guide_cols;  // the guide's column sums: the first 9 planes of the
+                                      // per-slice space, read before the slices' passes write it
+  Planes<kRgbSliceTerms> cols;        // per slice: column sums of p, I_c p; then of a_c, b
+  Planes<kRgbSliceTerms> coef;        // per slice: a_c (3), b
+  Planes<gf::kChannels> mean_i;       // once
+  Planes<gf::kProducts> inverse;      // once: (Sigma + eps U)^-1
+};
+
+// The per-slice space in planes: 8 per slice (4 column sums, a (3), b), at least the guide's 9
+// column sums.
+std::size_t rgb_work_planes(int slices) {
+  return std::max<std::size_t>(8 * static_cast<std::size_t>(slices), kRgbStatsTerms);
+}
+
+RgbScratch rgb_scratch(float* scratch, int w, int h, int slices) {
+  const std::size_t plane = static_cast<std::size_t>(w) * h, vol = plane * static_cast<std::size_t>(slices);
+  float* stats = scratch + rgb_work_planes(slices) * plane;
+  RgbScratch sc{};
+  for (int k = 0; k < kRgbStatsTerms; ++k) sc.guide_cols.p[k] = scratch + k * plane;
+  for (int k = 0; k < kRgbSliceTerms; ++k)
+    sc.cols.p[k] = scratch + k * vol, sc.coef.p[k] = scratch + (kRgbSliceTerms + k) * vol;
+  for (int c = 0; c < gf::kChannels; ++c) sc.mean_i.p[c] = stats + c * plane;
+  for (int k = 0; k < gf::kProducts; ++k) sc.inverse.p[k] = stats + (gf::kChannels + k) * plane;
+  return sc;
+}
+
+// Once per call: column sums of I_c and I_i I_j, then mean_I and (Sigma + eps U)^-1.
+void queue_rgb_guide_stats(const RgbGuidePlanes& g, int w, int h, int r, float eps, const RgbScratch& sc,
+                           cudaStream_t s) {
+  ColTerms<kRgbStatsTerms> terms{};
+  for (int k = 0; k < kRgbStatsTerms; ++k) {
+    int i = k, j = -1;  // k < kChannels: channel k alone
+    if (k >= gf::kChannels) gf::product_channels(k - gf::kChannels, i, j);
+    terms.src[k] = g[i];
+    terms.mul[k] = j >= 0 ? g[j] : nullptr;
+    terms.slice_stride[k] = 0;
+  }
+  launch_cols<kRgbStatsTerms, kRgbStatsGuided>(terms, w, h, 1, r, sc.guide_cols, s);
+  launch_rows(sc.guide_cols, w, h, 1, r, RgbStats{sc.mean_i, sc.inverse, eps}, s, kRgbWhat);
+}
+
+// Per slice: column sums of p and I_c p, then a and b.
+void queue_rgb_coefficients(const RgbGuidePlanes& g, int w, int h, const float* in, int slices, int r,
+                            const RgbScratch& sc, cudaStream_t s) {
+  const std::size_t plane = static_cast<std::size_t>(w) * h;
+  ColTerms<kRgbSliceTerms> terms{};
+  for (int k = 0; k < kRgbSliceTerms; ++k)
+    terms.src[k] = in, terms.mul[k] = k == 0 ? nullptr : g[k - 1], terms.slice_stride[k] = plane;
+  RgbCoefficients op{};
+  for (int c = 0; c < gf::kChannels; ++c) op.mean_i[c] = sc.mean_i.p[c], op.a[c] = sc.coef.p[c];
+  for (int k = 0; k < gf::kProducts; ++k) op.inverse[k] = sc.inverse.p[k];
+  op.b = sc.coef.p[gf::kChannels];
+  launch_cols<kRgbSliceTerms, kRgbSliceGuided>(terms, w, h, slices, r, sc.cols, s);
+  launch_rows(sc.cols, w, h, slices, r, op, s, kRgbWhat);
+}
+
+// Per slice: column sums of a_c and b, then q = mean_a . I + mean_b.
+void queue_rgb_output(const RgbGuidePlanes& g, int w, int h, int slices, int r, const RgbScratch& sc, float* out,
+                      cudaStream_t s) {
+  const std::size_t plane = static_cast<std::size_t>(w) * h;
+  ColTerms<kRgbSliceTerms> terms{};
+  for (int k = 0; k < kRgbSliceTerms; ++k)
+    terms.src[k] = sc.coef.p[k], terms.mul[k] = nullptr, terms.slice_stride[k] = plane;
+  RgbOutput op{};
+  for (int c = 0; c < gf::kChannels; ++c) op.guide[c] = g[c];
+  op.q = out;
+  launch_cols<kRgbSliceTerms, 0u>(terms, w, h, slices, r, sc.cols, s);
+  launch_rows(sc.cols, w, h, slices, r, op, s, kRgbWhat);
+}
+
 }  // namespace
 
 std::size_t guided_filter_scratch_bytes(int w, int h, int slices) {
@@ -334,64 +443,26 @@ void launch_guided_filter(const float* guide, int w, int h, const float* in, int
 
 // Scratch of the colour filter, in planes of w x h floats:
 //   work   max(8 * slices, 9): per slice 4 column sums (p, I_c p; later a_c, b) and the
-//          coefficients a (3) and b; before that, the guide's 9 column sums (slice 0's part,
-//          consumed before the slices' passes overwrite it: the stream orders them);
+//          coefficients a (3) and b; before that, the guide's 9 column sums (its first 9
+//          planes, consumed before the slices' passes overwrite them: the stream orders them);
 //   stats  9: mean_I (3) and (Sigma + eps U)^-1 (6), once per call.
 std::size_t guided_filter_rgb_scratch_bytes(int w, int h, int slices) {
   const std::size_t plane = static_cast<std::size_t>(w) * h;
-  const std::size_t work = std::max<std::size_t>(8 * static_cast<std::size_t>(slices), kRgbStatsTerms);
-  return (work + kRgbStatsTerms) * plane * sizeof(float);
+  return (rgb_work_planes(slices) + kRgbStatsTerms) * plane * sizeof(float);
 }
 
 void launch_guided_filter_rgb(const float* guide, int w, int h, const float* in, int slices, int r, float eps,
                               float* out, float* scratch, cudaStream_t s) {
-  constexpr const char* what = "guided filter rgb";
-  require_volume(w, h, slices, r, what);
+  require_volume(w, h, slices, r, kRgbWhat);
   LB_REQUIRE(eps > 0.0f, "guided filter rgb: eps must be > 0");
-  constexpr int C = gf::kChannels;
-  const std::size_t plane = static_cast<std::size_t>(w) * h, vol = plane * static_cast<std::size_t>(slices);
-  const float* g[C] = {guide, guide + plane, guide + 2 * plane};
-  float* work = scratch;
-  float* stats = scratch + std::max<std::size_t>(8 * vol, kRgbStatsTerms * plane);
   // The widest row kernel (9 prefix rows): a row too wide throws before anything is queued.
-  row_kernel_smem<kRgbStatsTerms, RgbStats>(w, what);
-
-  // Once: column sums of I_c and I_i I_j (slice-0 layout in work), then mean_I and the inverse.
-  ColTerms<kRgbStatsTerms> guide_terms{};
-  Planes<kRgbStatsTerms> guide_cols{};
-  for (int k = 0; k < kRgbStatsTerms; ++k) {
-    int i = k, j = -1;  // k < C: channel k alone
-    if (k >= C) gf::product_channels(k - C, i, j);
-    guide_terms.src[k] = g[i];
-    guide_terms.mul[k] = j >= 0 ? g[j] : nullptr;
-    guide_terms.slice_stride[k] = 0;
-    guide_cols.p[k] = work + k * plane;
-  }
-  RgbStats st{};
-  for (int c = 0; c < C; ++c) st.mean_i.p[c] = stats + c * plane;
-  for (int k = 0; k < gf::kProducts; ++k) st.inverse.p[k] = stats + (C + k) * plane;
-  st.eps = eps;
-  launch_cols<kRgbStatsTerms, kRgbStatsGuided>(guide_terms, w, h, 1, r, guide_cols, s);
-  launch_rows(guide_cols, w, h, 1, r, st, s, what);
-
-  // Per slice: column sums of p and I_c p, then a and b; column sums of a and b, then q.
-  Planes<kRgbSliceTerms> col{}, coef{};
-  for (int k = 0; k < kRgbSliceTerms; ++k) col.p[k] = work + k * vol, coef.p[k] = work + (kRgbSliceTerms + k) * vol;
-  ColTerms<kRgbSliceTerms> p_terms{}, coef_terms{};
-  RgbCoefficients co{};
-  RgbOutput q{};
-  for (int k = 0; k < kRgbSliceTerms; ++k) {
-    p_terms.src[k] = in, p_terms.mul[k] = k == 0 ? nullptr : g[k - 1], p_terms.slice_stride[k] = plane;
-    coef_terms.src[k] = coef.p[k], coef_terms.mul[k] = nullptr, coef_terms.slice_stride[k] = plane;
-  }
-  for (int c = 0; c < C; ++c) co.mean_i[c] = st.mean_i.p[c], co.a[c] = coef.p[c], q.guide[c] = g[c];
-  for (int k = 0; k < gf::kProducts; ++k) co.inverse[k] = st.inverse.p[k];
-  co.b = coef.p[C];
-  q.q = out;
-  launch_cols<kRgbSliceTerms, kRgbSliceGuided>(p_terms, w, h, slices, r, col, s);
-  launch_rows(col, w, h, slices, r, co, s, what);
-  launch_cols<kRgbSliceTerms, 0u>(coef_terms, w, h, slices, r, col, s);
-  launch_rows(col, w, h, slices, r, q, s, what);
+  row_kernel_smem<kRgbStatsTerms, RgbStats>(w, kRgbWhat);
+  const std::size_t plane = static_cast<std::size_t>(w) * h;
+  const RgbGuidePlanes g = {guide, guide + plane, guide + 2 * plane};
+  const RgbScratch sc = rgb_scratch(scratch, w, h, slices);
+  queue_rgb_guide_stats(g, w, h, r, eps, sc, s);
+  queue_rgb_coefficients(g, w, h, in, slices, r, sc, s);
+  queue_rgb_output(g, w, h, slices, r, sc, out, s);
 }
 
 }  // namespace lb::cuda::detail
