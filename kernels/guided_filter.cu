@@ -294,7 +294,8 @@ unsigned cols(int w) { return static_cast<unsigned>((w + 127) / 128); }
 template <int K, unsigned kGuided>
 void launch_cols(const ColTerms<K>& t, int w, int h, int slices, int r, const Planes<K>& out, cudaStream_t s) {
   for (int k = 0; k < K; ++k)
-    if (((kGuided >> k) & 1u) != (t.mul[k] != nullptr)) LB_THROW("guided filter: column term mask and guide planes disagree");
+    if (((kGuided >> k) & 1u) != (t.mul[k] != nullptr))
+      LB_THROW("guided filter: column term mask and guide planes disagree");
   col_sum_kernel<K, kGuided><<<dim3(cols(w), static_cast<unsigned>(slices)), 128, 0, s>>>(t, w, h, r, out);
   CUDA_CHECK_LAUNCH();
 }
@@ -316,7 +317,8 @@ std::size_t row_kernel_smem(int w, const char* what) {
              std::string(what) + ": a row of " + std::to_string(w) + " pixels needs " + std::to_string(need) +
                  " bytes of shared memory per block, above this device's limit of " + std::to_string(limit) +
                  " (cudaDevAttrMaxSharedMemoryPerBlockOptin)");
-  CUDA_CHECK_THROW(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic)));
+  CUDA_CHECK_THROW(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic)));
   return dynamic;
 }
 

@@ -166,8 +166,8 @@ TEST_CASE("guided filter rgb cpu: identical channels = the gray filter with eps 
     for (auto& v : g) v = u(rng);
     for (auto& v : p) v = u(rng);
     for (int ch = 0; ch < 3; ++ch) I.insert(I.end(), g.begin(), g.end());
-    const double d =
-        max_abs_diff(guided_filter_rgb_cpu(I, p, c.w, c.h, c.r, c.eps), guided_filter_cpu(g, p, c.w, c.h, c.r, c.eps / 3));
+    const double d = max_abs_diff(guided_filter_rgb_cpu(I, p, c.w, c.h, c.r, c.eps),
+                                  guided_filter_cpu(g, p, c.w, c.h, c.r, c.eps / 3));
     INFO(c.w << "x" << c.h << " r=" << c.r << " eps=" << c.eps << ": max |diff| " << d);
     CHECK(d < 1e-9);
   }
@@ -175,8 +175,8 @@ TEST_CASE("guided filter rgb cpu: identical channels = the gray filter with eps 
 
 TEST_CASE("guided filter rgb cpu: rejects mismatched sizes and eps <= 0") {
   const Plane I(3 * 6, 0.5), p(6, 0.5);
-  CHECK_THROWS_AS(guided_filter_rgb_cpu(I, p, 3, 3, 1, 1e-3), Error);          // p is not 3 x 3
-  CHECK_THROWS_AS(guided_filter_rgb_cpu(Plane(6), p, 3, 2, 1, 1e-3), Error);   // one guide plane
+  CHECK_THROWS_AS(guided_filter_rgb_cpu(I, p, 3, 3, 1, 1e-3), Error);         // p is not 3 x 3
+  CHECK_THROWS_AS(guided_filter_rgb_cpu(Plane(6), p, 3, 2, 1, 1e-3), Error);  // one guide plane
   CHECK_THROWS_AS(guided_filter_rgb_cpu(I, p, 3, 2, -1, 1e-3), Error);
   CHECK_THROWS_AS(guided_filter_rgb_cpu(I, p, 3, 2, 1, 0.0), Error);
   CHECK(guided_filter_rgb_cpu(I, p, 3, 2, 1, 1e-3) == p);  // constant input: a = 0, b = p exactly

@@ -118,11 +118,12 @@ TEST_CASE("guided filter rgb gpu: every slice against the double reference (awkw
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
   double worst = 0;
-  for (const Case c : {Case{37, 23, 3, 2, 1e-4f, RgbGuide::Random}, Case{300, 7, 2, 15, 1e-4f, RgbGuide::Random},
-                       Case{5, 3, 1, 9, 1e-2f, RgbGuide::Random}, Case{129, 65, 5, 15, 1e-3f, RgbGuide::Random},
-                       Case{64, 64, 1, 1, 1e-4f, RgbGuide::Constant}, Case{257, 31, 2, 0, 1e-4f, RgbGuide::Random},
-                       Case{48, 40, 2, 4, 1e-3f, RgbGuide::Identical}, Case{97, 61, 3, 3, 1e-4f, RgbGuide::Correlated},
-                       Case{97, 61, 1, 3, 1e-2f, RgbGuide::Correlated}, Case{512, 64, 2, 15, 1e-4f, RgbGuide::Smooth}}) {
+  for (const Case c :
+       {Case{37, 23, 3, 2, 1e-4f, RgbGuide::Random}, Case{300, 7, 2, 15, 1e-4f, RgbGuide::Random},
+        Case{5, 3, 1, 9, 1e-2f, RgbGuide::Random}, Case{129, 65, 5, 15, 1e-3f, RgbGuide::Random},
+        Case{64, 64, 1, 1, 1e-4f, RgbGuide::Constant}, Case{257, 31, 2, 0, 1e-4f, RgbGuide::Random},
+        Case{48, 40, 2, 4, 1e-3f, RgbGuide::Identical}, Case{97, 61, 3, 3, 1e-4f, RgbGuide::Correlated},
+        Case{97, 61, 1, 3, 1e-2f, RgbGuide::Correlated}, Case{512, 64, 2, 15, 1e-4f, RgbGuide::Smooth}}) {
     const std::size_t plane = static_cast<std::size_t>(c.w) * c.h;
     const std::vector<float> I = rgb_guide(c.guide, c.w, c.h, rng);
     std::vector<float> p(plane * c.slices), q(plane * c.slices);
