@@ -1,5 +1,6 @@
 #pragma once
-// Internal to lb_kernels: the guided filter on every slice of a volume (guided_filter.cu).
+// Internal to lb_kernels: the guided filter on every slice of a volume (guided_filter.cu),
+// with a gray guide or a colour (3-plane) guide.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -12,5 +13,19 @@ std::size_t guided_filter_scratch_bytes(int w, int h, int slices);
 // r (clipped windows), eps; scratch: guided_filter_scratch_bytes. in and out may not alias.
 void launch_guided_filter(const float* guide, int w, int h, const float* in, int slices, int r, float eps, float* out,
                           float* scratch, cudaStream_t s);
+
+// Device scratch of the colour filter for `slices` planes of w x h:
+//   (max(8 * slices, 9) + 9) * w * h floats
+// (per slice 4 column sums, a (3) and b; the guide's 9 column sums reuse that space; mean_I
+// and (Sigma + eps U)^-1 once per call). 512 x 512 x 75 slices: 609 MiB.
+std::size_t guided_filter_rgb_scratch_bytes(int w, int h, int slices);
+// out[s] = colour guided filter (He et al., Eq. 14-16) of in[s] (slices x h x w floats,
+// dense) with guide = 3 planes [c][y][x] of h x w (each channel in [0, 1]), radius r (clipped
+// windows), eps > 0; the guide's statistics are computed once per call. scratch:
+// guided_filter_rgb_scratch_bytes. in and out may not alias. Throws lb::Error when a row is
+// wider than the device's shared memory per block allows (9 rows of floats, about 6400 pixels
+// on an H100).
+void launch_guided_filter_rgb(const float* guide, int w, int h, const float* in, int slices, int r, float eps,
+                              float* out, float* scratch, cudaStream_t s);
 
 }  // namespace lb::cuda::detail

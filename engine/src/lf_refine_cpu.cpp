@@ -19,27 +19,6 @@ double now_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Means over clipped (2r+1)^2 windows from a double integral image: O(1) per pixel.
-struct BoxMean {
-  int w, h, r;
-  std::vector<double> S;  // (w+1) x (h+1)
-  BoxMean(const std::vector<double>& v, int w_, int h_, int r_) : w(w_), h(h_), r(r_), S((w_ + 1) * (h_ + 1), 0.0) {
-    for (int y = 0; y < h; ++y) {
-      double row = 0;
-      for (int x = 0; x < w; ++x) {
-        row += v[static_cast<std::size_t>(y) * w + x];
-        S[static_cast<std::size_t>(y + 1) * (w + 1) + x + 1] = S[static_cast<std::size_t>(y) * (w + 1) + x + 1] + row;
-      }
-    }
-  }
-  double at(int x, int y) const {
-    const int x0 = std::max(0, x - r), x1 = std::min(w - 1, x + r), y0 = std::max(0, y - r), y1 = std::min(h - 1, y + r);
-    const auto s = [&](int xx, int yy) { return S[static_cast<std::size_t>(yy) * (w + 1) + xx]; };
-    const double sum = s(x1 + 1, y1 + 1) - s(x0, y1 + 1) - s(x1 + 1, y0) + s(x0, y0);
-    return sum / (static_cast<double>(x1 - x0 + 1) * (y1 - y0 + 1));
-  }
-};
-
 }  // namespace
 
 const char* to_string(LfRefineMode m) {
