@@ -86,8 +86,9 @@ std::uint64_t lf_refine_host_bytes(const LfRefineParams& rp, const CaeParams& p,
 std::uint64_t lf_refine_device_bytes(const LfRefineParams& rp, const CaeParams& p, int w, int h) {
   const std::uint64_t n = std::uint64_t(w) * std::uint64_t(h), vol = n * std::uint64_t(std::max(p.labels, 1));
   // The filtered volume (+ the defocus one), the filter's scratch (kernels/guided_filter.hpp:
-  // gray 4 volumes + 2 planes, colour 8 volumes + 12 planes), the guide planes, 4 maps.
-  const std::uint64_t scratch = rp.color_guide ? 4 * (8 * vol + 12 * n) : 4 * (4 * vol + 2 * n);
+  // gray 4 volumes + 2 planes, colour 8 volumes + 9 planes), the guide planes, 4 maps.
+  const std::uint64_t scratch = rp.color_guide ? 4 * (std::max<std::uint64_t>(8 * vol, 9 * n) + 9 * n)
+                                               : 4 * (4 * vol + 2 * n);
   return 4 * vol * (rp.defocus_weight > 0.0f ? 2 : 1) + scratch + 4 * n * ((rp.color_guide ? 3 : 1) + 4);
 }
 

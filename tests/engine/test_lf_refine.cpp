@@ -233,7 +233,7 @@ TEST_CASE("lf refine: on a slanted plane the sub-pixel map beats WTA's quantisat
       const LfRefineResult r =
           refine_depth_cpu(raw.cost, lf.width, lf.height, cae, lf_refine_guide(lf.centre(), roi, color), p, &defocus);
       const double m_raw = mse(raw.disparity), m_wta = mse(r.filtered), m_sub = mse(r.refined);
-      MESSAGE("slanted plane MSE (" << (color ? "rgb" : "gray") << " guide, defocus weight " << wdef << "): raw WTA "
+      MESSAGE("slanted plane MSE (" << std::string(color ? "rgb" : "gray") << " guide, defocus weight " << wdef << "): raw WTA "
                                     << m_raw << ", filtered WTA " << m_wta << ", sub-pixel " << m_sub);
       CHECK(m_sub * 2.0 <= m_wta);  // at least 2x below the labels' quantisation error
       CHECK(m_wta < 0.01);          // the filtered labels are right (quantisation only: 0.0019)
