@@ -16,8 +16,8 @@ namespace lb::cuda::detail {
 namespace {
 
 // Raw defocus cost (lfr::defocus_raw) of roi pixel (x, y) at label blockIdx.y: the same
-// explicitly rounded double steps as the CPU, so the same bits. Thread (x, y) of a 32 x 8
-// tile: neighbouring threads read neighbouring texels of each view.
+// once-rounded float steps as the CPU, so the same bits. Thread (x, y) of a 32 x 8 tile:
+// neighbouring threads read neighbouring texels of each view.
 __global__ void defocus_raw_kernel(ViewFetch fetch, int lw, int lh, refocus::Aperture ap, float dmin, float dmax,
                                    int labels, int rx, int ry, int w, int h, float* __restrict__ out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
@@ -25,10 +25,8 @@ __global__ void defocus_raw_kernel(ViewFetch fetch, int lw, int lh, refocus::Ape
   if (x >= w || y >= h) return;
   const int a = static_cast<int>(blockIdx.y);
   const float d = cae::label_disparity(dmin, dmax, labels, a);
-  double acc[3];
-  refocus::refocus_sums(fetch, lw, lh, ap, d, x + rx, y + ry, acc);
   const refocus::Rgb8 c = fetch(ap.uc, ap.vc, x + rx, y + ry);
-  out[(static_cast<std::size_t>(a) * h + y) * w + x] = static_cast<float>(lfr::defocus_raw(acc, ap.n, c.r, c.g, c.b));
+  out[(static_cast<std::size_t>(a) * h + y) * w + x] = lfr::defocus_raw(fetch, lw, lh, ap, d, x + rx, y + ry, c);
 }
 
 // One pass of a clipped box window along x (horizontal) or y, O(r) per pixel; the vertical
@@ -155,6 +153,7 @@ void launch_lf_defocus(const LightFieldViews& lf, int views, float dmin, float d
                                 static_cast<unsigned>((h + 7) / 8));
   defocus_raw_kernel<<<grid, block, 0, s>>>(fetch, lf.width, lf.height, ap, dmin, dmax, labels, rx, ry, w, h, out);
   CUDA_CHECK_LAUNCH();
+  if (radius == 0) return;  // the raw term itself (as the CPU)
   const dim3 bg(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h), static_cast<unsigned>(labels));
   box_pass_kernel<<<bg, 128, 0, s>>>(out, w, h, radius, true, tmp);
   CUDA_CHECK_LAUNCH();

@@ -129,15 +129,18 @@ std::vector<float> defocus_cost_cpu(const LightField4D& lf, const CaeParams& p, 
         std::vector<double> raw(n);
         for (int y = 0; y < roi.h; ++y)
           for (int x = 0; x < roi.w; ++x) {
-            double acc[3];
-            refocus::refocus_sums(fetch, lf.width, lf.height, ap, d, x + roi.x, y + roi.y, acc);
             const std::uint8_t* cp = &c.data[(static_cast<std::size_t>(y + roi.y) * lf.width + x + roi.x) * c.channels];
-            raw[static_cast<std::size_t>(y) * roi.w + x] = lfr::defocus_raw(acc, ap.n, cp[0], cp[1], cp[2]);
+            raw[static_cast<std::size_t>(y) * roi.w + x] = lfr::defocus_raw(fetch, lf.width, lf.height, ap, d, x + roi.x,
+                                                                            y + roi.y, refocus::Rgb8{cp[0], cp[1], cp[2]});
           }
+        float* o = &out[a * n];
+        if (radius == 0) {  // the raw term itself (an integral image would round it)
+          for (std::size_t i = 0; i < n; ++i) o[i] = static_cast<float>(raw[i]);
+          return;
+        }
         const BoxMean box(raw, roi.w, roi.h, radius);
         for (int y = 0; y < roi.h; ++y)
-          for (int x = 0; x < roi.w; ++x)
-            out[a * n + static_cast<std::size_t>(y) * roi.w + x] = static_cast<float>(box.at(x, y));
+          for (int x = 0; x < roi.w; ++x) o[static_cast<std::size_t>(y) * roi.w + x] = static_cast<float>(box.at(x, y));
       },
       threads);
   return out;

@@ -87,7 +87,7 @@ TEST_CASE("lf refine gpu: every mode against the CPU reference (awkward sizes)")
 }
 
 // The defocus cost volume on the device against defocus_cost_cpu: bit-identical before the
-// box mean (radius 0: the raw term is the same explicitly rounded double arithmetic), within
+// box mean (radius 0: the raw term is the same once-rounded float arithmetic), within
 // float rounding after it (relative 1e-5), on a region of an awkward size.
 TEST_CASE("lf refine gpu: defocus cost volume against the CPU reference") {
   LB_GPU_TEST_GUARD();

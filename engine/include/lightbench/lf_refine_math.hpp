@@ -3,6 +3,7 @@
 // reference (lf_refine_cpu.cpp) and the CUDA kernels (kernels/lf_refine.cu) (LB_HD).
 #include <cmath>
 
+#include "lightbench/cae_math.hpp"
 #include "lightbench/hd.hpp"
 #include "lightbench/refocus_math.hpp"
 
@@ -42,27 +43,84 @@ LB_HD float confidence(float cmin, float csecond) {
 // guide's [0, 1] scale, |dI|^2 summed over the guide's channels (d2).
 LB_HD float median_weight(float d2, float sigma) { return expf(-d2 / (2.0f * sigma * sigma)); }
 
-// The raw defocus cost of one pixel and label: the mean over RGB of |refocused - centre| on
-// 0..255, the refocused value being sum / n of refocus::refocus_sums (the window's views
-// sheared to the label). Every step is one of refocus_math's explicitly rounded double
-// operations, so the CPU and the GPU compute the same bits (the box mean after it does not).
-LB_HD double defocus_raw(const double acc[3], double n, int r, int g, int b) {
-  using namespace lb::refocus;
-  auto dev = [&](double s, int c) {
-    const double d = sub(div(s, n), static_cast<double>(c));
-    return d < 0.0 ? -d : d;
+// Single-precision operations rounded once each, on both sides: on the device explicitly
+// (nvcc would otherwise contract a * b + c into an FMA), on the host as plain operators (the
+// host build has no FMA instructions, see refocus_math.hpp). So the CPU and the GPU compute
+// the same bits wherever these are used in the same order.
+LB_HD float fadd(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+LB_HD float fsub(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fsub_rn(a, b);
+#else
+  return a - b;
+#endif
+}
+LB_HD float fmul(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+LB_HD float fdiv(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fdiv_rn(a, b);
+#else
+  return a / b;
+#endif
+}
+
+// The raw defocus cost of centre-view pixel (x, y) at disparity d: the mean over RGB of
+// |refocused - centre| on 0..255, the refocused value being the mean over the aperture's
+// views of the bilinear sample at the sheared position (refocus_math.hpp's geometry: shear
+// by kShearSign (u - uc) d, clamp to the view, lerp the rows then between them), in float
+// with lfr's once-rounded operations in a fixed order (views v outer, u inner): the same
+// bits on the CPU and the GPU. (Float, not refocus_sums' double: the GPU's double rate made
+// the volume the refinement's slowest step; sums of at most 225 samples of 0..255 keep
+// float's relative error below 1e-5.) fetch(u, v, px, py) returns a refocus::Rgb8.
+template <class Fetch>
+LB_HD float defocus_raw(const Fetch& fetch, int w, int h, const refocus::Aperture& ap, float d, int x, int y,
+                        const refocus::Rgb8& centre) {
+  float acc[3] = {0.0f, 0.0f, 0.0f};
+  const float wmax = static_cast<float>(w - 1), hmax = static_cast<float>(h - 1);
+  for (int v = ap.v0; v <= ap.v1; ++v) {
+    float sy = fadd(static_cast<float>(y), fmul(static_cast<float>(cae::kShearSign * (v - ap.vc)), d));
+    sy = sy < 0.0f ? 0.0f : (hmax < sy ? hmax : sy);
+    const int y0 = static_cast<int>(sy), y1 = y0 + 1 < h - 1 ? y0 + 1 : h - 1;
+    const float fy = fsub(sy, static_cast<float>(y0));
+    for (int u = ap.u0; u <= ap.u1; ++u) {
+      float sx = fadd(static_cast<float>(x), fmul(static_cast<float>(cae::kShearSign * (u - ap.uc)), d));
+      sx = sx < 0.0f ? 0.0f : (wmax < sx ? wmax : sx);
+      const int x0 = static_cast<int>(sx), x1 = x0 + 1 < w - 1 ? x0 + 1 : w - 1;
+      const float fx = fsub(sx, static_cast<float>(x0));
+      const refocus::Rgb8 a = fetch(u, v, x0, y0), b = fetch(u, v, x1, y0);
+      const refocus::Rgb8 c = fetch(u, v, x0, y1), e = fetch(u, v, x1, y1);
+      auto lerp2 = [&](float pa, float pb, float pc, float pe) {
+        const float top = fadd(pa, fmul(fx, fsub(pb, pa)));
+        const float bot = fadd(pc, fmul(fx, fsub(pe, pc)));
+        return fadd(top, fmul(fy, fsub(bot, top)));
+      };
+      acc[0] = fadd(acc[0], lerp2(a.r, b.r, c.r, e.r));
+      acc[1] = fadd(acc[1], lerp2(a.g, b.g, c.g, e.g));
+      acc[2] = fadd(acc[2], lerp2(a.b, b.b, c.b, e.b));
+    }
+  }
+  const float n = static_cast<float>(ap.n);
+  auto dev = [&](float s, int c) {
+    const float q = fsub(fdiv(s, n), static_cast<float>(c));
+    return q < 0.0f ? -q : q;
   };
-  return div(add(add(dev(acc[0], r), dev(acc[1], g)), dev(acc[2], b)), 3.0);
+  return fdiv(fadd(fadd(dev(acc[0], centre.r), dev(acc[1], centre.g)), dev(acc[2], centre.b)), 3.0f);
 }
 
 // The blended data cost (1 - w) c + w d of two normalised costs, rounded the same on both
 // sides (on the device each step explicitly, so nvcc cannot contract it into an FMA).
-LB_HD float blend(float c, float d, float w) {
-#if defined(__CUDA_ARCH__)
-  return __fadd_rn(__fmul_rn(__fsub_rn(1.0f, w), c), __fmul_rn(w, d));
-#else
-  return (1.0f - w) * c + w * d;
-#endif
-}
+LB_HD float blend(float c, float d, float w) { return fadd(fmul(fsub(1.0f, w), c), fmul(w, d)); }
 
 }  // namespace lb::lfr
