@@ -217,10 +217,10 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     out->median_ms = t[4];
     // Bytes: the defocus cost writes the raw volume and box-filters it (2 passes, read + write);
     // normalize reads and writes the CAE volume (and reads the defocus one); the filter's
-    // passes are counted by its kernels' global traffic (gray: 14 volumes; colour: 24).
+    // passes are counted by its kernels' global traffic (gray: 14 volumes; colour: 26).
     if (blend) timings_.record("lfdepth/refine/defocus cost", t[0], vol * 4 * 5);
     timings_.record("lfdepth/refine/normalize", t[1], vol * (blend ? 12 : 8));
-    timings_.record("lfdepth/refine/guided filter", t[2], vol * 4 * (rp.color_guide ? 24 : 14));
+    timings_.record("lfdepth/refine/guided filter", t[2], vol * 4 * (rp.color_guide ? 26 : 14));
     timings_.record("lfdepth/refine/wta + subpixel", t[3], vol * 8);
     if (rp.mode == LfRefineMode::Full) timings_.record("lfdepth/refine/weighted median", t[4], 0);
     return true;
