@@ -76,18 +76,6 @@ LB_HD float fdiv(float a, float b) {
 #endif
 }
 
-// An 8-bit value as float without an int-to-float conversion on the device: those issue at
-// a small fraction of the FP32 rate (16 per SM and clock on Hopper), and the defocus term
-// needs 12 per view. 2^23 + b holds b in its mantissa, so float(0x4B000000 | b) - 2^23 is b
-// exactly; the host's cast gives the same value.
-LB_HD float byte_to_float(unsigned b) {
-#if defined(__CUDA_ARCH__)
-  return __fsub_rn(__uint_as_float(0x4B000000u | b), 8388608.0f);
-#else
-  return static_cast<float>(b);
-#endif
-}
-
 // The raw defocus cost of centre-view pixel (x, y) at disparity d: the mean over RGB of
 // |refocused - centre| on 0..255, the refocused value being the mean over the aperture's
 // views of the bilinear sample at the sheared position (refocus_math.hpp's geometry: shear
@@ -113,8 +101,7 @@ LB_HD float defocus_raw(const Fetch& fetch, int w, int h, const refocus::Apertur
       const float fx = fsub(sx, static_cast<float>(x0));
       const refocus::Rgb8 a = fetch(u, v, x0, y0), b = fetch(u, v, x1, y0);
       const refocus::Rgb8 c = fetch(u, v, x0, y1), e = fetch(u, v, x1, y1);
-      auto lerp2 = [&](unsigned ba, unsigned bb, unsigned bc, unsigned be) {
-        const float pa = byte_to_float(ba), pb = byte_to_float(bb), pc = byte_to_float(bc), pe = byte_to_float(be);
+      auto lerp2 = [&](float pa, float pb, float pc, float pe) {
         const float top = fadd(pa, fmul(fx, fsub(pb, pa)));
         const float bot = fadd(pc, fmul(fx, fsub(pe, pc)));
         return fadd(top, fmul(fy, fsub(bot, top)));
