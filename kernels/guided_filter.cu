@@ -53,14 +53,18 @@ struct Planes {
 };
 
 // Vertical window sums of the K terms, written to out.p[k] (same layout as a volume). Thread
-// (x, slice). Which terms are products is a compile-time mask (kGuided), not a run-time test
-// of mul[k]: each running sum is then a plain `sum += src * mul` or `sum += src`, which the
-// compiler contracts (FMA) exactly as it did in the gray filter's hand-written two sums, so
-// the gray results are bit for bit those of before this became a template on K.
+// (x, slice, segment): each thread walks `seg` rows from row blockIdx.z * seg with K running
+// sums, starting from the window of its first row summed afresh. One thread per whole column
+// left the GPU nearly idle (512 columns x 75 slices = 38k threads, 14 % occupancy; the guide
+// statistics, one slice, 6 %: ncu, docs/perf/h100/ncu-refine-8cb87ed.txt); segments of at
+// least 2 windows keep the fresh sums' extra reads under half. Which terms are products is a
+// compile-time mask (kGuided), not a run-time test of mul[k].
 template <int K, unsigned kGuided>
-__global__ void col_sum_kernel(ColTerms<K> t, int w, int h, int r, Planes<K> out) {
+__global__ void col_sum_kernel(ColTerms<K> t, int w, int h, int r, int seg, Planes<K> out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (x >= w) return;
+  const int y_begin = static_cast<int>(blockIdx.z) * seg;
+  if (x >= w || y_begin >= h) return;
+  const int y_end = min(h, y_begin + seg);
   const std::size_t plane = static_cast<std::size_t>(w) * h;
   const std::size_t so = static_cast<std::size_t>(blockIdx.y) * plane;
   auto v = [&](int k, int y) {
@@ -71,11 +75,11 @@ __global__ void col_sum_kernel(ColTerms<K> t, int w, int h, int r, Planes<K> out
   float sum[K];
 #pragma unroll
   for (int k = 0; k < K; ++k) sum[k] = 0.0f;
-  for (int y = 0; y <= r && y < h; ++y) {
+  for (int y = max(0, y_begin - r); y <= y_begin + r && y < h; ++y) {
 #pragma unroll
     for (int k = 0; k < K; ++k) sum[k] += v(k, y);
   }
-  for (int y = 0; y < h; ++y) {
+  for (int y = y_begin; y < y_end; ++y) {
 #pragma unroll
     for (int k = 0; k < K; ++k) out.p[k][so + static_cast<std::size_t>(y) * w + x] = sum[k];
     if (y + r + 1 < h) {
@@ -296,7 +300,10 @@ void launch_cols(const ColTerms<K>& t, int w, int h, int slices, int r, const Pl
   for (int k = 0; k < K; ++k)
     if (((kGuided >> k) & 1u) != (t.mul[k] != nullptr))
       LB_THROW("guided filter: column term mask and guide planes disagree");
-  col_sum_kernel<K, kGuided><<<dim3(cols(w), static_cast<unsigned>(slices)), 128, 0, s>>>(t, w, h, r, out);
+  const int seg = std::max(64, 4 * r + 2);  // rows per thread: at least two windows
+  const unsigned segs = static_cast<unsigned>((h + seg - 1) / seg);
+  LB_REQUIRE(segs <= 65535u, "guided filter: too many rows");
+  col_sum_kernel<K, kGuided><<<dim3(cols(w), static_cast<unsigned>(slices), segs), 128, 0, s>>>(t, w, h, r, seg, out);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -18,15 +18,15 @@ namespace {
 // Raw defocus cost (lfr::defocus_raw) of roi pixel (x, y) at label blockIdx.y: the same
 // once-rounded float steps as the CPU, so the same bits. Thread (x, y) of a 32 x 8 tile:
 // neighbouring threads read neighbouring texels of each view.
-__global__ void defocus_raw_kernel(ViewFetch fetch, int lw, int lh, refocus::Aperture ap, float dmin, float dmax,
+__global__ void defocus_raw_kernel(ViewRows views, int lw, int lh, refocus::Aperture ap, float dmin, float dmax,
                                    int labels, int rx, int ry, int w, int h, float* __restrict__ out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.z * blockDim.y + threadIdx.y);
   if (x >= w || y >= h) return;
   const int a = static_cast<int>(blockIdx.y);
   const float d = cae::label_disparity(dmin, dmax, labels, a);
-  const refocus::Rgb8 c = fetch(ap.uc, ap.vc, x + rx, y + ry);
-  out[(static_cast<std::size_t>(a) * h + y) * w + x] = lfr::defocus_raw(fetch, lw, lh, ap, d, x + rx, y + ry, c);
+  const refocus::Rgb8 c = views.row(ap.uc, ap.vc, y + ry)[x + rx];
+  out[(static_cast<std::size_t>(a) * h + y) * w + x] = lfr::defocus_raw(views, lw, lh, ap, d, x + rx, y + ry, c);
 }
 
 // One pass of a clipped box window along x (horizontal) or y, O(r) per pixel; the vertical
@@ -147,11 +147,11 @@ unsigned blocks(long long n) { return static_cast<unsigned>((n + 255) / 256); }
 void launch_lf_defocus(const LightFieldViews& lf, int views, float dmin, float dmax, int labels, int rx, int ry, int w,
                        int h, int radius, float* out, float* tmp, cudaStream_t s) {
   LB_REQUIRE(labels <= 65535 && h <= 65535, "defocus cost: more than 65535 labels or rows");
-  const ViewFetch fetch{lf.data, lf.nu, lf.width, lf.view_pixels()};
+  const ViewRows rows{lf.data, lf.nu, lf.width, lf.view_pixels()};
   const refocus::Aperture ap = refocus::aperture(lf.nu, lf.nv, views / 2);
   const dim3 block(32, 8), grid(static_cast<unsigned>((w + 31) / 32), static_cast<unsigned>(labels),
                                 static_cast<unsigned>((h + 7) / 8));
-  defocus_raw_kernel<<<grid, block, 0, s>>>(fetch, lf.width, lf.height, ap, dmin, dmax, labels, rx, ry, w, h, out);
+  defocus_raw_kernel<<<grid, block, 0, s>>>(rows, lf.width, lf.height, ap, dmin, dmax, labels, rx, ry, w, h, out);
   CUDA_CHECK_LAUNCH();
   if (radius == 0) return;  // the raw term itself (as the CPU)
   const dim3 bg(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h), static_cast<unsigned>(labels));

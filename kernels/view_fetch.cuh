@@ -21,4 +21,22 @@ struct ViewFetch {
   }
 };
 
+// The same views by rows (lfr::defocus_raw's access): row(u, v, py)[px].
+struct ViewRows {
+  const uchar4* views;
+  int nu, width;
+  std::size_t plane;  // pixels per view
+  struct Row {
+    const uchar4* p;
+    __device__ __forceinline__ refocus::Rgb8 operator[](int px) const {
+      const uchar4 q = __ldg(p + px);
+      return refocus::Rgb8{q.x, q.y, q.z};
+    }
+  };
+  __device__ __forceinline__ Row row(int u, int v, int py) const {
+    return Row{views + (static_cast<std::size_t>(v) * nu + static_cast<std::size_t>(u)) * plane +
+               static_cast<std::size_t>(py) * width};
+  }
+};
+
 }  // namespace lb::cuda::detail

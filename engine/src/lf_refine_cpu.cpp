@@ -117,11 +117,22 @@ std::vector<float> defocus_cost_cpu(const LightField4D& lf, const CaeParams& p, 
   std::vector<float> out(n * static_cast<std::size_t>(p.labels));
   const refocus::Aperture ap = refocus::aperture(lf.nu, lf.nv, p.views / 2);
   const ImageU8& c = lf.centre();
-  auto fetch = [&](int u, int v, int px, int py) {
-    const ImageU8& im = lf.view(u, v);
-    const std::uint8_t* q = &im.data[(static_cast<std::size_t>(py) * lf.width + px) * im.channels];
-    return refocus::Rgb8{q[0], q[1], q[2]};
-  };
+  // Views by rows (lfr::defocus_raw's access).
+  struct Rows {
+    const LightField4D& lf;
+    struct Row {
+      const std::uint8_t* p;
+      int ch;
+      refocus::Rgb8 operator[](int px) const {
+        const std::uint8_t* q = p + static_cast<std::size_t>(px) * ch;
+        return refocus::Rgb8{q[0], q[1], q[2]};
+      }
+    };
+    Row row(int u, int v, int py) const {
+      const ImageU8& im = lf.view(u, v);
+      return Row{&im.data[static_cast<std::size_t>(py) * im.width * im.channels], im.channels};
+    }
+  } rows{lf};
   parallel_for(
       p.labels,
       [&](int a) {
@@ -130,7 +141,7 @@ std::vector<float> defocus_cost_cpu(const LightField4D& lf, const CaeParams& p, 
         for (int y = 0; y < roi.h; ++y)
           for (int x = 0; x < roi.w; ++x) {
             const std::uint8_t* cp = &c.data[(static_cast<std::size_t>(y + roi.y) * lf.width + x + roi.x) * c.channels];
-            raw[static_cast<std::size_t>(y) * roi.w + x] = lfr::defocus_raw(fetch, lf.width, lf.height, ap, d, x + roi.x,
+            raw[static_cast<std::size_t>(y) * roi.w + x] = lfr::defocus_raw(rows, lf.width, lf.height, ap, d, x + roi.x,
                                                                             y + roi.y, refocus::Rgb8{cp[0], cp[1], cp[2]});
           }
         float* o = &out[a * n];

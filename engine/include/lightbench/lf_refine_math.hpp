@@ -83,9 +83,11 @@ LB_HD float fdiv(float a, float b) {
 // with lfr's once-rounded operations in a fixed order (views v outer, u inner): the same
 // bits on the CPU and the GPU. (Float, not refocus_sums' double: the GPU's double rate made
 // the volume the refinement's slowest step; sums of at most 225 samples of 0..255 keep
-// float's relative error below 1e-5.) fetch(u, v, px, py) returns a refocus::Rgb8.
-template <class Fetch>
-LB_HD float defocus_raw(const Fetch& fetch, int w, int h, const refocus::Aperture& ap, float d, int x, int y,
+// float's relative error below 1e-5.) rows.row(u, v, py) returns row py of view (u, v),
+// indexable by px to a refocus::Rgb8 (any storage layout): each view's two rows are located
+// once, not once per tap (the kernel is issue-bound; ncu, docs/perf/h100/).
+template <class Rows>
+LB_HD float defocus_raw(const Rows& rows, int w, int h, const refocus::Aperture& ap, float d, int x, int y,
                         const refocus::Rgb8& centre) {
   float acc[3] = {0.0f, 0.0f, 0.0f};
   const float wmax = static_cast<float>(w - 1), hmax = static_cast<float>(h - 1);
@@ -99,8 +101,8 @@ LB_HD float defocus_raw(const Fetch& fetch, int w, int h, const refocus::Apertur
       sx = sx < 0.0f ? 0.0f : (wmax < sx ? wmax : sx);
       const int x0 = static_cast<int>(sx), x1 = x0 + 1 < w - 1 ? x0 + 1 : w - 1;
       const float fx = fsub(sx, static_cast<float>(x0));
-      const refocus::Rgb8 a = fetch(u, v, x0, y0), b = fetch(u, v, x1, y0);
-      const refocus::Rgb8 c = fetch(u, v, x0, y1), e = fetch(u, v, x1, y1);
+      const auto r0 = rows.row(u, v, y0), r1 = rows.row(u, v, y1);
+      const refocus::Rgb8 a = r0[x0], b = r0[x1], c = r1[x0], e = r1[x1];
       auto lerp2 = [&](float pa, float pb, float pc, float pe) {
         const float top = fadd(pa, fmul(fx, fsub(pb, pa)));
         const float bot = fadd(pc, fmul(fx, fsub(pe, pc)));
