@@ -472,6 +472,15 @@ void add_option_cases(Suite& s) {
       {kLf + "--lf {in}/lf --out {out}/o.pfm", "--sigma", {"-1", "nan"}},
       {kLf + "--lf {in}/lf --out {out}/o.pfm", "--crop", {"0,0,0,0", "0,0,100000,100000", "-2147483648,0,1,1", "0,0,5"}},
       {kLf + "--lf {in}/lf --out {out}/o.pfm", "--border", {"2147483647", "nan"}},
+      {kLf + "--lf {in}/lf --out {out}/o.pfm", "--refine", {"graphcut", ""}},
+      {kLf + "--lf {in}/lf --refine subpixel --out {out}/o.pfm", "--gf-radius", {"-1", "257", "nan"}},
+      {kLf + "--lf {in}/lf --refine subpixel --out {out}/o.pfm", "--gf-eps", {"0", "-1", "nan", "inf"}},
+      {kLf + "--lf {in}/lf --refine subpixel --out {out}/o.pfm", "--gf-guide", {"hsv", ""}},
+      {kLf + "--lf {in}/lf --refine subpixel --out {out}/o.pfm", "--defocus-weight", {"-0.1", "1.5", "nan"}},
+      {kLf + "--lf {in}/lf --refine subpixel --out {out}/o.pfm", "--defocus-radius", {"-1", "33", "2147483648"}},
+      {kLf + "--lf {in}/lf --refine full --out {out}/o.pfm", "--median-radius", {"-1", "33"}},
+      {kLf + "--lf {in}/lf --refine full --out {out}/o.pfm", "--median-sigma", {"0", "nan"}},
+      {kLf + "--lf {in}/lf --refine full --out {out}/o.pfm", "--median-iterations", {"-1", "17"}},
       {kStereoLR + "--out {out}/o.pfm", "--ndisp", {"0", "-1", "2147483648", "100000"}},
       {kStereoLR + "--out {out}/o.pfm", "--radius", {"-1", "nan", "2147483647"}},
       {kStereoLR + "--out {out}/o.pfm", "--gamma", {"-1", "nan", "inf"}},
@@ -753,6 +762,10 @@ void add_valid_cases(Suite& s) {
   s.ok("lfdepth: grey and RGB views mixed", kLf + "--lf {in}/lf_mixed --out {out}/o.pfm", {"o.pfm"});
   s.ok("mad: --maps folder created", kMad + "--ref {in}/m1.png --dist {in}/m2.png --maps {out}/maps", {"maps/hi.pfm", "maps/lo.png"});
   s.ok("lfdepth: the base light field", kLf + "--lf {in}/lf --out {out}/o.pfm", {"o.pfm"});
+  s.ok("lfdepth: refined, every output",
+       kLf + "--lf {in}/lf --refine full --gf-radius 40 --defocus-radius 8 --confidence {out}/c.pfm "
+             "--raw-out {out}/r.pfm --out {out}/o.pfm --json {out}/j.json",
+       {"o.pfm", "c.pfm", "r.pfm", "j.json"});
   s.ok("generate: tiny", "generate --preset tiny --seed 3 --out {out}/g", {"g/raw.png", "g/scene.json"});
   s.ok("render: tiny scene", kRender + "--scene {in}/g/scene.json --out {out}/o.png", {"o.png"});
   s.ok("depth: tiny scene", "depth --backend cpu --scene {in}/g/scene.json --out {out}/o.pfm --aif {out}/a.png", {"o.pfm", "a.png"});
