@@ -194,8 +194,9 @@ bool edit_pane_source(PaneSource& s, const PaneSourceUi& ui) {
       }
     } else {
       float v = static_cast<float>(s.run.override_value);
-      if (ImGui::SliderFloat("##ov", &v, static_cast<float>(info->min),
-                             static_cast<float>(info->max), "%.2f", ImGuiSliderFlags_AlwaysClamp)) {
+      const FloatSliderStyle st = float_slider_style(*info);
+      if (ImGui::SliderFloat("##ov", &v, static_cast<float>(info->min), static_cast<float>(info->max), st.format,
+                             st.flags)) {
         s.run.override_value = v;
         changed = true;
       }

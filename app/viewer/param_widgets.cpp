@@ -34,6 +34,12 @@ void error_line(const std::string& error) {
   ImGui::PopStyleColor();
 }
 
+FloatSliderStyle float_slider_style(const ParamInfo& p) {
+  const bool log = p.min > 0.0 && p.max >= 100.0 * p.min;
+  return {p.min > 0.0 && p.min < 0.01 ? "%.2e" : "%.2f",
+          ImGuiSliderFlags_AlwaysClamp | (log ? ImGuiSliderFlags_Logarithmic : 0)};
+}
+
 bool param_sliders(const std::vector<ParamInfo>& params) {
   bool changed = false;
   for (const auto& p : params) {
@@ -42,8 +48,9 @@ bool param_sliders(const std::vector<ParamInfo>& params) {
       changed |= ImGui::SliderInt(p.label.c_str(), *i, static_cast<int>(p.min),
                                   static_cast<int>(p.max), "%d", ImGuiSliderFlags_AlwaysClamp);
     } else if (auto* f = std::get_if<float*>(&p.value)) {
-      changed |= ImGui::SliderFloat(p.label.c_str(), *f, static_cast<float>(p.min),
-                                    static_cast<float>(p.max), "%.2f", ImGuiSliderFlags_AlwaysClamp);
+      const FloatSliderStyle st = float_slider_style(p);
+      changed |= ImGui::SliderFloat(p.label.c_str(), *f, static_cast<float>(p.min), static_cast<float>(p.max),
+                                    st.format, st.flags);
     } else if (auto* b = std::get_if<bool*>(&p.value)) {
       changed |= ImGui::Checkbox(p.label.c_str(), *b);
     }

@@ -21,6 +21,15 @@ bool path_open_row(const char* id, const char* hint, std::string& path, std::str
 // The red one-line error under a control (nothing when empty).
 void error_line(const std::string& error);
 
+// How a Float parameter's slider shows and moves: a range spanning two decades or more above
+// zero (an eps of 1e-6 .. 1e-1) is logarithmic, where a linear slider jumps a decade per
+// pixel; one starting below 0.01 is labelled %.2e (a "%.2f" label would read 0.00).
+struct FloatSliderStyle {
+  const char* format;
+  int flags;  // ImGuiSliderFlags
+};
+FloatSliderStyle float_slider_style(const ParamInfo& p);
+
 // Current value of a parameter as double (ParamInfo::get).
 inline double param_value(const ParamInfo& p) { return p.get(); }
 // Sets a parameter, rounded for Int and clamped to its range (ParamInfo::set).
