@@ -172,30 +172,38 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     for (std::size_t i = 0; i < npx; ++i)
       for (int c = 0; c < gc; ++c) planes[c * npx + i] = guide.data[i * gc + c];
     CUDA_CHECK_THROW(cudaMemcpyAsync(g, planes.data(), planes.size() * 4, cudaMemcpyHostToDevice, s));
-    Event ev[6];
+    Event ev[7];
     float* cost = cost_.as<float>();
+    const bool fuse = blend && rp.confidence_fusion;
     CUDA_CHECK_THROW(cudaEventRecord(ev[0].get(), s));
     if (blend)  // filtered is free until the filter: the box passes' scratch
       detail::launch_lf_defocus(views(), p.views, p.dmin, p.dmax, A, raw->roi.x, raw->roi.y, w, h, rp.defocus_radius,
                                 defocus, filtered, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[1].get(), s));
-    detail::launch_lf_normalize(cost, defocus, rp.defocus_weight, static_cast<long long>(npx), A, s);
+    detail::launch_lf_normalize(cost, defocus, rp.defocus_weight, fuse, static_cast<long long>(npx), A, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[2].get(), s));
-    if (rp.color_guide)
-      detail::launch_guided_filter_rgb(g, w, h, cost, A, rp.radius, rp.eps, filtered, scratch, s);
-    else
-      detail::launch_guided_filter(g, w, h, cost, A, rp.radius, rp.eps, filtered, scratch, s);
+    auto filter = [&](const float* in, int radius, float* out) {
+      if (rp.color_guide)
+        detail::launch_guided_filter_rgb(g, w, h, in, A, radius, rp.eps, out, scratch, s);
+      else
+        detail::launch_guided_filter(g, w, h, in, A, radius, rp.eps, out, scratch, s);
+    };
+    filter(cost, rp.radius, filtered);
+    // The CAE volume is spent once filtered: the defocus cue's filtered volume goes there.
+    if (fuse) filter(defocus, rp.defocus_filter_radius, cost);
     CUDA_CHECK_THROW(cudaEventRecord(ev[3].get(), s));
+    if (fuse) detail::launch_lf_fuse(filtered, cost, rp.defocus_weight, static_cast<long long>(npx), A, s);
+    CUDA_CHECK_THROW(cudaEventRecord(ev[4].get(), s));
     const bool sub = rp.mode == LfRefineMode::Subpixel || rp.mode == LfRefineMode::Full;
     detail::launch_lf_wta(filtered, static_cast<long long>(npx), A, p.dmin, p.dmax, sub, d_filtered, d_refined, d_conf,
                           s);
-    CUDA_CHECK_THROW(cudaEventRecord(ev[4].get(), s));
+    CUDA_CHECK_THROW(cudaEventRecord(ev[5].get(), s));
     if (rp.mode == LfRefineMode::Full)
       for (int k = 0; k < rp.median_iterations; ++k) {
         detail::launch_lf_median(d_refined, d_conf, g, gc, w, h, rp.median_radius, rp.median_sigma, d_tmp, s);
         std::swap(d_refined, d_tmp);
       }
-    CUDA_CHECK_THROW(cudaEventRecord(ev[5].get(), s));
+    CUDA_CHECK_THROW(cudaEventRecord(ev[6].get(), s));
     ref_refined_ = d_refined;
     ref_filtered_ = d_filtered;
     ref_conf_ = d_conf;
@@ -208,21 +216,23 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     CUDA_CHECK_THROW(cudaMemcpyAsync(out->refined.data.data(), d_refined, npx * 4, cudaMemcpyDeviceToHost, s));
     CUDA_CHECK_THROW(cudaMemcpyAsync(out->confidence.data.data(), d_conf, npx * 4, cudaMemcpyDeviceToHost, s));
     CUDA_CHECK_THROW(cudaStreamSynchronize(s));
-    float t[5] = {0, 0, 0, 0, 0};
-    for (int i = 0; i < 5; ++i) CUDA_CHECK_THROW(cudaEventElapsedTime(&t[i], ev[i].get(), ev[i + 1].get()));
+    float t[6] = {0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 6; ++i) CUDA_CHECK_THROW(cudaEventElapsedTime(&t[i], ev[i].get(), ev[i + 1].get()));
     out->defocus_ms = t[0];
     out->normalize_ms = t[1];
     out->filter_ms = t[2];
-    out->wta_ms = t[3];
-    out->median_ms = t[4];
+    out->fuse_ms = t[3];
+    out->wta_ms = t[4];
+    out->median_ms = t[5];
     // Bytes: the defocus cost writes the raw volume and box-filters it (2 passes, read + write);
     // normalize reads and writes the CAE volume (and reads the defocus one); the filter's
     // passes are counted by its kernels' global traffic (gray: 14 volumes; colour: 26).
     if (blend) timings_.record("lfdepth/refine/defocus cost", t[0], vol * 4 * 5);
-    timings_.record("lfdepth/refine/normalize", t[1], vol * (blend ? 12 : 8));
-    timings_.record("lfdepth/refine/guided filter", t[2], vol * 4 * (rp.color_guide ? 26 : 14));
-    timings_.record("lfdepth/refine/wta + subpixel", t[3], vol * 8);
-    if (rp.mode == LfRefineMode::Full) timings_.record("lfdepth/refine/weighted median", t[4], 0);
+    timings_.record("lfdepth/refine/normalize", t[1], vol * (fuse ? 16 : blend ? 12 : 8));
+    timings_.record("lfdepth/refine/guided filter", t[2], vol * 4 * (rp.color_guide ? 26 : 14) * (fuse ? 2 : 1));
+    if (fuse) timings_.record("lfdepth/refine/fuse", t[3], vol * 4 * 5);  // 2 x 2 reads, 1 write
+    timings_.record("lfdepth/refine/wta + subpixel", t[4], vol * 8);
+    if (rp.mode == LfRefineMode::Full) timings_.record("lfdepth/refine/weighted median", t[5], 0);
     return true;
   }
 

@@ -1,6 +1,7 @@
 // Light-field depth refinement on CUDA (issue 12): the defocus cost volume, per-pixel min-max
-// normalisation of the CAE cost volume (blended with the defocus cost), the guided filter on
-// every label slice (guided_filter.cu), winner takes all with the parabola's sub-pixel
+// normalisation of the CAE cost volume (blended with the defocus cost, or fused with it after
+// the filter by the curves' confidence), the guided filter on every label slice
+// (guided_filter.cu), winner takes all with the parabola's sub-pixel
 // offset, a confidence and the weighted median. The per-pixel arithmetic is
 // lb::lfr's (lightbench/lf_refine_math.hpp), shared with the CPU reference.
 #include <cuda_runtime.h>
@@ -49,8 +50,9 @@ __global__ void box_pass_kernel(const float* __restrict__ in, int w, int h, int 
 }
 
 // One thread per pixel; the volume is [label][pixel], so each label's loads coalesce. With
-// a defocus volume (w > 0) the normalised costs are blended (lfr::blend).
-__global__ void normalize_kernel(float* __restrict__ cost, const float* __restrict__ defocus, float wdef,
+// a defocus volume and separate (confidence fusion) both are normalised in place, else
+// with a defocus volume the normalised costs are blended (lfr::blend).
+__global__ void normalize_kernel(float* __restrict__ cost, float* __restrict__ defocus, float wdef, bool separate,
                                  long long npx, int labels) {
   const long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= npx) return;
@@ -60,9 +62,9 @@ __global__ void normalize_kernel(float* __restrict__ cost, const float* __restri
     mn = fminf(mn, c);
     mx = fmaxf(mx, c);
   }
-  if (!defocus) {
+  if (!defocus || separate) {
     for (int a = 0; a < labels; ++a) cost[a * npx + p] = lfr::normalized(cost[a * npx + p], mn, mx);
-    return;
+    if (!defocus) return;
   }
   float dn = defocus[p], dx = defocus[p];
   for (int a = 1; a < labels; ++a) {
@@ -70,9 +72,30 @@ __global__ void normalize_kernel(float* __restrict__ cost, const float* __restri
     dn = fminf(dn, c);
     dx = fmaxf(dx, c);
   }
+  if (separate) {
+    for (int a = 0; a < labels; ++a) defocus[a * npx + p] = lfr::normalized(defocus[a * npx + p], dn, dx);
+    return;
+  }
   for (int a = 0; a < labels; ++a)
     cost[a * npx + p] =
         lfr::blend(lfr::normalized(cost[a * npx + p], mn, mx), lfr::normalized(defocus[a * npx + p], dn, dx), wdef);
+}
+
+// Confidence fusion (lf_refine.hpp's fuse step), one thread per pixel: the two filtered
+// curves' statistics (lfr::curve_stats), the defocus share (lfr::fusion_weight) and the
+// blend of the renormalised curves into cost.
+__global__ void fuse_kernel(float* __restrict__ cost, const float* __restrict__ defocus, float wdef, long long npx,
+                            int labels) {
+  const long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (p >= npx) return;
+  float cn, cx, cs, dn, dx, ds;
+  lfr::curve_stats([&](int a) { return cost[a * npx + p]; }, labels, lfr::kFusionGap, cn, cx, cs);
+  lfr::curve_stats([&](int a) { return defocus[a * npx + p]; }, labels, lfr::kFusionGap, dn, dx, ds);
+  const float wd =
+      lfr::fusion_weight(lfr::fusion_confidence(cn, cx, cs), lfr::fusion_confidence(dn, dx, ds), wdef);
+  for (int a = 0; a < labels; ++a)
+    cost[a * npx + p] =
+        lfr::blend(lfr::normalized(cost[a * npx + p], cn, cx), lfr::normalized(defocus[a * npx + p], dn, dx), wd);
 }
 
 // The winner's integer-label disparity into label_disp (may be null), with the parabola's
@@ -161,9 +184,15 @@ void launch_lf_defocus(const LightFieldViews& lf, int views, float dmin, float d
   CUDA_CHECK_LAUNCH();
 }
 
-void launch_lf_normalize(float* cost, const float* defocus, float defocus_weight, long long npx, int labels,
+void launch_lf_normalize(float* cost, float* defocus, float defocus_weight, bool separate, long long npx, int labels,
                          cudaStream_t s) {
-  normalize_kernel<<<blocks(npx), 256, 0, s>>>(cost, defocus, defocus_weight, npx, labels);
+  normalize_kernel<<<blocks(npx), 256, 0, s>>>(cost, defocus, defocus_weight, separate, npx, labels);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_lf_fuse(float* cost, const float* defocus, float defocus_weight, long long npx, int labels,
+                    cudaStream_t s) {
+  fuse_kernel<<<blocks(npx), 256, 0, s>>>(cost, defocus, defocus_weight, npx, labels);
   CUDA_CHECK_LAUNCH();
 }
 

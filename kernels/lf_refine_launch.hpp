@@ -13,9 +13,13 @@ namespace lb::cuda::detail {
 void launch_lf_defocus(const LightFieldViews& lf, int views, float dmin, float dmax, int labels, int rx, int ry, int w,
                        int h, int radius, float* out, float* tmp, cudaStream_t s);
 // Each pixel's costs ([label][pixel], npx pixels) min-max normalised in place; with a
-// defocus volume (may be null) blended with its normalised costs (lfr::blend).
-void launch_lf_normalize(float* cost, const float* defocus, float defocus_weight, long long npx, int labels,
+// defocus volume (may be null) blended with its normalised costs (lfr::blend), or, when
+// separate, normalised in place too.
+void launch_lf_normalize(float* cost, float* defocus, float defocus_weight, bool separate, long long npx, int labels,
                          cudaStream_t s);
+// Confidence fusion of the two filtered volumes into cost (lf_refine.hpp's fuse step).
+void launch_lf_fuse(float* cost, const float* defocus, float defocus_weight, long long npx, int labels,
+                    cudaStream_t s);
 // Winner takes all (first minimum), one pass: label_disp (may be null) its integer label's
 // disparity, disp with the parabola's offset when subpixel, conf (may be null)
 // lfr::confidence.

@@ -54,7 +54,7 @@ CaeRoi parse_crop(const std::string& text) {
 Action add_lfdepth(CLI::App& app) {
   struct Opts {
     std::string lf, drange = "-3.3,2.8", method = "cae", variant, backend = "auto", out, gt, crop,
-                json, grid, refine = "none", confidence, raw_out, gf_guide = "rgb";
+                json, grid, refine = "none", confidence, raw_out, gf_guide = "rgb", fusion = "confidence";
     LfRefineParams rp;
     int views = 5, labels = 75, repeat = 1, border = 15;
     float sigma = 10.0f;
@@ -91,6 +91,13 @@ Action add_lfdepth(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--defocus-radius", o->rp.defocus_radius, "box window radius of the defocus cost")
       ->capture_default_str();
+  app.add_option("--fusion", o->fusion,
+                 "how the defocus cost joins the CAE cost: confidence (filtered apart, fused per pixel by their "
+                 "curves' confidence) | fixed (a fixed blend before one filter)")
+      ->capture_default_str();
+  app.add_option("--defocus-filter-radius", o->rp.defocus_filter_radius,
+                 "confidence fusion: guided filter radius of the defocus cost")
+      ->capture_default_str();
   app.add_option("--gf-guide", o->gf_guide, "guide of the filter and the median: rgb | gray")->capture_default_str();
   app.add_option("--gf-radius", o->rp.radius, "guided filter radius")->capture_default_str();
   app.add_option("--gf-eps", o->rp.eps, "guided filter eps (guide on [0, 1])")->capture_default_str();
@@ -106,6 +113,9 @@ Action add_lfdepth(CLI::App& app) {
     if (o->gf_guide != "rgb" && o->gf_guide != "gray")
       throw Error("--gf-guide '" + o->gf_guide + "': use rgb or gray");
     o->rp.color_guide = o->gf_guide == "rgb";
+    if (o->fusion != "confidence" && o->fusion != "fixed")
+      throw Error("--fusion '" + o->fusion + "': use confidence or fixed");
+    o->rp.confidence_fusion = o->fusion == "confidence";
     validate(o->rp);
     const bool refining = o->rp.mode != LfRefineMode::None;
     for (const std::string* f : {&o->confidence, &o->raw_out}) {
@@ -203,9 +213,9 @@ Action add_lfdepth(CLI::App& app) {
     if (scored && refining) {
       raw_score = hci_score_region(r.disparity, gt, r.roi.x, r.roi.y, o->border);
       std::printf("unrefined (exact WTA): BadPix0.07 %.2f %%  MSEx100 %.3f; refine %s: defocus %.1f ms, normalize %.1f "
-                  "ms, filter %.1f ms, wta %.1f ms, median %.1f ms (%s)\n",
+                  "ms, filter %.1f ms, fuse %.1f ms, wta %.1f ms, median %.1f ms (%s)\n",
                   raw_score.badpix_007, raw_score.mse_x100, to_string(o->rp.mode), rr.defocus_ms, rr.normalize_ms,
-                  rr.filter_ms, rr.wta_ms, rr.median_ms, refined_on_device ? "CUDA events" : "CPU");
+                  rr.filter_ms, rr.fuse_ms, rr.wta_ms, rr.median_ms, refined_on_device ? "CUDA events" : "CPU");
     }
     if (scored) {
       score = hci_score_region(final_map, gt, r.roi.x, r.roi.y, o->border);
@@ -239,6 +249,8 @@ Action add_lfdepth(CLI::App& app) {
                                 {"backend", refined_on_device ? "cuda" : "cpu"},
                                 {"defocus_weight", o->rp.defocus_weight},
                                 {"defocus_radius", o->rp.defocus_radius},
+                                {"fusion", o->fusion},
+                                {"defocus_filter_radius", o->rp.defocus_filter_radius},
                                 {"gf_guide", o->gf_guide},
                                 {"gf_radius", o->rp.radius},
                                 {"gf_eps", o->rp.eps},
@@ -248,6 +260,7 @@ Action add_lfdepth(CLI::App& app) {
                                 {"defocus_ms", rr.defocus_ms},
                                 {"normalize_ms", rr.normalize_ms},
                                 {"filter_ms", rr.filter_ms},
+                                {"fuse_ms", rr.fuse_ms},
                                 {"wta_ms", rr.wta_ms},
                                 {"median_ms", rr.median_ms}};
         if (!o->raw_out.empty()) rep.add_output("raw_disparity", o->raw_out, r.disparity.width, r.disparity.height);

@@ -42,6 +42,8 @@ void validate(const LfRefineParams& p) {
              "--defocus-weight: must be in [0, 1], got " + std::to_string(p.defocus_weight));
   LB_REQUIRE(p.defocus_radius >= 0 && p.defocus_radius <= 32,
              "--defocus-radius: must be in 0..32, got " + std::to_string(p.defocus_radius));
+  LB_REQUIRE(p.defocus_filter_radius >= 0 && p.defocus_filter_radius <= 256,
+             "--defocus-filter-radius: must be in 0..256, got " + std::to_string(p.defocus_filter_radius));
   LB_REQUIRE(p.radius >= 0 && p.radius <= 256, "--gf-radius (refine radius): must be in 0..256, got " + std::to_string(p.radius));
   LB_REQUIRE(std::isfinite(p.eps) && p.eps > 0.0f && p.eps <= 100.0f,
              "--gf-eps (refine eps): must be in (0, 100], got " + std::to_string(p.eps));
@@ -61,6 +63,12 @@ std::vector<ParamInfo> describe(LfRefineParams& p) {
        &p.defocus_weight, 0.0, 1.0},
       {"defocus_radius", "defocus window", "radius of the defocus cost's box window (px)", K::Int, &p.defocus_radius,
        0, 8},
+      {"fusion_confidence", "confidence fusion",
+       "filter the CAE and defocus costs apart and fuse them per pixel by their curves' confidence (off: a fixed "
+       "blend before one filter)",
+       K::Bool, &p.confidence_fusion, 0, 1},
+      {"defocus_filter_radius", "defocus filter radius",
+       "confidence fusion: guided filter radius of the defocus cost (px)", K::Int, &p.defocus_filter_radius, 0, 40},
       {"gf_color", "colour guide", "guide the filter and the median by the centre view's colour (off: its gray)",
        K::Bool, &p.color_guide, 0, 1},
       {"gf_radius", "filter radius", "guided filter window radius on every label slice (px)", K::Int, &p.radius, 0, 40},
@@ -223,7 +231,7 @@ ImageF weighted_median_cpu(const ImageF& disp, const ImageF& conf, const ImageF&
 }
 
 LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const CaeParams& cae, const ImageF& guide,
-                                const LfRefineParams& p, const std::vector<float>* defocus, int threads) {
+                                const LfRefineParams& p, std::vector<float>* defocus, int threads) {
   validate(p);
   LB_REQUIRE(p.mode != LfRefineMode::None, "refine: mode none has nothing to refine");
   const int A = cae.labels;
@@ -233,27 +241,30 @@ LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const Ca
   LB_REQUIRE(guide.width == w && guide.height == h && guide.channels == (p.color_guide ? 3 : 1),
              "refine: the guide does not match the region");
   const bool blend = p.defocus_weight > 0.0f;
+  const bool fuse = blend && p.confidence_fusion;
   LB_REQUIRE(!blend || (defocus && defocus->size() == cost.size()),
              "refine: the defocus cost volume does not match the region and label count");
   LfRefineResult r;
   double t = now_ms();
+  // Each pixel's curve min-max normalised in place.
+  auto normalize = [&](std::vector<float>& v, std::size_t i) {
+    float mn = v[i], mx = v[i];
+    for (int a = 1; a < A; ++a) mn = std::min(mn, v[a * n + i]), mx = std::max(mx, v[a * n + i]);
+    for (int a = 0; a < A; ++a) v[a * n + i] = lfr::normalized(v[a * n + i], mn, mx);
+  };
   parallel_for(
       h,
       [&](int y) {
         for (int x = 0; x < w; ++x) {
           const std::size_t i = static_cast<std::size_t>(y) * w + x;
-          float mn = cost[i], mx = cost[i];
-          for (int a = 1; a < A; ++a) mn = std::min(mn, cost[a * n + i]), mx = std::max(mx, cost[a * n + i]);
-          if (!blend) {
-            for (int a = 0; a < A; ++a) cost[a * n + i] = lfr::normalized(cost[a * n + i], mn, mx);
-            continue;
-          }
+          normalize(cost, i);
+          if (fuse) normalize(*defocus, i);
+          if (!blend || fuse) continue;
           const std::vector<float>& D = *defocus;
           float dn = D[i], dx = D[i];
           for (int a = 1; a < A; ++a) dn = std::min(dn, D[a * n + i]), dx = std::max(dx, D[a * n + i]);
           for (int a = 0; a < A; ++a)
-            cost[a * n + i] = lfr::blend(lfr::normalized(cost[a * n + i], mn, mx), lfr::normalized(D[a * n + i], dn, dx),
-                                         p.defocus_weight);
+            cost[a * n + i] = lfr::blend(cost[a * n + i], lfr::normalized(D[a * n + i], dn, dx), p.defocus_weight);
         }
       },
       threads);
@@ -263,16 +274,41 @@ LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const Ca
   std::vector<double> I(guide.data.size());
   for (std::size_t i = 0; i < n; ++i)
     for (int c = 0; c < guide.channels; ++c) I[c * n + i] = guide.data[i * guide.channels + c];
-  parallel_for(
-      A,
-      [&](int a) {
-        const std::vector<double> slice(cost.begin() + a * n, cost.begin() + (a + 1) * n);
-        const std::vector<double> q = p.color_guide ? guided_filter_rgb_cpu(I, slice, w, h, p.radius, p.eps)
-                                                    : guided_filter_cpu(I, slice, w, h, p.radius, p.eps);
-        for (std::size_t i = 0; i < n; ++i) cost[a * n + i] = static_cast<float>(q[i]);
-      },
-      threads);
+  auto filter = [&](std::vector<float>& v, int radius) {
+    parallel_for(
+        A,
+        [&](int a) {
+          const std::vector<double> slice(v.begin() + a * n, v.begin() + (a + 1) * n);
+          const std::vector<double> q = p.color_guide ? guided_filter_rgb_cpu(I, slice, w, h, radius, p.eps)
+                                                      : guided_filter_cpu(I, slice, w, h, radius, p.eps);
+          for (std::size_t i = 0; i < n; ++i) v[a * n + i] = static_cast<float>(q[i]);
+        },
+        threads);
+  };
+  filter(cost, p.radius);
+  if (fuse) filter(*defocus, p.defocus_filter_radius);
   r.filter_ms = now_ms() - t;
+  if (fuse) {
+    t = now_ms();
+    const std::vector<float>& D = *defocus;
+    parallel_for(
+        h,
+        [&](int y) {
+          for (int x = 0; x < w; ++x) {
+            const std::size_t i = static_cast<std::size_t>(y) * w + x;
+            float cn, cx, cs, dn, dx, ds;
+            lfr::curve_stats([&](int a) { return cost[a * n + i]; }, A, lfr::kFusionGap, cn, cx, cs);
+            lfr::curve_stats([&](int a) { return D[a * n + i]; }, A, lfr::kFusionGap, dn, dx, ds);
+            const float wd = lfr::fusion_weight(lfr::fusion_confidence(cn, cx, cs), lfr::fusion_confidence(dn, dx, ds),
+                                                p.defocus_weight);
+            for (int a = 0; a < A; ++a)
+              cost[a * n + i] =
+                  lfr::blend(lfr::normalized(cost[a * n + i], cn, cx), lfr::normalized(D[a * n + i], dn, dx), wd);
+          }
+        },
+        threads);
+    r.fuse_ms = now_ms() - t;
+  }
   t = now_ms();
   r.filtered = ImageF(w, h, 1);
   r.refined = ImageF(w, h, 1);

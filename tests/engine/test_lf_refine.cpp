@@ -138,6 +138,57 @@ TEST_CASE("lf refine: math helpers") {
   CHECK(lfr::confidence(0.5f, 1.0f) == doctest::Approx(0.5f));
   CHECK(lfr::confidence(0.0f, INFINITY) == 0.0f);
   CHECK(lfr::confidence(0.0f, 0.0f) == 0.0f);
+  // Fusion: the normalised gap, and the defocus share.
+  CHECK(lfr::fusion_confidence(1.0f, 1.0f, 1.0f) == 0.0f);         // flat
+  CHECK(lfr::fusion_confidence(0.0f, 2.0f, INFINITY) == 0.0f);     // no label far enough
+  CHECK(lfr::fusion_confidence(1.0f, 3.0f, 2.0f) == 0.5f);
+  CHECK(lfr::fusion_confidence(1.0f, 3.0f, 3.0f) == 1.0f);
+  CHECK(lfr::fusion_weight(0.0f, 0.0f, 0.3f) == 0.3f);             // neither sure: the prior
+  CHECK(lfr::fusion_weight(0.5f, 0.0f, 0.5f) == 0.0f);             // only CAE sure
+  CHECK(lfr::fusion_weight(0.0f, 0.5f, 0.5f) == 1.0f);             // only defocus sure
+  CHECK(lfr::fusion_weight(0.2f, 0.4f, 0.5f) == doctest::Approx(0.8f));  // 0.16 / (0.16 + 0.04)
+  CHECK(lfr::fusion_weight(0.4f, 0.4f, 0.25f) == doctest::Approx(0.25f));
+  CHECK(lfr::fusion_weight(0.9f, 0.1f, 1.0f) == 1.0f);             // w = 1: defocus alone
+  CHECK(lfr::fusion_weight(0.1f, 0.9f, 0.0f) == 0.0f);             // w = 0: CAE alone
+  const float curve[7] = {5.0f, 1.0f, 0.5f, 3.0f, 4.0f, 2.0f, 6.0f};
+  float mn, mx, second;
+  lfr::curve_stats([&](int a) { return curve[a]; }, 7, lfr::kFusionGap, mn, mx, second);
+  CHECK(mn == 0.5f);
+  CHECK(mx == 6.0f);
+  CHECK(second == 2.0f);  // labels 0..4 are within 2 of the winner (2)
+  lfr::curve_stats([&](int a) { return curve[a]; }, 3, lfr::kFusionGap, mn, mx, second);
+  CHECK(second == INFINITY);
+}
+
+// Confidence fusion: a cue whose curve picks nothing (a constant defocus volume) gets no
+// share, so the result is the CAE cue's alone.
+TEST_CASE("lf refine: confidence fusion ignores a flat cue") {
+  const LightField4D lf = slanted_plane_lightfield(37, 23, 5, 0.4f, 0.01f, 7u);
+  CaeParams cae;
+  cae.views = 5;
+  cae.labels = 13;
+  cae.dmin = -1.5f;
+  cae.dmax = 1.5f;
+  cae.method = CaeMethod::Exact;
+  CaeRunOptions o;
+  o.keep_cost = true;
+  const CaeRoi roi{0, 0, lf.width, lf.height};
+  LfRefineParams p;
+  p.mode = LfRefineMode::Subpixel;
+  p.radius = 3;
+  const ImageF guide = lf_refine_guide(lf.centre(), roi, p.color_guide);
+  LfDepthResult raw = cae_depth_cpu(lf, cae, o);
+  std::vector<float> cost = raw.cost;
+  std::vector<float> flat(cost.size(), 4.0f);
+  const LfRefineResult fused = refine_depth_cpu(cost, lf.width, lf.height, cae, guide, p, &flat);
+  LfRefineParams alone = p;
+  alone.defocus_weight = 0;
+  const LfRefineResult cae_only = refine_depth_cpu(raw.cost, lf.width, lf.height, cae, guide, alone);
+  CHECK(fused.filtered.data == cae_only.filtered.data);
+  double worst = 0;
+  for (std::size_t i = 0; i < fused.refined.data.size(); ++i)
+    worst = std::max(worst, static_cast<double>(std::abs(fused.refined.data[i] - cae_only.refined.data[i])));
+  CHECK(worst < 1e-4);  // the renormalised curve's parabola, rounded differently
 }
 
 TEST_CASE("lf refine: weighted median removes an outlier and keeps a constant map") {
@@ -156,16 +207,19 @@ TEST_CASE("lf refine: edge cases and parameter errors") {
   CaeParams cae;
   cae.labels = 2;
   for (const bool color : {false, true})
-    for (const float wdef : {0.0f, 0.5f}) {
+    for (const float wdef : {0.0f, 0.5f})
+    for (const bool fusion : {false, true}) {
       ImageF guide(5, 3, color ? 3 : 1);
       std::fill(guide.data.begin(), guide.data.end(), 0.3f);
       std::vector<float> flat(5 * 3 * 2, 7.0f);
-      const std::vector<float> flat_defocus(flat.size(), 2.0f);
+      std::vector<float> flat_defocus(flat.size(), 2.0f);
       LfRefineParams p;
       p.mode = LfRefineMode::Full;
       p.radius = 40;  // larger than the image
+      p.defocus_filter_radius = 60;  // larger than the image too
       p.color_guide = color;
       p.defocus_weight = wdef;
+      p.confidence_fusion = fusion;
       const LfRefineResult r = refine_depth_cpu(flat, 5, 3, cae, guide, p, &flat_defocus);
       for (float v : r.refined.data) CHECK(v == cae.dmin);  // a flat curve: the first label
       for (float v : r.confidence.data) CHECK(v == 0.0f);
@@ -195,6 +249,9 @@ TEST_CASE("lf refine: edge cases and parameter errors") {
   bad = {};
   bad.defocus_radius = -1;
   CHECK_THROWS_AS(validate(bad), Error);
+  bad = {};
+  bad.defocus_filter_radius = 257;
+  CHECK_THROWS_AS(validate(bad), Error);
   CHECK_THROWS_AS(parse_lf_refine_mode("graphcut"), Error);
   p.mode = LfRefineMode::None;
   CHECK_THROWS_AS(refine_depth_cpu(flat, 5, 3, cae, guide, p), Error);
@@ -222,18 +279,20 @@ TEST_CASE("lf refine: on a slanted plane the sub-pixel map beats WTA's quantisat
     return s / n;
   };
   for (const bool color : {false, true})
-    for (const float wdef : {0.0f, 0.3f}) {
+    for (const float wdef : {0.0f, 0.3f, 0.5f}) {
       LfDepthResult raw = cae_depth_cpu(lf, cae, o);
       LfRefineParams p;
       p.mode = LfRefineMode::Subpixel;
       p.radius = 4;
       p.color_guide = color;
       p.defocus_weight = wdef;
-      const std::vector<float> defocus = defocus_cost_cpu(lf, cae, roi, p.defocus_radius);
+      p.confidence_fusion = wdef == 0.5f;  // 0.3: the fixed blend
+      std::vector<float> defocus = defocus_cost_cpu(lf, cae, roi, p.defocus_radius);
       const LfRefineResult r =
           refine_depth_cpu(raw.cost, lf.width, lf.height, cae, lf_refine_guide(lf.centre(), roi, color), p, &defocus);
       const double m_raw = mse(raw.disparity), m_wta = mse(r.filtered), m_sub = mse(r.refined);
-      MESSAGE("slanted plane MSE (" << std::string(color ? "rgb" : "gray") << " guide, defocus weight " << wdef << "): raw WTA "
+      MESSAGE("slanted plane MSE (" << std::string(color ? "rgb" : "gray") << " guide, defocus weight " << wdef
+                                    << std::string(p.confidence_fusion ? " confidence fusion" : " fixed") << "): raw WTA "
                                     << m_raw << ", filtered WTA " << m_wta << ", sub-pixel " << m_sub);
       CHECK(m_sub * 2.0 <= m_wta);  // at least 2x below the labels' quantisation error
       CHECK(m_wta < 0.01);          // the filtered labels are right (quantisation only: 0.0019)

@@ -27,16 +27,22 @@ TEST_CASE("lf refine gpu: every mode against the CPU reference (awkward sizes)")
     LfRefineMode mode;
     bool color;
     float defocus_weight;
+    bool fusion = true;  // confidence fusion (else the fixed blend)
   };
   auto cpu = make_lf_depth_cpu();
   auto gpu = cuda::make_lf_depth_cuda();
   for (const Case c : {Case{67, 45, 5, 33, 4, LfRefineMode::Subpixel, false, 0.0f},
-                       Case{67, 45, 5, 33, 4, LfRefineMode::Subpixel, true, 0.3f},
+                       Case{67, 45, 5, 33, 4, LfRefineMode::Subpixel, true, 0.3f, false},
+                       Case{67, 45, 5, 33, 4, LfRefineMode::Subpixel, true, 0.5f},
                        Case{53, 31, 5, 21, 100, LfRefineMode::Filter, true, 0.0f},
+                       Case{53, 31, 5, 21, 100, LfRefineMode::Filter, false, 0.7f, false},
                        Case{53, 31, 5, 21, 100, LfRefineMode::Filter, false, 0.7f},
                        Case{71, 39, 3, 17, 6, LfRefineMode::Full, false, 0.0f},
-                       Case{71, 39, 3, 17, 6, LfRefineMode::Full, true, 0.3f},
-                       Case{40, 40, 5, 2, 2, LfRefineMode::Subpixel, true, 1.0f}}) {
+                       Case{71, 39, 3, 17, 6, LfRefineMode::Full, true, 0.3f, false},
+                       Case{71, 39, 3, 17, 6, LfRefineMode::Full, true, 0.5f},
+                       Case{40, 40, 5, 2, 2, LfRefineMode::Subpixel, true, 1.0f},
+                       Case{40, 40, 5, 2, 2, LfRefineMode::Subpixel, true, 1.0f, false},
+                       Case{33, 17, 5, 5, 3, LfRefineMode::Subpixel, false, 0.5f}}) {
     const LightField4D lf = synthetic_two_plane_lightfield(c.w, c.h, c.n, c.n, -1.0f, 1.2f, 5u, 1);
     CaeParams p;
     p.views = c.n;
@@ -51,6 +57,8 @@ TEST_CASE("lf refine gpu: every mode against the CPU reference (awkward sizes)")
     rp.median_iterations = 2;
     rp.color_guide = c.color;
     rp.defocus_weight = c.defocus_weight;
+    rp.confidence_fusion = c.fusion;
+    rp.defocus_filter_radius = c.radius / 2 + 1;
     const CaeRoi roi{0, 0, c.w, c.h};
     const ImageF guide = lf_refine_guide(lf.centre(), roi, c.color);
     cpu->set_lightfield(lf);
@@ -72,12 +80,13 @@ TEST_CASE("lf refine gpu: every mode against the CPU reference (awkward sizes)")
       if (same) conf_diff = std::max(conf_diff, static_cast<double>(std::abs(a.confidence.data[i] - b.confidence.data[i])));
     }
     const std::size_t n = a.filtered.data.size();
-    std::printf("lf refine gpu %dx%d L=%d r=%d %s %s defocus %.1f: %zu labels differ, %zu refined > 1e-3, conf max "
-                "diff %.2g; gpu ms defocus %.3f normalize %.3f filter %.3f wta %.3f median %.3f\n",
-                c.w, c.h, c.labels, c.radius, to_string(c.mode), c.color ? "rgb" : "gray", c.defocus_weight, lab, ref,
-                conf_diff, b.defocus_ms, b.normalize_ms, b.filter_ms, b.wta_ms, b.median_ms);
+    std::printf("lf refine gpu %dx%d L=%d r=%d %s %s defocus %.1f %s: %zu labels differ, %zu refined > 1e-3, conf "
+                "max diff %.2g; gpu ms defocus %.3f normalize %.3f filter %.3f fuse %.3f wta %.3f median %.3f\n",
+                c.w, c.h, c.labels, c.radius, to_string(c.mode), c.color ? "rgb" : "gray", c.defocus_weight,
+                c.fusion ? "confidence" : "fixed", lab, ref, conf_diff, b.defocus_ms, b.normalize_ms, b.filter_ms,
+                b.fuse_ms, b.wta_ms, b.median_ms);
     INFO(c.w << "x" << c.h << " L=" << c.labels << " " << to_string(c.mode) << (c.color ? " rgb" : " gray")
-              << " defocus " << c.defocus_weight);
+              << " defocus " << c.defocus_weight << (c.fusion ? " confidence" : " fixed"));
     CHECK(lab * 100 <= n);
     CHECK(ref * 50 <= n);
     CHECK(sub_far * 200 <= n);

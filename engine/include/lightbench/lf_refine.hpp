@@ -5,11 +5,18 @@
 //              pipeline's data term (CAE + defocus): D = box mean over a (2 r_d + 1)^2 window
 //              of |refocused - centre| (mean over RGB, 0..255), the refocus being the mean of
 //              the window's views sheared to the label (lf_refine_math.hpp's defocus_raw);
-//   normalize  each pixel's costs min-max to [0, 1]; with the defocus cost, the blend
-//              (1 - w) norm(CAE) + w norm(D);
+//   normalize  each pixel's costs min-max to [0, 1]; with the defocus cost and a fixed
+//              fusion, the blend (1 - w) norm(CAE) + w norm(D);
 //   filter     a guided filter (He et al.) on every label slice, guided by the centre view
 //              (colour: He's 3x3 form, or gray), on [0, 1] (radius, eps; clipped windows: N =
-//              the pixels inside);
+//              the pixels inside); with confidence fusion the two normalised cues are
+//              filtered apart, CAE with `radius`, defocus with `defocus_filter_radius`;
+//   fuse       (defocus and confidence fusion) each pixel's filtered curves, min-max
+//              normalised again, blended with the defocus share w_D = w g_D^2 / (w g_D^2 +
+//              (1 - w) g_C^2), g the curve's normalised gap (lf_refine_math.hpp's
+//              fusion_confidence): the entropy cue is sharp on texture and noisy where the
+//              texture is faint, the defocus cue the reverse, and each pixel trusts the one
+//              whose curve picks a depth;
 //   wta        winner takes all on the filtered volume, with the parabola's sub-pixel offset
 //              around the winner (mode subpixel and full) and a confidence in [0, 1]
 //              (1 - c_min / c_second, lf_refine_math.hpp);
@@ -38,8 +45,15 @@ struct LfRefineParams {
   // The guide of the filter and the median: the centre view in colour (He's colour guided
   // filter: an edge between colours of equal gray still stops it) or its gray.
   bool color_guide = true;
-  float defocus_weight = 0.3f;  // w of the defocus cost in the blend (0: the CAE cost alone)
-  int defocus_radius = 1;       // r_d of the defocus cost's box window
+  // How the defocus cost joins the CAE cost: each cue filtered apart and fused per pixel by
+  // the curves' confidence (true; CLI --fusion confidence), or a fixed blend before one
+  // filter (false; --fusion fixed).
+  bool confidence_fusion = true;
+  // w of the defocus cost: the blend weight (fixed) or the prior of its share (confidence);
+  // 0: the CAE cost alone, 1: the defocus cost alone.
+  float defocus_weight = 0.5f;
+  int defocus_radius = 1;          // r_d of the defocus cost's box window
+  int defocus_filter_radius = 2;   // confidence: the guided filter radius of the defocus cue
   int radius = 15;              // guided filter window radius (px)
   float eps = 1e-4f;            // guided filter regulariser (guide on [0, 1])
   int median_radius = 3;        // full: weighted median window radius
@@ -54,7 +68,7 @@ struct LfRefineResult {
   ImageF filtered;    // WTA of the filtered volume (integer labels -> d)
   ImageF refined;     // the mode's final map (filter: = filtered)
   ImageF confidence;  // [0, 1], larger = surer
-  double defocus_ms = 0, normalize_ms = 0, filter_ms = 0, wta_ms = 0, median_ms = 0;
+  double defocus_ms = 0, normalize_ms = 0, filter_ms = 0, fuse_ms = 0, wta_ms = 0, median_ms = 0;
 };
 
 // Memory of the refinement beyond the depth pass's (cae_host_bytes / cae_device_bytes), for
@@ -72,10 +86,9 @@ std::vector<float> defocus_cost_cpu(const LightField4D& lf, const CaeParams& p, 
                                     int threads = 0);
 // cost: [label][y][x] of w x h (the estimator's keep_cost volume, consumed: normalised and
 // filtered in place); defocus: defocus_cost_cpu's volume when p.defocus_weight > 0 (else
-// ignored, may be null). mode must not be None.
+// ignored, may be null; consumed too). mode must not be None.
 LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const CaeParams& cae, const ImageF& guide,
-                                const LfRefineParams& p, const std::vector<float>* defocus = nullptr,
-                                int threads = 0);
+                                const LfRefineParams& p, std::vector<float>* defocus = nullptr, int threads = 0);
 
 // Depth plus refinement on est's backend: on the device where the estimator offers it
 // (CUDA), else the estimator's run with keep_cost and refine_depth_cpu. raw: the unrefined

@@ -6,6 +6,7 @@
 #include "lightbench/cae_math.hpp"
 #include "lightbench/hd.hpp"
 #include "lightbench/refocus_math.hpp"
+#include "lightbench/rounded_math.hpp"
 
 namespace lb::lfr {
 
@@ -43,44 +44,11 @@ LB_HD float confidence(float cmin, float csecond) {
 // guide's [0, 1] scale, |dI|^2 summed over the guide's channels (d2).
 LB_HD float median_weight(float d2, float sigma) { return expf(-d2 / (2.0f * sigma * sigma)); }
 
-// Single-precision operations rounded once each, on both sides: on the device explicitly
-// (nvcc would otherwise contract a * b + c into an FMA), on the host as plain operators (the
-// host build has no FMA instructions, see refocus_math.hpp). So the CPU and the GPU compute
-// the same bits wherever these are used in the same order.
-LB_HD float fadd(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fadd_rn(a, b);
-#else
-  return a + b;
-#endif
-}
-LB_HD float fsub(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fsub_rn(a, b);
-#else
-  return a - b;
-#endif
-}
-LB_HD float fmul(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-LB_HD float fdiv(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fdiv_rn(a, b);
-#else
-  return a / b;
-#endif
-}
-
 // The raw defocus cost of centre-view pixel (x, y) at disparity d: the mean over RGB of
 // |refocused - centre| on 0..255, the refocused value being the mean over the aperture's
 // views of the bilinear sample at the sheared position (refocus_math.hpp's geometry: shear
 // by kShearSign (u - uc) d, clamp to the view, lerp the rows then between them), in float
-// with lfr's once-rounded operations in a fixed order (views v outer, u inner): the same
+// with once-rounded operations (rounded_math.hpp) in a fixed order (views v outer, u inner): the same
 // bits on the CPU and the GPU. (Float, not refocus_sums' double: the GPU's double rate made
 // the volume the refinement's slowest step; sums of at most 225 samples of 0..255 keep
 // float's relative error below 1e-5.) rows.row(u, v, py) returns row py of view (u, v),
@@ -92,37 +60,75 @@ LB_HD float defocus_raw(const Rows& rows, int w, int h, const refocus::Aperture&
   float acc[3] = {0.0f, 0.0f, 0.0f};
   const float wmax = static_cast<float>(w - 1), hmax = static_cast<float>(h - 1);
   for (int v = ap.v0; v <= ap.v1; ++v) {
-    float sy = fadd(static_cast<float>(y), fmul(static_cast<float>(cae::kShearSign * (v - ap.vc)), d));
+    float sy = rnd::add(static_cast<float>(y), rnd::mul(static_cast<float>(cae::kShearSign * (v - ap.vc)), d));
     sy = sy < 0.0f ? 0.0f : (hmax < sy ? hmax : sy);
     const int y0 = static_cast<int>(sy), y1 = y0 + 1 < h - 1 ? y0 + 1 : h - 1;
-    const float fy = fsub(sy, static_cast<float>(y0));
+    const float fy = rnd::sub(sy, static_cast<float>(y0));
     for (int u = ap.u0; u <= ap.u1; ++u) {
-      float sx = fadd(static_cast<float>(x), fmul(static_cast<float>(cae::kShearSign * (u - ap.uc)), d));
+      float sx = rnd::add(static_cast<float>(x), rnd::mul(static_cast<float>(cae::kShearSign * (u - ap.uc)), d));
       sx = sx < 0.0f ? 0.0f : (wmax < sx ? wmax : sx);
       const int x0 = static_cast<int>(sx), x1 = x0 + 1 < w - 1 ? x0 + 1 : w - 1;
-      const float fx = fsub(sx, static_cast<float>(x0));
+      const float fx = rnd::sub(sx, static_cast<float>(x0));
       const auto r0 = rows.row(u, v, y0), r1 = rows.row(u, v, y1);
       const refocus::Rgb8 a = r0[x0], b = r0[x1], c = r1[x0], e = r1[x1];
       auto lerp2 = [&](float pa, float pb, float pc, float pe) {
-        const float top = fadd(pa, fmul(fx, fsub(pb, pa)));
-        const float bot = fadd(pc, fmul(fx, fsub(pe, pc)));
-        return fadd(top, fmul(fy, fsub(bot, top)));
+        const float top = rnd::add(pa, rnd::mul(fx, rnd::sub(pb, pa)));
+        const float bot = rnd::add(pc, rnd::mul(fx, rnd::sub(pe, pc)));
+        return rnd::add(top, rnd::mul(fy, rnd::sub(bot, top)));
       };
-      acc[0] = fadd(acc[0], lerp2(a.r, b.r, c.r, e.r));
-      acc[1] = fadd(acc[1], lerp2(a.g, b.g, c.g, e.g));
-      acc[2] = fadd(acc[2], lerp2(a.b, b.b, c.b, e.b));
+      acc[0] = rnd::add(acc[0], lerp2(a.r, b.r, c.r, e.r));
+      acc[1] = rnd::add(acc[1], lerp2(a.g, b.g, c.g, e.g));
+      acc[2] = rnd::add(acc[2], lerp2(a.b, b.b, c.b, e.b));
     }
   }
   const float n = static_cast<float>(ap.n);
   auto dev = [&](float s, int c) {
-    const float q = fsub(fdiv(s, n), static_cast<float>(c));
+    const float q = rnd::sub(rnd::div(s, n), static_cast<float>(c));
     return q < 0.0f ? -q : q;
   };
-  return fdiv(fadd(fadd(dev(acc[0], centre.r), dev(acc[1], centre.g)), dev(acc[2], centre.b)), 3.0f);
+  return rnd::div(rnd::add(rnd::add(dev(acc[0], centre.r), dev(acc[1], centre.g)), dev(acc[2], centre.b)), 3.0f);
+}
+
+// Confidence fusion of the two filtered cues (LfCueFusion::Confidence): each pixel weighs
+// each cue by how clearly its filtered curve singles out one depth. A curve's confidence is
+// its normalised gap (c_second - c_min) / (c_max - c_min) in [0, 1], c_second the smallest
+// cost more than kFusionGap labels from the first minimum (the winner's own flanks left
+// out); flat, or no label that far: 0.
+constexpr int kFusionGap = 2;
+LB_HD float fusion_confidence(float mn, float mx, float second) {
+  if (!(mx > mn) || !(second <= mx)) return 0.0f;  // flat, or no second (INFINITY)
+  const float g = rnd::div(rnd::sub(second, mn), rnd::sub(mx, mn));
+  return g < 0.0f ? 0.0f : g > 1.0f ? 1.0f : g;
+}
+// One pixel's curve over the labels (at(a), a = 0 .. labels - 1): its minimum, maximum and
+// the smallest cost more than `gap` labels from the first minimum (INFINITY if none).
+template <class At>
+LB_HD void curve_stats(const At& at, int labels, int gap, float& mn, float& mx, float& second) {
+  int best = 0;
+  mn = mx = at(0);
+  for (int a = 1; a < labels; ++a) {
+    const float c = at(a);
+    if (c < mn) mn = c, best = a;
+    if (c > mx) mx = c;
+  }
+  second = INFINITY;
+  for (int a = 0; a < labels; ++a)
+    if (a < best - gap || a > best + gap) {
+      const float c = at(a);
+      second = c < second ? c : second;
+    }
+}
+// The defocus cue's share of the fused cost: prior w times its squared confidence against
+// (1 - w) times the CAE cue's, w where neither is confident (so w = 0 and w = 1 still mean
+// "CAE alone" and "defocus alone").
+LB_HD float fusion_weight(float conf_cae, float conf_defocus, float w) {
+  const float num = rnd::mul(w, rnd::mul(conf_defocus, conf_defocus));
+  const float den = rnd::add(num, rnd::mul(rnd::sub(1.0f, w), rnd::mul(conf_cae, conf_cae)));
+  return den > 0.0f ? rnd::div(num, den) : w;
 }
 
 // The blended data cost (1 - w) c + w d of two normalised costs, rounded the same on both
 // sides (on the device each step explicitly, so nvcc cannot contract it into an FMA).
-LB_HD float blend(float c, float d, float w) { return fadd(fmul(fsub(1.0f, w), c), fmul(w, d)); }
+LB_HD float blend(float c, float d, float w) { return rnd::add(rnd::mul(rnd::sub(1.0f, w), c), rnd::mul(w, d)); }
 
 }  // namespace lb::lfr

@@ -20,37 +20,15 @@
 
 #include "lightbench/cae_math.hpp"
 #include "lightbench/hd.hpp"
+#include "lightbench/rounded_math.hpp"
 
 namespace lb::refocus {
 
-LB_HD double add(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dadd_rn(a, b);
-#else
-  return a + b;
-#endif
-}
-LB_HD double sub(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dsub_rn(a, b);
-#else
-  return a - b;
-#endif
-}
-LB_HD double mul(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-LB_HD double div(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __ddiv_rn(a, b);
-#else
-  return a / b;
-#endif
-}
+// Once-rounded double operations (rounded_math.hpp).
+using rnd::add;
+using rnd::div;
+using rnd::mul;
+using rnd::sub;
 LB_HD double floor_d(double a) {
 #if defined(__CUDA_ARCH__)
   return floor(a);

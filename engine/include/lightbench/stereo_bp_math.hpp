@@ -5,37 +5,15 @@
 #include <cmath>
 
 #include "lightbench/hd.hpp"
+#include "lightbench/rounded_math.hpp"
 
 namespace lb::stereo::bpm {
 
-LB_HD float add(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fadd_rn(a, b);
-#else
-  return a + b;
-#endif
-}
-LB_HD float sub(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fsub_rn(a, b);
-#else
-  return a - b;
-#endif
-}
-LB_HD float mul(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-LB_HD float divf(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fdiv_rn(a, b);
-#else
-  return a / b;
-#endif
-}
+// Once-rounded float operations (rounded_math.hpp).
+using rnd::add;
+using rnd::mul;
+using rnd::sub;
+LB_HD float divf(float a, float b) { return rnd::div(a, b); }
 LB_HD float fmin2(float a, float b) { return a < b ? a : b; }
 
 // ITU-R 601 luma of 8-bit RGB.

@@ -21,7 +21,8 @@ const std::vector<std::string> kCaeParams = {"views", "labels", "dmin", "dmax", 
 // What the filtered map depends on; the refined one also on the sub-pixel / median steps.
 const std::vector<std::string> kFilterParams = {"views",          "labels",         "dmin",     "dmax",
                                                 "sigma",          "normalized_log", "gf_color", "gf_radius",
-                                                "gf_eps",         "defocus_weight", "defocus_radius"};
+                                                "gf_eps",         "defocus_weight", "defocus_radius",
+                                                "fusion_confidence", "defocus_filter_radius"};
 const std::vector<std::string> kRefineParams = [] {
   std::vector<std::string> v = kFilterParams;
   for (const char* n : {"refine_mode", "median_radius", "median_sigma", "median_iterations"}) v.push_back(n);
@@ -141,7 +142,8 @@ class LightFieldRunner final : public Runner {
     k << std::hexfloat << data_->id << '|' << variant << '|' << cp.views << ',' << cp.labels << ',' << cp.dmin << ','
       << cp.dmax << ',' << cp.sigma << ',' << cp.normalized_log << '|' << to_string(rp.mode) << ',' << rp.radius << ','
       << rp.eps << ',' << rp.median_radius << ',' << rp.median_sigma << ',' << rp.median_iterations << ','
-      << rp.color_guide << ',' << rp.defocus_weight << ',' << rp.defocus_radius;
+      << rp.color_guide << ',' << rp.defocus_weight << ',' << rp.defocus_radius << ',' << rp.confidence_fusion << ','
+      << rp.defocus_filter_radius;
     if (k.str() == refined_key_) return;
     check_host_memory("light field", 2 * cae_host_bytes(cp, lf.view_count(), lf.width, lf.height) +
                                          lf_refine_host_bytes(rp, cp, lf.width, lf.height));
@@ -157,6 +159,7 @@ class LightFieldRunner final : public Runner {
     if (rp.defocus_weight > 0.0f) timings_.record("lightfield/refine/defocus cost", refined_.defocus_ms, 0);
     timings_.record("lightfield/refine/normalize", refined_.normalize_ms, 0);
     timings_.record("lightfield/refine/filter", refined_.filter_ms, 0);
+    if (rp.defocus_weight > 0.0f && rp.confidence_fusion) timings_.record("lightfield/refine/fuse", refined_.fuse_ms, 0);
     timings_.record("lightfield/refine/wta + subpixel", refined_.wta_ms, 0);
     if (rp.mode == LfRefineMode::Full) timings_.record("lightfield/refine/median", refined_.median_ms, 0);
     refined_error_ = ImageF();
