@@ -230,7 +230,8 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     if (blend) timings_.record("lfdepth/refine/defocus cost", t[0], vol * 4 * 5);
     timings_.record("lfdepth/refine/normalize", t[1], vol * (fuse ? 16 : blend ? 12 : 8));
     timings_.record("lfdepth/refine/guided filter", t[2], vol * 4 * (rp.color_guide ? 26 : 14) * (fuse ? 2 : 1));
-    if (fuse) timings_.record("lfdepth/refine/fuse", t[3], vol * 4 * 5);  // 2 x 2 reads, 1 write
+    // fuse: each volume read twice for its curve statistics and once for the blend, one write.
+    if (fuse) timings_.record("lfdepth/refine/fuse", t[3], vol * 4 * 7);
     timings_.record("lfdepth/refine/wta + subpixel", t[4], vol * 8);
     if (rp.mode == LfRefineMode::Full) timings_.record("lfdepth/refine/weighted median", t[5], 0);
     return true;
