@@ -53,6 +53,7 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     CUDA_CHECK_THROW(cudaSetDevice(device_));
     has_last_dev_ = false;
     lf_.upload(lf, stream_->get());
+    views_f_for_ = -1;
     has_gt_ = lf.has_gt();
     if (has_gt_) gt_.upload(lf.gt, stream_->get());
   }
@@ -172,21 +173,27 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     for (std::size_t i = 0; i < npx; ++i)
       for (int c = 0; c < gc; ++c) planes[c * npx + i] = guide.data[i * gc + c];
     CUDA_CHECK_THROW(cudaMemcpyAsync(g, planes.data(), planes.size() * 4, cudaMemcpyHostToDevice, s));
+    if (blend && views_f_for_ != p.views) {  // once per light field and window: not timed
+      views_f_for_ = -1;
+      views_f_.reserve(detail::lf_views_float_bytes(views(), p.views), "the light field's views in float");
+      detail::launch_lf_views_to_float(views(), p.views, views_f_.as<float4>(), s);
+      views_f_for_ = p.views;
+    }
     Event ev[7];
     float* cost = cost_.as<float>();
     const bool fuse = blend && rp.confidence_fusion;
     CUDA_CHECK_THROW(cudaEventRecord(ev[0].get(), s));
     if (blend)  // filtered is free until the filter: the box passes' scratch
-      detail::launch_lf_defocus(views(), p.views, p.dmin, p.dmax, A, raw->roi.x, raw->roi.y, w, h, rp.defocus_radius,
-                                defocus, filtered, s);
+      detail::launch_lf_defocus(views(), views_f_.as<float4>(), p.views, p.dmin, p.dmax, A, raw->roi.x, raw->roi.y, w,
+                                h, rp.defocus_radius, defocus, filtered, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[1].get(), s));
     detail::launch_lf_normalize(cost, defocus, rp.defocus_weight, fuse, static_cast<long long>(npx), A, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[2].get(), s));
-    auto filter = [&](const float* in, int radius, float* out) {
+    auto filter = [&](const float* src, int radius, float* dst) {
       if (rp.color_guide)
-        detail::launch_guided_filter_rgb(g, w, h, in, A, radius, rp.eps, out, scratch, s);
+        detail::launch_guided_filter_rgb(g, w, h, src, A, radius, rp.eps, dst, scratch, s);
       else
-        detail::launch_guided_filter(g, w, h, in, A, radius, rp.eps, out, scratch, s);
+        detail::launch_guided_filter(g, w, h, src, A, radius, rp.eps, dst, scratch, s);
     };
     filter(cost, rp.radius, filtered);
     // The CAE volume is spent once filtered: the defocus cue's filtered volume goes there.
@@ -310,6 +317,8 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
   std::unique_ptr<Stream> stream_;
   CaeDeviceLightField lf_;
   DeviceBuffer tables_, cost_, maps_, refine_;
+  DeviceBuffer views_f_;   // the defocus cost's views in float (launch_lf_views_to_float)
+  int views_f_for_ = -1;   // ... of this window size; -1: none yet
   const float* ref_refined_ = nullptr;
   const float* ref_filtered_ = nullptr;  // the last refine_device's maps (in refine_)
   const float* ref_conf_ = nullptr;

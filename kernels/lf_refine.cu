@@ -19,15 +19,27 @@ namespace {
 // Raw defocus cost (lfr::defocus_raw) of roi pixel (x, y) at label blockIdx.y: the same
 // once-rounded float steps as the CPU, so the same bits. Thread (x, y) of a 32 x 8 tile:
 // neighbouring threads read neighbouring texels of each view.
-__global__ void defocus_raw_kernel(ViewRows views, int lw, int lh, refocus::Aperture ap, float dmin, float dmax,
-                                   int labels, int rx, int ry, int w, int h, float* __restrict__ out) {
+// Rows: ViewRows (the bytes) or ViewRowsF (the views in float): the same values, so the
+// same bits; the centre pixel comes from the bytes either way.
+template <class Rows>
+__global__ void defocus_raw_kernel(ViewRows bytes, Rows views, int lw, int lh, refocus::Aperture ap, float dmin,
+                                   float dmax, int labels, int rx, int ry, int w, int h, float* __restrict__ out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.z * blockDim.y + threadIdx.y);
   if (x >= w || y >= h) return;
   const int a = static_cast<int>(blockIdx.y);
   const float d = cae::label_disparity(dmin, dmax, labels, a);
-  const refocus::Rgb8 c = views.row(ap.uc, ap.vc, y + ry)[x + rx];
+  const refocus::Rgb8 c = bytes.row(ap.uc, ap.vc, y + ry)[x + rx];
   out[(static_cast<std::size_t>(a) * h + y) * w + x] = lfr::defocus_raw(views, lw, lh, ap, d, x + rx, y + ry, c);
+}
+
+// View k of the aperture (row-major over u0..u1 x v0..v1) in float.
+__global__ void views_to_float_kernel(ViewRows bytes, refocus::Aperture ap, int h, float4* __restrict__ out) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
+  if (x >= bytes.width) return;
+  const int k = static_cast<int>(blockIdx.z), nu_ap = ap.u1 - ap.u0 + 1;
+  const uchar4 q = __ldg(bytes.row(ap.u0 + k % nu_ap, ap.v0 + k / nu_ap, y).p + x);
+  out[(static_cast<std::size_t>(k) * h + y) * bytes.width + x] = make_float4(q.x, q.y, q.z, q.w);
 }
 
 // One pass of a clipped box window along x (horizontal) or y, O(r) per pixel; the vertical
@@ -167,14 +179,35 @@ unsigned blocks(long long n) { return static_cast<unsigned>((n + 255) / 256); }
 
 }  // namespace
 
-void launch_lf_defocus(const LightFieldViews& lf, int views, float dmin, float dmax, int labels, int rx, int ry, int w,
-                       int h, int radius, float* out, float* tmp, cudaStream_t s) {
+std::size_t lf_views_float_bytes(const LightFieldViews& lf, int views) {
+  const refocus::Aperture ap = refocus::aperture(lf.nu, lf.nv, views / 2);
+  return lf.view_pixels() * static_cast<std::size_t>(ap.n) * sizeof(float4);
+}
+
+void launch_lf_views_to_float(const LightFieldViews& lf, int views, float4* out, cudaStream_t s) {
+  LB_REQUIRE(lf.height <= 65535, "defocus cost: more than 65535 rows");
+  const refocus::Aperture ap = refocus::aperture(lf.nu, lf.nv, views / 2);
+  const ViewRows rows{lf.data, lf.nu, lf.width, lf.view_pixels()};
+  views_to_float_kernel<<<dim3(static_cast<unsigned>((lf.width + 127) / 128), static_cast<unsigned>(lf.height),
+                               static_cast<unsigned>(ap.n)),
+                          128, 0, s>>>(rows, ap, lf.height, out);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_lf_defocus(const LightFieldViews& lf, const float4* views_f, int views, float dmin, float dmax, int labels,
+                       int rx, int ry, int w, int h, int radius, float* out, float* tmp, cudaStream_t s) {
   LB_REQUIRE(labels <= 65535 && h <= 65535, "defocus cost: more than 65535 labels or rows");
   const ViewRows rows{lf.data, lf.nu, lf.width, lf.view_pixels()};
   const refocus::Aperture ap = refocus::aperture(lf.nu, lf.nv, views / 2);
   const dim3 block(32, 8), grid(static_cast<unsigned>((w + 31) / 32), static_cast<unsigned>(labels),
                                 static_cast<unsigned>((h + 7) / 8));
-  defocus_raw_kernel<<<grid, block, 0, s>>>(rows, lf.width, lf.height, ap, dmin, dmax, labels, rx, ry, w, h, out);
+  if (views_f)
+    defocus_raw_kernel<<<grid, block, 0, s>>>(
+        rows, ViewRowsF{views_f, ap.u0, ap.v0, ap.u1 - ap.u0 + 1, lf.width, lf.view_pixels()}, lf.width, lf.height, ap,
+        dmin, dmax, labels, rx, ry, w, h, out);
+  else
+    defocus_raw_kernel<<<grid, block, 0, s>>>(rows, rows, lf.width, lf.height, ap, dmin, dmax, labels, rx, ry, w, h,
+                                              out);
   CUDA_CHECK_LAUNCH();
   if (radius == 0) return;  // the raw term itself (as the CPU)
   const dim3 bg(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h), static_cast<unsigned>(labels));

@@ -7,11 +7,18 @@
 
 namespace lb::cuda::detail {
 
+// The views of the `views` x `views` aperture in float (float4 per pixel, the bytes' values,
+// row-major over the aperture), which the defocus cost reads faster than the bytes:
+// lf_views_float_bytes of device memory.
+std::size_t lf_views_float_bytes(const LightFieldViews& lf, int views);
+void launch_lf_views_to_float(const LightFieldViews& lf, int views, float4* out, cudaStream_t s);
 // The defocus cost volume ([label][y][x] of the w x h region at (rx, ry)) of `views` x
 // `views` views and labels over [dmin, dmax]: lfr::defocus_raw (bit-identical to the CPU),
-// then the box mean of radius `radius` (float); tmp: as large as out.
-void launch_lf_defocus(const LightFieldViews& lf, int views, float dmin, float dmax, int labels, int rx, int ry, int w,
-                       int h, int radius, float* out, float* tmp, cudaStream_t s);
+// then the box mean of radius `radius` (float); tmp: as large as out. views_f: the views
+// in float (launch_lf_views_to_float with the same `views`), or null to read the bytes (the
+// same bits, slower).
+void launch_lf_defocus(const LightFieldViews& lf, const float4* views_f, int views, float dmin, float dmax, int labels,
+                       int rx, int ry, int w, int h, int radius, float* out, float* tmp, cudaStream_t s);
 // Each pixel's costs ([label][pixel], npx pixels) min-max normalised in place; with a
 // defocus volume (may be null) blended with its normalised costs (lfr::blend), or, when
 // separate, normalised in place too.

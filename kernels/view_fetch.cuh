@@ -39,4 +39,27 @@ struct ViewRows {
   }
 };
 
+// The same views converted once to float (RGBA as float4, the values 0..255 exactly), by
+// rows: the defocus cost reads four texels per view and label, and on the bytes the 12
+// byte-to-float conversions per view (issued at a quarter of the FP32 rate) bound it.
+struct RgbF {
+  float r, g, b;
+};
+struct ViewRowsF {
+  const float4* views;  // the aperture's views only: (u0, v0) first, nu_ap per row of views
+  int u0, v0, nu_ap, width;
+  std::size_t plane;  // pixels per view
+  struct Row {
+    const float4* p;
+    __device__ __forceinline__ RgbF operator[](int px) const {
+      const float4 q = __ldg(p + px);
+      return RgbF{q.x, q.y, q.z};
+    }
+  };
+  __device__ __forceinline__ Row row(int u, int v, int py) const {
+    return Row{views + (static_cast<std::size_t>(v - v0) * nu_ap + static_cast<std::size_t>(u - u0)) * plane +
+               static_cast<std::size_t>(py) * width};
+  }
+};
+
 }  // namespace lb::cuda::detail

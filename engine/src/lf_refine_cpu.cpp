@@ -97,7 +97,10 @@ std::uint64_t lf_refine_device_bytes(const LfRefineParams& rp, const CaeParams& 
   // gray 4 volumes + 2 planes, colour 8 volumes + 9 planes), the guide planes, 4 maps.
   const std::uint64_t scratch = rp.color_guide ? 4 * (std::max<std::uint64_t>(8 * vol, 9 * n) + 9 * n)
                                                : 4 * (4 * vol + 2 * n);
-  return 4 * vol * (rp.defocus_weight > 0.0f ? 2 : 1) + scratch + 4 * n * ((rp.color_guide ? 3 : 1) + 4);
+  // With the defocus cost: its volume and the window's views in float (16 bytes a pixel).
+  const std::uint64_t views = std::uint64_t(std::max(p.views, 1)) * std::uint64_t(std::max(p.views, 1));
+  const std::uint64_t defocus = rp.defocus_weight > 0.0f ? 4 * vol + 16 * n * views : 0;
+  return 4 * vol + defocus + scratch + 4 * n * ((rp.color_guide ? 3 : 1) + 4);
 }
 
 ImageF lf_refine_guide(const ImageU8& view, const CaeRoi& roi, bool color) {

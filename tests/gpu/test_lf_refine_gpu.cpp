@@ -103,7 +103,6 @@ TEST_CASE("lf refine gpu: defocus cost volume against the CPU reference") {
   using namespace lb::cuda::detail;
   const LightField4D lf = synthetic_two_plane_lightfield(61, 37, 5, 5, -1.0f, 1.2f, 9u, 1);
   CaeParams p;
-  p.views = 5;
   p.labels = 13;
   p.dmin = -2.0f;
   p.dmax = 2.0f;
@@ -112,20 +111,29 @@ TEST_CASE("lf refine gpu: defocus cost volume against the CPU reference") {
   cudaStream_t s = nullptr;
   DeviceLightField dlf(lf, s);
   DeviceBuffer out(vol * 4), tmp(vol * 4);
-  for (const int r : {0, 1, 4}) {
-    launch_lf_defocus(dlf, p.views, p.dmin, p.dmax, p.labels, roi.x, roi.y, roi.w, roi.h, r, out.as<float>(),
-                      tmp.as<float>(), s);
-    std::vector<float> got(vol);
-    CUDA_CHECK_THROW(cudaMemcpy(got.data(), out.get(), vol * 4, cudaMemcpyDeviceToHost));
-    const std::vector<float> ref = defocus_cost_cpu(lf, p, roi, r);
-    double worst = 0;
-    for (std::size_t i = 0; i < vol; ++i)
-      worst = std::max(worst, std::abs(static_cast<double>(ref[i]) - got[i]) / (1.0 + std::abs(ref[i])));
-    std::printf("defocus cost gpu radius %d: max relative diff %.3g\n", r, worst);
-    INFO("radius " << r);
-    if (r == 0)
-      CHECK(got == ref);
-    else
-      CHECK(worst < 1e-5);
+  // The window of 3 x 3 views sits inside the 5 x 5 grid: the float copy holds only the
+  // window's views, indexed from its first.
+  for (const int nviews : {5, 3})
+  for (const bool from_float : {false, true}) {
+    p.views = nviews;
+    DeviceBuffer views_f(lf_views_float_bytes(dlf, p.views));
+    launch_lf_views_to_float(dlf, p.views, views_f.as<float4>(), s);
+    for (const int r : {0, 1, 4}) {
+      launch_lf_defocus(dlf, from_float ? views_f.as<float4>() : nullptr, p.views, p.dmin, p.dmax, p.labels, roi.x,
+                        roi.y, roi.w, roi.h, r, out.as<float>(), tmp.as<float>(), s);
+      std::vector<float> got(vol);
+      CUDA_CHECK_THROW(cudaMemcpy(got.data(), out.get(), vol * 4, cudaMemcpyDeviceToHost));
+      const std::vector<float> ref = defocus_cost_cpu(lf, p, roi, r);
+      double worst = 0;
+      for (std::size_t i = 0; i < vol; ++i)
+        worst = std::max(worst, std::abs(static_cast<double>(ref[i]) - got[i]) / (1.0 + std::abs(ref[i])));
+      std::printf("defocus cost gpu %dx%d views, radius %d from %s: max relative diff %.3g\n", nviews, nviews, r,
+                  from_float ? "float" : "bytes", worst);
+      INFO(nviews << "x" << nviews << " views, radius " << r << (from_float ? " float views" : " byte views"));
+      if (r == 0)
+        CHECK(got == ref);
+      else
+        CHECK(worst < 1e-5);
+    }
   }
 }

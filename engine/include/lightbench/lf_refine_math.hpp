@@ -70,7 +70,7 @@ LB_HD float defocus_raw(const Rows& rows, int w, int h, const refocus::Aperture&
       const int x0 = static_cast<int>(sx), x1 = x0 + 1 < w - 1 ? x0 + 1 : w - 1;
       const float fx = rnd::sub(sx, static_cast<float>(x0));
       const auto r0 = rows.row(u, v, y0), r1 = rows.row(u, v, y1);
-      const refocus::Rgb8 a = r0[x0], b = r0[x1], c = r1[x0], e = r1[x1];
+      const auto a = r0[x0], b = r0[x1], c = r1[x0], e = r1[x1];  // Rgb8 or float texels, same values
       auto lerp2 = [&](float pa, float pb, float pc, float pe) {
         const float top = rnd::add(pa, rnd::mul(fx, rnd::sub(pb, pa)));
         const float bot = rnd::add(pc, rnd::mul(fx, rnd::sub(pe, pc)));
