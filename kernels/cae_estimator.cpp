@@ -202,8 +202,8 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     if (fuse) detail::launch_lf_fuse(filtered, cost, rp.defocus_weight, static_cast<long long>(npx), A, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[4].get(), s));
     const bool sub = rp.mode == LfRefineMode::Subpixel || rp.mode == LfRefineMode::Full;
-    detail::launch_lf_wta(filtered, static_cast<long long>(npx), A, p.dmin, p.dmax, sub, d_filtered, d_refined, d_conf,
-                          s);
+    detail::launch_lf_wta(filtered, static_cast<long long>(npx), A, p.dmin, p.dmax, sub, rp.subpixel_wide, d_filtered,
+                          d_refined, d_conf, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[5].get(), s));
     if (rp.mode == LfRefineMode::Full)
       for (int k = 0; k < rp.median_iterations; ++k) {

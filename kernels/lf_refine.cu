@@ -1,7 +1,7 @@
 // Light-field depth refinement on CUDA (issue 12): the defocus cost volume, per-pixel min-max
 // normalisation of the CAE cost volume (blended with the defocus cost, or fused with it after
 // the filter by the curves' confidence), the guided filter on every label slice
-// (guided_filter.cu), winner takes all with the parabola's sub-pixel
+// (guided_filter.cu), winner takes all with a sub-pixel
 // offset, a confidence and the weighted median. The per-pixel arithmetic is
 // lb::lfr's (lightbench/lf_refine_math.hpp), shared with the CPU reference.
 #include <cuda_runtime.h>
@@ -110,10 +110,11 @@ __global__ void fuse_kernel(float* __restrict__ cost, const float* __restrict__ 
         lfr::blend(lfr::normalized(cost[a * npx + p], cn, cx), lfr::normalized(defocus[a * npx + p], dn, dx), wd);
 }
 
-// The winner's integer-label disparity into label_disp (may be null), with the parabola's
-// offset when subpixel into disp, and the confidence (may be null): one pass over the volume.
+// The winner's integer-label disparity into label_disp (may be null), with the sub-pixel
+// offset (lfr::subpixel_offset: 5-point fit when wide, else the parabola) when subpixel
+// into disp, and the confidence (may be null): one pass over the volume.
 __global__ void wta_kernel(const float* __restrict__ cost, long long npx, int labels, float dmin, float dmax,
-                           bool subpixel, float* __restrict__ label_disp, float* __restrict__ disp,
+                           bool subpixel, bool wide, float* __restrict__ label_disp, float* __restrict__ disp,
                            float* __restrict__ conf) {
   const long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= npx) return;
@@ -123,9 +124,8 @@ __global__ void wta_kernel(const float* __restrict__ cost, long long npx, int la
     const float c = cost[a * npx + p];
     if (c < bc) bc = c, best = a;  // the first minimum
   }
-  float off = 0.0f;
-  if (subpixel && best > 0 && best < labels - 1)
-    off = lfr::parabola_offset(cost[(best - 1) * npx + p], bc, cost[(best + 1) * npx + p]);
+  const float off =
+      subpixel ? lfr::subpixel_offset([&](int a) { return cost[a * npx + p]; }, labels, best, wide) : 0.0f;
   if (label_disp) label_disp[p] = lfr::label_to_disparity(dmin, dmax, labels, static_cast<float>(best));
   disp[p] = lfr::label_to_disparity(dmin, dmax, labels, static_cast<float>(best) + off);
   if (conf) {
@@ -229,9 +229,9 @@ void launch_lf_fuse(float* cost, const float* defocus, float defocus_weight, lon
   CUDA_CHECK_LAUNCH();
 }
 
-void launch_lf_wta(const float* cost, long long npx, int labels, float dmin, float dmax, bool subpixel,
+void launch_lf_wta(const float* cost, long long npx, int labels, float dmin, float dmax, bool subpixel, bool wide,
                    float* label_disp, float* disp, float* conf, cudaStream_t s) {
-  wta_kernel<<<blocks(npx), 256, 0, s>>>(cost, npx, labels, dmin, dmax, subpixel, label_disp, disp, conf);
+  wta_kernel<<<blocks(npx), 256, 0, s>>>(cost, npx, labels, dmin, dmax, subpixel, wide, label_disp, disp, conf);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -28,9 +28,10 @@ void launch_lf_normalize(float* cost, float* defocus, float defocus_weight, bool
 void launch_lf_fuse(float* cost, const float* defocus, float defocus_weight, long long npx, int labels,
                     cudaStream_t s);
 // Winner takes all (first minimum), one pass: label_disp (may be null) its integer label's
-// disparity, disp with the parabola's offset when subpixel, conf (may be null)
+// disparity, disp with lfr::subpixel_offset's offset when subpixel (wide: the 5-point fit),
+// conf (may be null)
 // lfr::confidence.
-void launch_lf_wta(const float* cost, long long npx, int labels, float dmin, float dmax, bool subpixel,
+void launch_lf_wta(const float* cost, long long npx, int labels, float dmin, float dmax, bool subpixel, bool wide,
                    float* label_disp, float* disp, float* conf, cudaStream_t s);
 // One weighted-median pass (window radius m); guide: guide_channels planes of w x h.
 void launch_lf_median(const float* disp, const float* conf, const float* guide, int guide_channels, int w, int h,

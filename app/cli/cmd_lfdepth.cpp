@@ -54,7 +54,7 @@ CaeRoi parse_crop(const std::string& text) {
 Action add_lfdepth(CLI::App& app) {
   struct Opts {
     std::string lf, drange = "-3.3,2.8", method = "cae", variant, backend = "auto", out, gt, crop,
-                json, grid, refine = "none", confidence, raw_out, gf_guide = "rgb", fusion = "confidence";
+                json, grid, refine = "none", confidence, raw_out, gf_guide = "rgb", fusion = "confidence", subpixel_fit = "lsq5";
     LfRefineParams rp;
     int views = 5, labels = 75, repeat = 1, border = 15;
     float sigma = 10.0f;
@@ -83,7 +83,7 @@ Action add_lfdepth(CLI::App& app) {
   app.add_option("--repeat", o->repeat, "run this many times (timings: median)")->capture_default_str()->check(int_in(1, 10000));
   app.add_option("--json", o->json, "write a JSON report");
   app.add_option("--refine", o->refine,
-                 "refinement after the CAE cost: none | filter (guided filter per label) | subpixel (+ parabola) | "
+                 "refinement after the CAE cost: none | filter (guided filter per label) | subpixel (+ sub-pixel fit) | "
                  "full (+ guided weighted median)")
       ->capture_default_str();
   app.add_option("--defocus-weight", o->rp.defocus_weight,
@@ -94,6 +94,10 @@ Action add_lfdepth(CLI::App& app) {
   app.add_option("--fusion", o->fusion,
                  "how the defocus cost joins the CAE cost: confidence (filtered apart, fused per pixel by their "
                  "curves' confidence) | fixed (a fixed blend before one filter)")
+      ->capture_default_str();
+  app.add_option("--subpixel-fit", o->subpixel_fit,
+                 "subpixel and full: lsq5 (least-squares quadratic through 5 labels around the winner) | parabola "
+                 "(through 3)")
       ->capture_default_str();
   app.add_option("--defocus-filter-radius", o->rp.defocus_filter_radius,
                  "confidence fusion: guided filter radius of the defocus cost")
@@ -116,6 +120,9 @@ Action add_lfdepth(CLI::App& app) {
     if (o->fusion != "confidence" && o->fusion != "fixed")
       throw Error("--fusion '" + o->fusion + "': use confidence or fixed");
     o->rp.confidence_fusion = o->fusion == "confidence";
+    if (o->subpixel_fit != "lsq5" && o->subpixel_fit != "parabola")
+      throw Error("--subpixel-fit '" + o->subpixel_fit + "': use lsq5 or parabola");
+    o->rp.subpixel_wide = o->subpixel_fit == "lsq5";
     validate(o->rp);
     const bool refining = o->rp.mode != LfRefineMode::None;
     for (const std::string* f : {&o->confidence, &o->raw_out}) {
@@ -250,6 +257,7 @@ Action add_lfdepth(CLI::App& app) {
                                 {"defocus_weight", o->rp.defocus_weight},
                                 {"defocus_radius", o->rp.defocus_radius},
                                 {"fusion", o->fusion},
+                                {"subpixel_fit", o->subpixel_fit},
                                 {"defocus_filter_radius", o->rp.defocus_filter_radius},
                                 {"gf_guide", o->gf_guide},
                                 {"gf_radius", o->rp.radius},

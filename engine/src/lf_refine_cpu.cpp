@@ -69,6 +69,10 @@ std::vector<ParamInfo> describe(LfRefineParams& p) {
        K::Bool, &p.confidence_fusion, 0, 1},
       {"defocus_filter_radius", "defocus filter radius",
        "confidence fusion: guided filter radius of the defocus cost (px)", K::Int, &p.defocus_filter_radius, 0, 40},
+      {"subpixel_wide", "5-point sub-pixel fit",
+       "sub-pixel offset from the least-squares quadratic through 5 labels around the winner (off: the 3-point "
+       "parabola)",
+       K::Bool, &p.subpixel_wide, 0, 1},
       {"gf_color", "colour guide", "guide the filter and the median by the centre view's colour (off: its gray)",
        K::Bool, &p.color_guide, 0, 1},
       {"gf_radius", "filter radius", "guided filter window radius on every label slice (px)", K::Int, &p.radius, 0, 40},
@@ -326,8 +330,8 @@ LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const Ca
           float bc = cost[i];
           for (int a = 1; a < A; ++a)
             if (cost[a * n + i] < bc) bc = cost[a * n + i], best = a;
-          float off = 0;
-          if (sub && best > 0 && best < A - 1) off = lfr::parabola_offset(cost[(best - 1) * n + i], bc, cost[(best + 1) * n + i]);
+          const float off =
+              sub ? lfr::subpixel_offset([&](int a) { return cost[a * n + i]; }, A, best, p.subpixel_wide) : 0.0f;
           float second = INFINITY;
           for (int a = 0; a < A; ++a)
             if (a < best - 1 || a > best + 1) second = std::min(second, cost[a * n + i]);

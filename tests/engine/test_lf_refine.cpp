@@ -134,6 +134,29 @@ TEST_CASE("lf refine: math helpers") {
   CHECK(lfr::parabola_offset(0.0f, 1.0f, 0.0f) == 0.0f);            // not convex
   CHECK(lfr::parabola_offset(1.0f, 1.0f, 1.0f) == 0.0f);            // flat
   CHECK(lfr::parabola_offset(100.0f, 0.0f, -99.0f) == 0.5f);        // clamped
+  // The 5-point least-squares fit recovers a quadratic's vertex exactly, and stays within a
+  // label of the winner.
+  for (const float v : {-0.9f, -0.4f, 0.0f, 0.3f, 0.8f}) {
+    float c[9];
+    for (int a = 0; a < 9; ++a) c[a] = 2.0f + 0.5f * (a - 4 - v) * (a - 4 - v);
+    const int best = std::abs(v) > 0.5f ? (v > 0 ? 5 : 3) : 4;
+    const float o = lfr::subpixel_offset([&](int a) { return c[a]; }, 9, best, true);
+    CHECK(best + o == doctest::Approx(4.0f + v).epsilon(1e-5));
+  }
+  float vx = 0;
+  CHECK_FALSE(lfr::lsq5_vertex(0.0f, 1.0f, 2.0f, 1.0f, 0.0f, vx));  // concave
+  CHECK_FALSE(lfr::lsq5_vertex(1.0f, 1.0f, 1.0f, 1.0f, 1.0f, vx));  // flat
+  {
+    const float ramp[7] = {6.0f, 5.0f, 4.0f, 3.0f, 2.0f, 1.0f, 0.0f};  // the minimum at the end
+    CHECK(lfr::subpixel_offset([&](int a) { return ramp[a]; }, 7, 6, true) == 0.0f);   // not convex: 0
+    CHECK(lfr::subpixel_offset([&](int a) { return ramp[a]; }, 7, 6, false) == 0.0f);  // at the end: 0
+    const float v4[4] = {3.0f, 1.0f, 2.0f, 4.0f};  // fewer than 5 labels: the parabola
+    CHECK(lfr::subpixel_offset([&](int a) { return v4[a]; }, 4, 1, true) == lfr::parabola_offset(3.0f, 1.0f, 2.0f));
+    const float far[7] = {9.0f, 9.0f, 0.0f, 9.0f, 9.0f, -20.0f, 9.0f};  // a wild fit is clamped
+    const float o = lfr::subpixel_offset([&](int a) { return far[a]; }, 7, 2, true);
+    CHECK(o >= -1.0f);
+    CHECK(o <= 1.0f);
+  }
   CHECK(lfr::confidence(0.0f, 1.0f) == 1.0f);
   CHECK(lfr::confidence(0.5f, 1.0f) == doctest::Approx(0.5f));
   CHECK(lfr::confidence(0.0f, INFINITY) == 0.0f);
@@ -287,12 +310,14 @@ TEST_CASE("lf refine: on a slanted plane the sub-pixel map beats WTA's quantisat
       p.color_guide = color;
       p.defocus_weight = wdef;
       p.confidence_fusion = wdef == 0.5f;  // 0.3: the fixed blend
+      p.subpixel_wide = !(color && wdef == 0.3f);  // one case with the 3-point parabola
       std::vector<float> defocus = defocus_cost_cpu(lf, cae, roi, p.defocus_radius);
       const LfRefineResult r =
           refine_depth_cpu(raw.cost, lf.width, lf.height, cae, lf_refine_guide(lf.centre(), roi, color), p, &defocus);
       const double m_raw = mse(raw.disparity), m_wta = mse(r.filtered), m_sub = mse(r.refined);
       MESSAGE("slanted plane MSE (" << std::string(color ? "rgb" : "gray") << " guide, defocus weight " << wdef
-                                    << std::string(p.confidence_fusion ? " confidence fusion" : " fixed") << "): raw WTA "
+                                    << std::string(p.confidence_fusion ? " confidence fusion" : " fixed")
+                                    << std::string(p.subpixel_wide ? ", 5-point fit" : ", parabola") << "): raw WTA "
                                     << m_raw << ", filtered WTA " << m_wta << ", sub-pixel " << m_sub);
       CHECK(m_sub * 2.0 <= m_wta);  // at least 2x below the labels' quantisation error
       CHECK(m_wta < 0.01);          // the filtered labels are right (quantisation only: 0.0019)

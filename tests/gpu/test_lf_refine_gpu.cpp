@@ -28,6 +28,7 @@ TEST_CASE("lf refine gpu: every mode against the CPU reference (awkward sizes)")
     bool color;
     float defocus_weight;
     bool fusion = true;  // confidence fusion (else the fixed blend)
+    bool wide = true;    // 5-point sub-pixel fit (else the parabola)
   };
   auto cpu = make_lf_depth_cpu();
   auto gpu = cuda::make_lf_depth_cuda();
@@ -42,7 +43,10 @@ TEST_CASE("lf refine gpu: every mode against the CPU reference (awkward sizes)")
                        Case{71, 39, 3, 17, 6, LfRefineMode::Full, true, 0.5f},
                        Case{40, 40, 5, 2, 2, LfRefineMode::Subpixel, true, 1.0f},
                        Case{40, 40, 5, 2, 2, LfRefineMode::Subpixel, true, 1.0f, false},
-                       Case{33, 17, 5, 5, 3, LfRefineMode::Subpixel, false, 0.5f}}) {
+                       Case{33, 17, 5, 5, 3, LfRefineMode::Subpixel, false, 0.5f},
+                       Case{67, 45, 5, 33, 4, LfRefineMode::Subpixel, true, 0.5f, true, false},
+                       Case{71, 39, 3, 17, 6, LfRefineMode::Full, false, 0.5f, true, false},
+                       Case{40, 40, 5, 4, 2, LfRefineMode::Subpixel, true, 0.5f}}) {
     const LightField4D lf = synthetic_two_plane_lightfield(c.w, c.h, c.n, c.n, -1.0f, 1.2f, 5u, 1);
     CaeParams p;
     p.views = c.n;
@@ -58,6 +62,7 @@ TEST_CASE("lf refine gpu: every mode against the CPU reference (awkward sizes)")
     rp.color_guide = c.color;
     rp.defocus_weight = c.defocus_weight;
     rp.confidence_fusion = c.fusion;
+    rp.subpixel_wide = c.wide;
     rp.defocus_filter_radius = c.radius / 2 + 1;
     const CaeRoi roi{0, 0, c.w, c.h};
     const ImageF guide = lf_refine_guide(lf.centre(), roi, c.color);
@@ -83,7 +88,7 @@ TEST_CASE("lf refine gpu: every mode against the CPU reference (awkward sizes)")
     std::printf("lf refine gpu %dx%d L=%d r=%d %s %s defocus %.1f %s: %zu labels differ, %zu refined > 1e-3, conf "
                 "max diff %.2g; gpu ms defocus %.3f normalize %.3f filter %.3f fuse %.3f wta %.3f median %.3f\n",
                 c.w, c.h, c.labels, c.radius, to_string(c.mode), c.color ? "rgb" : "gray", c.defocus_weight,
-                c.fusion ? "confidence" : "fixed", lab, ref, conf_diff, b.defocus_ms, b.normalize_ms, b.filter_ms,
+                c.fusion ? (c.wide ? "confidence lsq5" : "confidence parabola") : "fixed", lab, ref, conf_diff, b.defocus_ms, b.normalize_ms, b.filter_ms,
                 b.fuse_ms, b.wta_ms, b.median_ms);
     INFO(c.w << "x" << c.h << " L=" << c.labels << " " << to_string(c.mode) << (c.color ? " rgb" : " gray")
               << " defocus " << c.defocus_weight << (c.fusion ? " confidence" : " fixed"));

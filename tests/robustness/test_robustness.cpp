@@ -479,6 +479,7 @@ void add_option_cases(Suite& s) {
       {kLf + "--lf {in}/lf --refine subpixel --out {out}/o.pfm", "--defocus-weight", {"-0.1", "1.5", "nan"}},
       {kLf + "--lf {in}/lf --refine subpixel --out {out}/o.pfm", "--defocus-radius", {"-1", "33", "2147483648"}},
       {kLf + "--lf {in}/lf --refine subpixel --out {out}/o.pfm", "--fusion", {"average", ""}},
+      {kLf + "--lf {in}/lf --refine subpixel --out {out}/o.pfm", "--subpixel-fit", {"cubic", "5", ""}},
       {kLf + "--lf {in}/lf --refine subpixel --out {out}/o.pfm", "--defocus-filter-radius", {"-1", "257", "nan"}},
       {kLf + "--lf {in}/lf --refine full --out {out}/o.pfm", "--median-radius", {"-1", "33"}},
       {kLf + "--lf {in}/lf --refine full --out {out}/o.pfm", "--median-sigma", {"0", "nan"}},
@@ -770,6 +771,8 @@ void add_valid_cases(Suite& s) {
        {"o.pfm", "c.pfm", "r.pfm", "j.json"});
   s.ok("lfdepth: refined with a fixed blend",
        kLf + "--lf {in}/lf --refine subpixel --fusion fixed --defocus-weight 1 --out {out}/o.pfm", {"o.pfm"});
+  s.ok("lfdepth: refined with the 3-point parabola",
+       kLf + "--lf {in}/lf --refine full --subpixel-fit parabola --out {out}/o.pfm", {"o.pfm"});
   s.ok("generate: tiny", "generate --preset tiny --seed 3 --out {out}/g", {"g/raw.png", "g/scene.json"});
   s.ok("render: tiny scene", kRender + "--scene {in}/g/scene.json --out {out}/o.png", {"o.png"});
   s.ok("depth: tiny scene", "depth --backend cpu --scene {in}/g/scene.json --out {out}/o.pfm --aif {out}/a.png", {"o.pfm", "a.png"});

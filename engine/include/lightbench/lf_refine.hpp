@@ -17,8 +17,10 @@
 //              fusion_confidence): the entropy cue is sharp on texture and noisy where the
 //              texture is faint, the defocus cue the reverse, and each pixel trusts the one
 //              whose curve picks a depth;
-//   wta        winner takes all on the filtered volume, with the parabola's sub-pixel offset
-//              around the winner (mode subpixel and full) and a confidence in [0, 1]
+//   wta        winner takes all on the filtered volume, with a sub-pixel offset (mode
+//              subpixel and full): the vertex of the least-squares quadratic through the 5
+//              labels around the winner, or the 3-point parabola (subpixel_wide off;
+//              lf_refine_math.hpp's subpixel_offset), and a confidence in [0, 1]
 //              (1 - c_min / c_second, lf_refine_math.hpp);
 //   median     (mode full) a guided, confidence-weighted median of the disparity map: each
 //              pixel takes the weighted median of its (2 m + 1)^2 window, weights
@@ -54,6 +56,7 @@ struct LfRefineParams {
   float defocus_weight = 0.5f;
   int defocus_radius = 1;          // r_d of the defocus cost's box window
   int defocus_filter_radius = 2;   // confidence: the guided filter radius of the defocus cue
+  bool subpixel_wide = true;    // sub-pixel: 5-point least-squares fit (false: 3-point parabola)
   int radius = 15;              // guided filter window radius (px)
   float eps = 1e-4f;            // guided filter regulariser (guide on [0, 1])
   int median_radius = 3;        // full: weighted median window radius

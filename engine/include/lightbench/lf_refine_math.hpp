@@ -26,6 +26,38 @@ LB_HD float parabola_offset(float cm, float c0, float cp) {
   return o < -0.5f ? -0.5f : o > 0.5f ? 0.5f : o;
 }
 
+// Sub-pixel vertex of the least-squares quadratic through five costs at labels -2..2 around
+// a window centre, relative to it (for t = -2..2: sum t^2 = 10, sum t^4 = 34, so the vertex
+// is -0.7 sum(t c) / (sum(t^2 c) - 2 sum(c))). False where the fit is not convex.
+LB_HD bool lsq5_vertex(float cm2, float cm1, float c0, float cp1, float cp2, float& vertex) {
+  const float sc = cm2 + cm1 + c0 + cp1 + cp2;
+  const float st = 2.0f * (cp2 - cm2) + (cp1 - cm1);
+  const float st2 = 4.0f * (cm2 + cp2) + (cm1 + cp1);
+  const float den = st2 - 2.0f * sc;
+  if (!(den > 0.0f)) return false;
+  vertex = -0.7f * st / den;
+  return true;
+}
+
+// The winner's sub-pixel offset in labels on a curve at(a), a = 0 .. labels - 1 (best: its
+// first minimum). wide (and 5 labels or more): the vertex of the least-squares quadratic
+// through the 5 costs around the winner (the window shifted inward at the ends of the
+// range), clamped to [-1, 1]: the filtered curves are smooth but not parabolic near their
+// minimum (the defocus cue's is nearly a V), and a 3-point parabola there pulls the estimate
+// towards the integer label. Else the 3-point parabola (0 at the ends of the range).
+template <class At>
+LB_HD float subpixel_offset(const At& at, int labels, int best, bool wide) {
+  if (wide && labels >= 5) {
+    const int c = best < 2 ? 2 : best > labels - 3 ? labels - 3 : best;
+    float v = 0.0f;
+    if (!lsq5_vertex(at(c - 2), at(c - 1), at(c), at(c + 1), at(c + 2), v)) return 0.0f;
+    const float o = v + static_cast<float>(c - best);
+    return o < -1.0f ? -1.0f : o > 1.0f ? 1.0f : o;
+  }
+  if (best <= 0 || best >= labels - 1) return 0.0f;
+  return parabola_offset(at(best - 1), at(best), at(best + 1));
+}
+
 // Disparity of a (fractional) label: labels spread dmin .. dmax evenly (cae label_disparity).
 LB_HD float label_to_disparity(float dmin, float dmax, int labels, float label) {
   return labels > 1 ? dmin + label * (dmax - dmin) / static_cast<float>(labels - 1) : dmin;

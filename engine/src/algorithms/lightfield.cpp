@@ -25,7 +25,8 @@ const std::vector<std::string> kFilterParams = {"views",          "labels",     
                                                 "fusion_confidence", "defocus_filter_radius"};
 const std::vector<std::string> kRefineParams = [] {
   std::vector<std::string> v = kFilterParams;
-  for (const char* n : {"refine_mode", "median_radius", "median_sigma", "median_iterations"}) v.push_back(n);
+  for (const char* n : {"refine_mode", "subpixel_wide", "median_radius", "median_sigma", "median_iterations"})
+    v.push_back(n);
   return v;
 }();
 
@@ -143,7 +144,7 @@ class LightFieldRunner final : public Runner {
       << cp.dmax << ',' << cp.sigma << ',' << cp.normalized_log << '|' << to_string(rp.mode) << ',' << rp.radius << ','
       << rp.eps << ',' << rp.median_radius << ',' << rp.median_sigma << ',' << rp.median_iterations << ','
       << rp.color_guide << ',' << rp.defocus_weight << ',' << rp.defocus_radius << ',' << rp.confidence_fusion << ','
-      << rp.defocus_filter_radius;
+      << rp.defocus_filter_radius << ',' << rp.subpixel_wide;
     if (k.str() == refined_key_) return;
     check_host_memory("light field", 2 * cae_host_bytes(cp, lf.view_count(), lf.width, lf.height) +
                                          lf_refine_host_bytes(rp, cp, lf.width, lf.height));
@@ -236,7 +237,7 @@ std::vector<ParamInfo> describe(LightFieldRunParams& p, const LightField4D* lf) 
   v.push_back({"normalized_log", "entropy with log(g/|g|)", "H = -sum p log p with p = g/|g| (not the spec's log g)",
                K::Bool, &p.cae.normalized_log, 0, 1});
   v.push_back({"refine_mode", "refine steps",
-               "the refined output: 1 guided filter per label, 2 + sub-pixel parabola, 3 + weighted median", K::Int,
+               "the refined output: 1 guided filter per label, 2 + sub-pixel fit, 3 + weighted median", K::Int,
                &p.refine_mode, 1, 3});
   for (auto& c : describe(p.refine)) v.push_back(c);
   return v;
