@@ -67,7 +67,7 @@ std::vector<ParamInfo> describe(LfRefineParams& p) {
        "filter the CAE and defocus costs apart and fuse them per pixel by their curves' confidence (off: a fixed "
        "blend before one filter)",
        K::Bool, &p.confidence_fusion, 0, 1},
-      {"defocus_filter_radius", "defocus filter radius",
+      {"defocus_filter_radius", "defocus filter",
        "confidence fusion: guided filter radius of the defocus cost (px)", K::Int, &p.defocus_filter_radius, 0, 40},
       {"subpixel_wide", "5-point sub-pixel fit",
        "sub-pixel offset from the least-squares quadratic through 5 labels around the winner (off: the 3-point "
