@@ -68,22 +68,13 @@ __global__ void normalize_kernel(float* __restrict__ cost, float* __restrict__ d
                                  long long npx, int labels) {
   const long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= npx) return;
-  float mn = cost[p], mx = cost[p];
-  for (int a = 1; a < labels; ++a) {
-    const float c = cost[a * npx + p];
-    mn = fminf(mn, c);
-    mx = fmaxf(mx, c);
-  }
+  float mn, mx, dn, dx;
+  lfr::curve_range([&](int a) { return cost[a * npx + p]; }, labels, mn, mx);
   if (!defocus || separate) {
     for (int a = 0; a < labels; ++a) cost[a * npx + p] = lfr::normalized(cost[a * npx + p], mn, mx);
     if (!defocus) return;
   }
-  float dn = defocus[p], dx = defocus[p];
-  for (int a = 1; a < labels; ++a) {
-    const float c = defocus[a * npx + p];
-    dn = fminf(dn, c);
-    dx = fmaxf(dx, c);
-  }
+  lfr::curve_range([&](int a) { return defocus[a * npx + p]; }, labels, dn, dx);
   if (separate) {
     for (int a = 0; a < labels; ++a) defocus[a * npx + p] = lfr::normalized(defocus[a * npx + p], dn, dx);
     return;
@@ -100,14 +91,13 @@ __global__ void fuse_kernel(float* __restrict__ cost, const float* __restrict__ 
                             int labels) {
   const long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= npx) return;
-  float cn, cx, cs, dn, dx, ds;
-  lfr::curve_stats([&](int a) { return cost[a * npx + p]; }, labels, lfr::kFusionGap, cn, cx, cs);
-  lfr::curve_stats([&](int a) { return defocus[a * npx + p]; }, labels, lfr::kFusionGap, dn, dx, ds);
-  const float wd =
-      lfr::fusion_weight(lfr::fusion_confidence(cn, cx, cs), lfr::fusion_confidence(dn, dx, ds), wdef);
+  const lfr::CurveStats c = lfr::curve_stats([&](int a) { return cost[a * npx + p]; }, labels, lfr::kFusionGap);
+  const lfr::CurveStats d = lfr::curve_stats([&](int a) { return defocus[a * npx + p]; }, labels, lfr::kFusionGap);
+  const float wd = lfr::fusion_weight(lfr::fusion_confidence(c.min, c.max, c.second),
+                                      lfr::fusion_confidence(d.min, d.max, d.second), wdef);
   for (int a = 0; a < labels; ++a)
-    cost[a * npx + p] =
-        lfr::blend(lfr::normalized(cost[a * npx + p], cn, cx), lfr::normalized(defocus[a * npx + p], dn, dx), wd);
+    cost[a * npx + p] = lfr::blend(lfr::normalized(cost[a * npx + p], c.min, c.max),
+                                   lfr::normalized(defocus[a * npx + p], d.min, d.max), wd);
 }
 
 // The winner's integer-label disparity into label_disp (may be null), with the sub-pixel
@@ -118,22 +108,12 @@ __global__ void wta_kernel(const float* __restrict__ cost, long long npx, int la
                            float* __restrict__ conf) {
   const long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= npx) return;
-  int best = 0;
-  float bc = cost[p];
-  for (int a = 1; a < labels; ++a) {
-    const float c = cost[a * npx + p];
-    if (c < bc) bc = c, best = a;  // the first minimum
-  }
-  const float off =
-      subpixel ? lfr::subpixel_offset([&](int a) { return cost[a * npx + p]; }, labels, best, wide) : 0.0f;
-  if (label_disp) label_disp[p] = lfr::label_to_disparity(dmin, dmax, labels, static_cast<float>(best));
-  disp[p] = lfr::label_to_disparity(dmin, dmax, labels, static_cast<float>(best) + off);
-  if (conf) {
-    float second = INFINITY;
-    for (int a = 0; a < labels; ++a)
-      if (a < best - 1 || a > best + 1) second = fminf(second, cost[a * npx + p]);
-    conf[p] = lfr::confidence(bc, second);
-  }
+  const auto at = [&](int a) { return cost[a * npx + p]; };
+  const lfr::CurveStats c = lfr::curve_stats(at, labels, 1);  // the first minimum
+  const float off = subpixel ? lfr::subpixel_offset(at, labels, c.best, wide) : 0.0f;
+  if (label_disp) label_disp[p] = lfr::label_to_disparity(dmin, dmax, labels, static_cast<float>(c.best));
+  disp[p] = lfr::label_to_disparity(dmin, dmax, labels, static_cast<float>(c.best) + off);
+  if (conf) conf[p] = lfr::confidence(c.min, c.second);
 }
 
 // One pass of the guided, confidence-weighted median (weighted_median_cpu): the smallest

@@ -254,9 +254,12 @@ LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const Ca
   LfRefineResult r;
   double t = now_ms();
   // Each pixel's curve min-max normalised in place.
+  auto range = [&](const std::vector<float>& v, std::size_t i, float& mn, float& mx) {
+    lfr::curve_range([&](int a) { return v[a * n + i]; }, A, mn, mx);
+  };
   auto normalize = [&](std::vector<float>& v, std::size_t i) {
-    float mn = v[i], mx = v[i];
-    for (int a = 1; a < A; ++a) mn = std::min(mn, v[a * n + i]), mx = std::max(mx, v[a * n + i]);
+    float mn, mx;
+    range(v, i, mn, mx);
     for (int a = 0; a < A; ++a) v[a * n + i] = lfr::normalized(v[a * n + i], mn, mx);
   };
   parallel_for(
@@ -268,8 +271,8 @@ LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const Ca
           if (fuse) normalize(*defocus, i);
           if (!blend || fuse) continue;
           const std::vector<float>& D = *defocus;
-          float dn = D[i], dx = D[i];
-          for (int a = 1; a < A; ++a) dn = std::min(dn, D[a * n + i]), dx = std::max(dx, D[a * n + i]);
+          float dn, dx;
+          range(D, i, dn, dx);
           for (int a = 0; a < A; ++a)
             cost[a * n + i] = lfr::blend(cost[a * n + i], lfr::normalized(D[a * n + i], dn, dx), p.defocus_weight);
         }
@@ -303,14 +306,13 @@ LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const Ca
         [&](int y) {
           for (int x = 0; x < w; ++x) {
             const std::size_t i = static_cast<std::size_t>(y) * w + x;
-            float cn, cx, cs, dn, dx, ds;
-            lfr::curve_stats([&](int a) { return cost[a * n + i]; }, A, lfr::kFusionGap, cn, cx, cs);
-            lfr::curve_stats([&](int a) { return D[a * n + i]; }, A, lfr::kFusionGap, dn, dx, ds);
-            const float wd = lfr::fusion_weight(lfr::fusion_confidence(cn, cx, cs), lfr::fusion_confidence(dn, dx, ds),
-                                                p.defocus_weight);
+            const lfr::CurveStats c = lfr::curve_stats([&](int a) { return cost[a * n + i]; }, A, lfr::kFusionGap);
+            const lfr::CurveStats d = lfr::curve_stats([&](int a) { return D[a * n + i]; }, A, lfr::kFusionGap);
+            const float wd = lfr::fusion_weight(lfr::fusion_confidence(c.min, c.max, c.second),
+                                                lfr::fusion_confidence(d.min, d.max, d.second), p.defocus_weight);
             for (int a = 0; a < A; ++a)
               cost[a * n + i] =
-                  lfr::blend(lfr::normalized(cost[a * n + i], cn, cx), lfr::normalized(D[a * n + i], dn, dx), wd);
+                  lfr::blend(lfr::normalized(cost[a * n + i], c.min, c.max), lfr::normalized(D[a * n + i], d.min, d.max), wd);
           }
         },
         threads);
@@ -326,18 +328,12 @@ LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const Ca
       [&](int y) {
         for (int x = 0; x < w; ++x) {
           const std::size_t i = static_cast<std::size_t>(y) * w + x;
-          int best = 0;
-          float bc = cost[i];
-          for (int a = 1; a < A; ++a)
-            if (cost[a * n + i] < bc) bc = cost[a * n + i], best = a;
-          const float off =
-              sub ? lfr::subpixel_offset([&](int a) { return cost[a * n + i]; }, A, best, p.subpixel_wide) : 0.0f;
-          float second = INFINITY;
-          for (int a = 0; a < A; ++a)
-            if (a < best - 1 || a > best + 1) second = std::min(second, cost[a * n + i]);
-          r.filtered.data[i] = lfr::label_to_disparity(cae.dmin, cae.dmax, A, static_cast<float>(best));
-          r.refined.data[i] = lfr::label_to_disparity(cae.dmin, cae.dmax, A, static_cast<float>(best) + off);
-          r.confidence.data[i] = lfr::confidence(bc, second);
+          const auto at = [&](int a) { return cost[a * n + i]; };
+          const lfr::CurveStats c = lfr::curve_stats(at, A, 1);
+          const float off = sub ? lfr::subpixel_offset(at, A, c.best, p.subpixel_wide) : 0.0f;
+          r.filtered.data[i] = lfr::label_to_disparity(cae.dmin, cae.dmax, A, static_cast<float>(c.best));
+          r.refined.data[i] = lfr::label_to_disparity(cae.dmin, cae.dmax, A, static_cast<float>(c.best) + off);
+          r.confidence.data[i] = lfr::confidence(c.min, c.second);
         }
       },
       threads);

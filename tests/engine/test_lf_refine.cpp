@@ -174,13 +174,18 @@ TEST_CASE("lf refine: math helpers") {
   CHECK(lfr::fusion_weight(0.9f, 0.1f, 1.0f) == 1.0f);             // w = 1: defocus alone
   CHECK(lfr::fusion_weight(0.1f, 0.9f, 0.0f) == 0.0f);             // w = 0: CAE alone
   const float curve[7] = {5.0f, 1.0f, 0.5f, 3.0f, 4.0f, 2.0f, 6.0f};
-  float mn, mx, second;
-  lfr::curve_stats([&](int a) { return curve[a]; }, 7, lfr::kFusionGap, mn, mx, second);
+  const auto at = [&](int a) { return curve[a]; };
+  const lfr::CurveStats st = lfr::curve_stats(at, 7, lfr::kFusionGap);
+  CHECK(st.best == 2);
+  CHECK(st.min == 0.5f);
+  CHECK(st.max == 6.0f);
+  CHECK(st.second == 2.0f);  // labels 0..4 are within 2 of the winner (2)
+  CHECK(lfr::curve_stats(at, 7, 1).second == 2.0f);  // gap 1: labels 1..3 left out
+  CHECK(lfr::curve_stats(at, 3, lfr::kFusionGap).second == INFINITY);
+  float mn = 0, mx = 0;
+  lfr::curve_range(at, 7, mn, mx);
   CHECK(mn == 0.5f);
   CHECK(mx == 6.0f);
-  CHECK(second == 2.0f);  // labels 0..4 are within 2 of the winner (2)
-  lfr::curve_stats([&](int a) { return curve[a]; }, 3, lfr::kFusionGap, mn, mx, second);
-  CHECK(second == INFINITY);
 }
 
 // Confidence fusion: a cue whose curve picks nothing (a constant defocus volume) gets no

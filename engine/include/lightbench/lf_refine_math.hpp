@@ -132,23 +132,38 @@ LB_HD float fusion_confidence(float mn, float mx, float second) {
   const float g = rnd::div(rnd::sub(second, mn), rnd::sub(mx, mn));
   return g < 0.0f ? 0.0f : g > 1.0f ? 1.0f : g;
 }
-// One pixel's curve over the labels (at(a), a = 0 .. labels - 1): its minimum, maximum and
-// the smallest cost more than `gap` labels from the first minimum (INFINITY if none).
+// One pixel's curve over the labels (at(a), a = 0 .. labels - 1): its minimum and maximum
+// (the normalisation's range).
 template <class At>
-LB_HD void curve_stats(const At& at, int labels, int gap, float& mn, float& mx, float& second) {
-  int best = 0;
+LB_HD void curve_range(const At& at, int labels, float& mn, float& mx) {
   mn = mx = at(0);
   for (int a = 1; a < labels; ++a) {
     const float c = at(a);
-    if (c < mn) mn = c, best = a;
-    if (c > mx) mx = c;
+    mn = c < mn ? c : mn;
+    mx = c > mx ? c : mx;
   }
-  second = INFINITY;
+}
+
+// The same curve's winner (first minimum) and the smallest cost more than `gap` labels from
+// it (INFINITY if none): the WTA's confidence (gap 1) and the fusion's (kFusionGap).
+struct CurveStats {
+  int best;
+  float min, max, second;
+};
+template <class At>
+LB_HD CurveStats curve_stats(const At& at, int labels, int gap) {
+  CurveStats s{0, at(0), at(0), INFINITY};
+  for (int a = 1; a < labels; ++a) {
+    const float c = at(a);
+    if (c < s.min) s.min = c, s.best = a;
+    if (c > s.max) s.max = c;
+  }
   for (int a = 0; a < labels; ++a)
-    if (a < best - gap || a > best + gap) {
+    if (a < s.best - gap || a > s.best + gap) {
       const float c = at(a);
-      second = c < second ? c : second;
+      s.second = c < s.second ? c : s.second;
     }
+  return s;
 }
 // The defocus cue's share of the fused cost: prior w times its squared confidence against
 // (1 - w) times the CAE cue's, w where neither is confident (so w = 0 and w = 1 still mean

@@ -99,10 +99,8 @@ class LightFieldRunner final : public Runner {
     CaeParams cp = p.cae;
     cp.method = cae_variant_method(variant);
     validate(cp, lf);
-    std::ostringstream k;
-    k << std::hexfloat << data_->id << '|' << variant << '|' << cp.views << ',' << cp.labels << ',' << cp.dmin
-      << ',' << cp.dmax << ',' << cp.sigma << ',' << cp.normalized_log;
-    if (!out && k.str() == depth_key_) return;
+    const std::string key = depth_cache_key(variant, cp);
+    if (!out && key == depth_key_) return;
     // The memory budget (memory_budget.hpp): refused before the run, the caller keeps its image.
     check_host_memory("light field", cae_host_bytes(cp, lf.view_count(), lf.width, lf.height));
     if (est_->kind() == BackendKind::Cuda) check_device_memory("light field", cae_device_bytes(cp, lf.width, lf.height));
@@ -115,7 +113,7 @@ class LightFieldRunner final : public Runner {
       if (!scratch_) scratch_ = est_->scratch_surface(SurfaceFormat::R32F);
       est_->run_to_surface(cp, run_variant, *scratch_);
     }
-    depth_key_ = k.str();
+    depth_key_ = key;
     last_variant_ = est_->kind() == BackendKind::Cuda ? variant : std::string("reference ") + to_string(cp.method);
     if (lf.has_gt()) {
       const HciScore s = est_->score_last(score_border(lf));
@@ -129,6 +127,15 @@ class LightFieldRunner final : public Runner {
     }
   }
 
+  // What the exact map depends on: the data, the variant and the CAE parameters (exactly:
+  // floats in hexadecimal).
+  std::string depth_cache_key(const std::string& variant, const CaeParams& cp) const {
+    std::ostringstream k;
+    k << std::hexfloat << data_->id << '|' << variant << '|' << cp.views << ',' << cp.labels << ',' << cp.dmin << ','
+      << cp.dmax << ',' << cp.sigma << ',' << cp.normalized_log;
+    return k.str();
+  }
+
   // The refined depth of p (issue 12: lf_refine.hpp) on the estimator's backend, cached by
   // its parameters; the scores are the refined map's.
   void refined(const LightFieldRunParams& p, const std::string& variant_in) {
@@ -139,12 +146,10 @@ class LightFieldRunner final : public Runner {
     validate(cp, lf);
     LfRefineParams rp = p.refine;
     validate(rp);
+    // Every refinement parameter, from its table (describe): a new one cannot be left out.
     std::ostringstream k;
-    k << std::hexfloat << data_->id << '|' << variant << '|' << cp.views << ',' << cp.labels << ',' << cp.dmin << ','
-      << cp.dmax << ',' << cp.sigma << ',' << cp.normalized_log << '|' << to_string(rp.mode) << ',' << rp.radius << ','
-      << rp.eps << ',' << rp.median_radius << ',' << rp.median_sigma << ',' << rp.median_iterations << ','
-      << rp.color_guide << ',' << rp.defocus_weight << ',' << rp.defocus_radius << ',' << rp.confidence_fusion << ','
-      << rp.defocus_filter_radius << ',' << rp.subpixel_wide;
+    k << depth_cache_key(variant, cp) << '|' << to_string(rp.mode) << std::hexfloat;
+    for (const ParamInfo& info : describe(rp)) k << ',' << info.get();
     if (k.str() == refined_key_) return;
     check_host_memory("light field", 2 * cae_host_bytes(cp, lf.view_count(), lf.width, lf.height) +
                                          lf_refine_host_bytes(rp, cp, lf.width, lf.height));
