@@ -11,6 +11,7 @@
 #include "guided_filter.hpp"
 #include "lf_refine_launch.hpp"
 #include "lightbench/lf_refine.hpp"
+#include "lightbench/lf_refine_math.hpp"
 #include "disparity_score.hpp"
 #include "lightfield_refocus.hpp"
 #include "surface_write.hpp"
@@ -179,7 +180,7 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
       detail::launch_lf_views_to_float(views(), p.views, views_f_.as<float4>(), s);
       views_f_for_ = p.views;
     }
-    Event ev[7];
+    Event ev[8];
     float* cost = cost_.as<float>();
     const bool fuse = blend && rp.confidence_fusion;
     CUDA_CHECK_THROW(cudaEventRecord(ev[0].get(), s));
@@ -201,16 +202,24 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     CUDA_CHECK_THROW(cudaEventRecord(ev[3].get(), s));
     if (fuse) detail::launch_lf_fuse(filtered, cost, rp.defocus_weight, static_cast<long long>(npx), A, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[4].get(), s));
-    const bool sub = rp.mode == LfRefineMode::Subpixel || rp.mode == LfRefineMode::Full;
-    detail::launch_lf_wta(filtered, static_cast<long long>(npx), A, p.dmin, p.dmax, sub, rp.subpixel_wide, d_filtered,
-                          d_refined, d_conf, s);
+    if (rp.semi_global) {  // the filter's scratch (>= 4 volumes) holds the paths; the spent CAE volume the sum
+      static_assert(lfr::kSgmPaths <= 4, "the paths must fit the guided filter's scratch");
+      detail::launch_lf_semi_global(filtered, g, gc, w, h, A, rp.sgm_p1, rp.sgm_p2, rp.sgm_edge, scratch, cost, s);
+    }
     CUDA_CHECK_THROW(cudaEventRecord(ev[5].get(), s));
+    const bool sub = rp.mode == LfRefineMode::Subpixel || rp.mode == LfRefineMode::Full;
+    // With the semi-global step the labels come from its sum (in cost), the confidence from
+    // the fused curves (refine_depth_cpu's choice).
+    detail::launch_lf_wta(rp.semi_global ? cost : filtered, rp.semi_global ? filtered : nullptr,
+                          static_cast<long long>(npx), A, p.dmin, p.dmax, sub, rp.subpixel_wide, d_filtered, d_refined,
+                          d_conf, s);
+    CUDA_CHECK_THROW(cudaEventRecord(ev[6].get(), s));
     if (rp.mode == LfRefineMode::Full)
       for (int k = 0; k < rp.median_iterations; ++k) {
         detail::launch_lf_median(d_refined, d_conf, g, gc, w, h, rp.median_radius, rp.median_sigma, d_tmp, s);
         std::swap(d_refined, d_tmp);
       }
-    CUDA_CHECK_THROW(cudaEventRecord(ev[6].get(), s));
+    CUDA_CHECK_THROW(cudaEventRecord(ev[7].get(), s));
     ref_refined_ = d_refined;
     ref_filtered_ = d_filtered;
     ref_conf_ = d_conf;
@@ -223,14 +232,15 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     CUDA_CHECK_THROW(cudaMemcpyAsync(out->refined.data.data(), d_refined, npx * 4, cudaMemcpyDeviceToHost, s));
     CUDA_CHECK_THROW(cudaMemcpyAsync(out->confidence.data.data(), d_conf, npx * 4, cudaMemcpyDeviceToHost, s));
     CUDA_CHECK_THROW(cudaStreamSynchronize(s));
-    float t[6] = {0, 0, 0, 0, 0, 0};
-    for (int i = 0; i < 6; ++i) CUDA_CHECK_THROW(cudaEventElapsedTime(&t[i], ev[i].get(), ev[i + 1].get()));
+    float t[7] = {0, 0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 7; ++i) CUDA_CHECK_THROW(cudaEventElapsedTime(&t[i], ev[i].get(), ev[i + 1].get()));
     out->defocus_ms = t[0];
     out->normalize_ms = t[1];
     out->filter_ms = t[2];
     out->fuse_ms = t[3];
-    out->wta_ms = t[4];
-    out->median_ms = t[5];
+    out->aggregate_ms = t[4];
+    out->wta_ms = t[5];
+    out->median_ms = t[6];
     // Bytes: the defocus cost writes the raw volume and box-filters it (2 passes, read + write);
     // normalize reads and writes the CAE volume (and reads the defocus one); the filter's
     // passes are counted by its kernels' global traffic (gray: 14 volumes; colour: 26).
@@ -239,8 +249,10 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     timings_.record("lfdepth/refine/guided filter", t[2], vol * 4 * (rp.color_guide ? 26 : 14) * (fuse ? 2 : 1));
     // fuse: each volume read twice for its curve statistics and once for the blend, one write.
     if (fuse) timings_.record("lfdepth/refine/fuse", t[3], vol * 4 * 7);
-    timings_.record("lfdepth/refine/wta + subpixel", t[4], vol * 8);
-    if (rp.mode == LfRefineMode::Full) timings_.record("lfdepth/refine/weighted median", t[5], 0);
+    // semi-global: each path reads the volume and writes its own; the sum reads 4, writes 1.
+    if (rp.semi_global) timings_.record("lfdepth/refine/semi-global", t[4], vol * 4 * (2 * lfr::kSgmPaths + 5));
+    timings_.record("lfdepth/refine/wta + subpixel", t[5], vol * (rp.semi_global ? 16 : 8));
+    if (rp.mode == LfRefineMode::Full) timings_.record("lfdepth/refine/weighted median", t[6], 0);
     return true;
   }
 

@@ -6,6 +6,8 @@
 // lb::lfr's (lightbench/lf_refine_math.hpp), shared with the CPU reference.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include "cuda_check.cuh"
 #include "lf_refine_launch.hpp"
 #include "lightbench/cae_math.hpp"
@@ -103,9 +105,9 @@ __global__ void fuse_kernel(float* __restrict__ cost, const float* __restrict__ 
 // The winner's integer-label disparity into label_disp (may be null), with the sub-pixel
 // offset (lfr::subpixel_offset: 5-point fit when wide, else the parabola) when subpixel
 // into disp, and the confidence (may be null): one pass over the volume.
-__global__ void wta_kernel(const float* __restrict__ cost, long long npx, int labels, float dmin, float dmax,
-                           bool subpixel, bool wide, float* __restrict__ label_disp, float* __restrict__ disp,
-                           float* __restrict__ conf) {
+__global__ void wta_kernel(const float* __restrict__ cost, const float* __restrict__ conf_cost, long long npx,
+                           int labels, float dmin, float dmax, bool subpixel, bool wide, float* __restrict__ label_disp,
+                           float* __restrict__ disp, float* __restrict__ conf) {
   const long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= npx) return;
   const auto at = [&](int a) { return cost[a * npx + p]; };
@@ -113,7 +115,10 @@ __global__ void wta_kernel(const float* __restrict__ cost, long long npx, int la
   const float off = subpixel ? lfr::subpixel_offset(at, labels, c.best, wide) : 0.0f;
   if (label_disp) label_disp[p] = lfr::label_to_disparity(dmin, dmax, labels, static_cast<float>(c.best));
   disp[p] = lfr::label_to_disparity(dmin, dmax, labels, static_cast<float>(c.best) + off);
-  if (conf) conf[p] = lfr::confidence(c.min, c.second);
+  if (!conf) return;
+  const lfr::CurveStats f =
+      conf_cost ? lfr::curve_stats([&](int a) { return conf_cost[a * npx + p]; }, labels, 1) : c;
+  conf[p] = lfr::confidence(f.min, f.second);
 }
 
 // One pass of the guided, confidence-weighted median (weighted_median_cpu): the smallest
@@ -153,6 +158,72 @@ __global__ void median_kernel(const float* __restrict__ disp, const float* __res
       if (below >= 0.5f * total) best = v;
     }
   out[static_cast<std::size_t>(y) * w + x] = best;
+}
+
+// Semi-global aggregation (lfr::sgm_step), one block per scanline of one path (blockIdx.y:
+// 0 left to right, 1 right to left, 2 top to bottom, 3 bottom to top), each thread holding
+// labels tid, tid + blockDim.x, ... (at most kSgmPerThread); the previous pixel's costs and
+// minimum live in shared memory. Each path writes its own volume (paths[k], [label][pixel]),
+// summed afterwards in the CPU's order, so the sum has the CPU's bits.
+constexpr int kSgmPerThread = 4;
+__global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __restrict__ guide, int gc, int w, int h,
+                                int labels, float p1, float p2, float edge, float* __restrict__ paths) {
+  extern __shared__ float sh[];  // prev[labels], then one minimum per warp
+  float* prev = sh;
+  float* warp_min = sh + labels;
+  const int k = static_cast<int>(blockIdx.y), line = static_cast<int>(blockIdx.x);
+  const bool along_x = k < 2, forward = k % 2 == 0;
+  const int lines = along_x ? h : w, steps = along_x ? w : h;
+  if (line >= lines) return;
+  const std::size_t npx = static_cast<std::size_t>(w) * h;
+  float* out = paths + static_cast<std::size_t>(k) * npx * labels;
+  const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x), nwarps = (nt + 31) / 32;
+  float m = 0.0f;
+  std::size_t q = 0;
+  for (int s = 0; s < steps; ++s) {
+    const int t = forward ? s : steps - 1 - s;
+    const std::size_t i = along_x ? static_cast<std::size_t>(line) * w + t : static_cast<std::size_t>(t) * w + line;
+    float jump = 0.0f;
+    if (s > 0)
+      jump = lfr::sgm_jump_penalty(
+          p2, lfr::sgm_guide_diff([&](int c) { return guide[c * npx + i]; }, [&](int c) { return guide[c * npx + q]; }, gc),
+          edge);
+    float cur[kSgmPerThread];
+    float mn = INFINITY;
+#pragma unroll
+    for (int j = 0; j < kSgmPerThread; ++j) {
+      const int a = tid + j * nt;
+      if (a >= labels) break;
+      const float c = cost[a * npx + i];
+      cur[j] = s == 0 ? c
+                      : lfr::sgm_step(c, prev[a], a > 0 ? prev[a - 1] : INFINITY, a + 1 < labels ? prev[a + 1] : INFINITY,
+                                      m, p1, jump);
+      out[a * npx + i] = cur[j];
+      mn = fminf(mn, cur[j]);
+    }
+    __syncthreads();  // every thread has read prev
+#pragma unroll
+    for (int j = 0; j < kSgmPerThread; ++j) {
+      const int a = tid + j * nt;
+      if (a >= labels) break;
+      prev[a] = cur[j];
+    }
+    for (int o = 16; o > 0; o >>= 1) mn = fminf(mn, __shfl_xor_sync(0xffffffffu, mn, o));
+    if ((tid & 31) == 0) warp_min[tid >> 5] = mn;
+    __syncthreads();  // prev and the warps' minima written
+    m = warp_min[0];
+    for (int wi = 1; wi < nwarps; ++wi) m = fminf(m, warp_min[wi]);
+    q = i;
+  }
+}
+
+// The paths' sum in the CPU's order: ((L0 + L1) + L2) + L3.
+__global__ void sgm_sum_kernel(const float* __restrict__ paths, long long n, float* __restrict__ out) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float s = paths[i];
+  for (int k = 1; k < lfr::kSgmPaths; ++k) s = __fadd_rn(s, paths[k * n + i]);
+  out[i] = s;
 }
 
 unsigned blocks(long long n) { return static_cast<unsigned>((n + 255) / 256); }
@@ -209,9 +280,23 @@ void launch_lf_fuse(float* cost, const float* defocus, float defocus_weight, lon
   CUDA_CHECK_LAUNCH();
 }
 
-void launch_lf_wta(const float* cost, long long npx, int labels, float dmin, float dmax, bool subpixel, bool wide,
-                   float* label_disp, float* disp, float* conf, cudaStream_t s) {
-  wta_kernel<<<blocks(npx), 256, 0, s>>>(cost, npx, labels, dmin, dmax, subpixel, wide, label_disp, disp, conf);
+void launch_lf_wta(const float* cost, const float* conf_cost, long long npx, int labels, float dmin, float dmax,
+                   bool subpixel, bool wide, float* label_disp, float* disp, float* conf, cudaStream_t s) {
+  wta_kernel<<<blocks(npx), 256, 0, s>>>(cost, conf_cost, npx, labels, dmin, dmax, subpixel, wide, label_disp, disp,
+                                         conf);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_lf_semi_global(const float* cost, const float* guide, int guide_channels, int w, int h, int labels,
+                           float p1, float p2, float edge, float* paths, float* out, cudaStream_t s) {
+  LB_REQUIRE(labels >= 1 && labels <= 256 * kSgmPerThread, "semi-global: more than 1024 labels");
+  const int threads = std::min(256, (labels + 31) / 32 * 32);
+  const std::size_t shared = (static_cast<std::size_t>(labels) + threads / 32) * sizeof(float);
+  sgm_path_kernel<<<dim3(static_cast<unsigned>(std::max(w, h)), lfr::kSgmPaths), threads, shared, s>>>(
+      cost, guide, guide_channels, w, h, labels, p1, p2, edge, paths);
+  CUDA_CHECK_LAUNCH();
+  const long long n = static_cast<long long>(w) * h * labels;
+  sgm_sum_kernel<<<blocks(n), 256, 0, s>>>(paths, n, out);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -54,7 +54,8 @@ CaeRoi parse_crop(const std::string& text) {
 Action add_lfdepth(CLI::App& app) {
   struct Opts {
     std::string lf, drange = "-3.3,2.8", method = "cae", variant, backend = "auto", out, gt, crop,
-                json, grid, refine = "none", confidence, raw_out, gf_guide = "rgb", fusion = "confidence", subpixel_fit = "lsq5";
+                json, grid, refine = "none", confidence, raw_out, gf_guide = "rgb", fusion = "confidence", subpixel_fit = "lsq5",
+                sgm = "on";
     LfRefineParams rp;
     int views = 5, labels = 75, repeat = 1, border = 15;
     float sigma = 10.0f;
@@ -102,6 +103,15 @@ Action add_lfdepth(CLI::App& app) {
   app.add_option("--defocus-filter-radius", o->rp.defocus_filter_radius,
                  "confidence fusion: guided filter radius of the defocus cost")
       ->capture_default_str();
+  app.add_option("--sgm", o->sgm,
+                 "semi-global aggregation of the fused costs along 4 scanline paths before the WTA: on | off")
+      ->capture_default_str();
+  app.add_option("--sgm-p1", o->rp.sgm_p1, "semi-global: price of a one-label step (fused cost scale)")
+      ->capture_default_str();
+  app.add_option("--sgm-p2", o->rp.sgm_p2, "semi-global: price of a larger depth jump")->capture_default_str();
+  app.add_option("--sgm-edge", o->rp.sgm_edge,
+                 "semi-global: guide difference (mean over channels, [0, 1]) at which the jump price halves")
+      ->capture_default_str();
   app.add_option("--gf-guide", o->gf_guide, "guide of the filter and the median: rgb | gray")->capture_default_str();
   app.add_option("--gf-radius", o->rp.radius, "guided filter radius")->capture_default_str();
   app.add_option("--gf-eps", o->rp.eps, "guided filter eps (guide on [0, 1])")->capture_default_str();
@@ -123,6 +133,8 @@ Action add_lfdepth(CLI::App& app) {
     if (o->subpixel_fit != "lsq5" && o->subpixel_fit != "parabola")
       throw Error("--subpixel-fit '" + o->subpixel_fit + "': use lsq5 or parabola");
     o->rp.subpixel_wide = o->subpixel_fit == "lsq5";
+    if (o->sgm != "on" && o->sgm != "off") throw Error("--sgm '" + o->sgm + "': use on or off");
+    o->rp.semi_global = o->sgm == "on";
     validate(o->rp);
     const bool refining = o->rp.mode != LfRefineMode::None;
     for (const std::string* f : {&o->confidence, &o->raw_out}) {
@@ -220,9 +232,9 @@ Action add_lfdepth(CLI::App& app) {
     if (scored && refining) {
       raw_score = hci_score_region(r.disparity, gt, r.roi.x, r.roi.y, o->border);
       std::printf("unrefined (exact WTA): BadPix0.07 %.2f %%  MSEx100 %.3f; refine %s: defocus %.1f ms, normalize %.1f "
-                  "ms, filter %.1f ms, fuse %.1f ms, wta %.1f ms, median %.1f ms (%s)\n",
+                  "ms, filter %.1f ms, fuse %.1f ms, semi-global %.1f ms, wta %.1f ms, median %.1f ms (%s)\n",
                   raw_score.badpix_007, raw_score.mse_x100, to_string(o->rp.mode), rr.defocus_ms, rr.normalize_ms,
-                  rr.filter_ms, rr.fuse_ms, rr.wta_ms, rr.median_ms, refined_on_device ? "CUDA events" : "CPU");
+                  rr.filter_ms, rr.fuse_ms, rr.aggregate_ms, rr.wta_ms, rr.median_ms, refined_on_device ? "CUDA events" : "CPU");
     }
     if (scored) {
       score = hci_score_region(final_map, gt, r.roi.x, r.roi.y, o->border);
@@ -259,6 +271,10 @@ Action add_lfdepth(CLI::App& app) {
                                 {"fusion", o->fusion},
                                 {"subpixel_fit", o->subpixel_fit},
                                 {"defocus_filter_radius", o->rp.defocus_filter_radius},
+                                {"sgm", o->sgm},
+                                {"sgm_p1", o->rp.sgm_p1},
+                                {"sgm_p2", o->rp.sgm_p2},
+                                {"sgm_edge", o->rp.sgm_edge},
                                 {"gf_guide", o->gf_guide},
                                 {"gf_radius", o->rp.radius},
                                 {"gf_eps", o->rp.eps},
@@ -269,6 +285,7 @@ Action add_lfdepth(CLI::App& app) {
                                 {"normalize_ms", rr.normalize_ms},
                                 {"filter_ms", rr.filter_ms},
                                 {"fuse_ms", rr.fuse_ms},
+                                {"aggregate_ms", rr.aggregate_ms},
                                 {"wta_ms", rr.wta_ms},
                                 {"median_ms", rr.median_ms}};
         if (!o->raw_out.empty()) rep.add_output("raw_disparity", o->raw_out, r.disparity.width, r.disparity.height);

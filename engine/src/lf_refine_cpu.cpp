@@ -47,6 +47,12 @@ void validate(const LfRefineParams& p) {
   LB_REQUIRE(p.radius >= 0 && p.radius <= 256, "--gf-radius (refine radius): must be in 0..256, got " + std::to_string(p.radius));
   LB_REQUIRE(std::isfinite(p.eps) && p.eps > 0.0f && p.eps <= 100.0f,
              "--gf-eps (refine eps): must be in (0, 100], got " + std::to_string(p.eps));
+  LB_REQUIRE(std::isfinite(p.sgm_p1) && p.sgm_p1 >= 0.0f && p.sgm_p1 <= 100.0f,
+             "--sgm-p1: must be in [0, 100], got " + std::to_string(p.sgm_p1));
+  LB_REQUIRE(std::isfinite(p.sgm_p2) && p.sgm_p2 >= 0.0f && p.sgm_p2 <= 100.0f,
+             "--sgm-p2: must be in [0, 100], got " + std::to_string(p.sgm_p2));
+  LB_REQUIRE(std::isfinite(p.sgm_edge) && p.sgm_edge > 0.0f && p.sgm_edge <= 10.0f,
+             "--sgm-edge: must be in (0, 10], got " + std::to_string(p.sgm_edge));
   LB_REQUIRE(p.median_radius >= 0 && p.median_radius <= 32,
              "--median-radius: must be in 0..32, got " + std::to_string(p.median_radius));
   LB_REQUIRE(std::isfinite(p.median_sigma) && p.median_sigma > 0.0f && p.median_sigma <= 10.0f,
@@ -78,6 +84,14 @@ std::vector<ParamInfo> describe(LfRefineParams& p) {
       {"gf_radius", "filter radius", "guided filter window radius on every label slice (px)", K::Int, &p.radius, 0, 40},
       {"gf_eps", "filter eps", "guided filter regulariser (guide gray on [0, 1]): larger smooths across edges",
        K::Float, &p.eps, 1e-6, 1e-1},
+      {"semi_global", "semi-global",
+       "aggregate the fused costs along 4 scanline paths before the WTA (the graph-cut stand-in)", K::Bool,
+       &p.semi_global, 0, 1},
+      {"sgm_p1", "SGM P1", "semi-global: price of a one-label step between neighbours (fused cost scale [0, 1])",
+       K::Float, &p.sgm_p1, 0.0, 1.0},
+      {"sgm_p2", "SGM P2", "semi-global: price of a larger depth jump", K::Float, &p.sgm_p2, 0.0, 10.0},
+      {"sgm_edge", "SGM edge", "semi-global: guide difference at which the jump price halves", K::Float,
+       &p.sgm_edge, 0.001, 0.5},
       {"median_radius", "median radius", "full: window radius of the guided, confidence-weighted median", K::Int,
        &p.median_radius, 0, 20},
       {"median_sigma", "median sigma", "full: guide difference at which a neighbour's weight falls to 0.61",
@@ -92,13 +106,16 @@ std::uint64_t lf_refine_host_bytes(const LfRefineParams& rp, const CaeParams& p,
   // Each filtering worker holds its slice, the output and the filter's box tables (about 20
   // double planes for the colour guide, 10 for gray); the guide (3 planes); 4 output maps.
   const std::uint64_t per_worker = (rp.color_guide ? 20 : 10) * 8 * n;
-  return defocus + per_worker * std::uint64_t(default_thread_count()) + 3 * 8 * n + 4 * 4 * n;
+  // The semi-global step's sum volume (its per-line state is small).
+  const std::uint64_t sgm = rp.semi_global ? 4 * n * A : 0;
+  return defocus + sgm + per_worker * std::uint64_t(default_thread_count()) + 3 * 8 * n + 4 * 4 * n;
 }
 
 std::uint64_t lf_refine_device_bytes(const LfRefineParams& rp, const CaeParams& p, int w, int h) {
   const std::uint64_t n = std::uint64_t(w) * std::uint64_t(h), vol = n * std::uint64_t(std::max(p.labels, 1));
   // The filtered volume (+ the defocus one), the filter's scratch (kernels/guided_filter.hpp:
   // gray 4 volumes + 2 planes, colour 8 volumes + 9 planes), the guide planes, 4 maps.
+  // The semi-global step's 4 path volumes reuse the filter's scratch (at least 4 volumes).
   const std::uint64_t scratch = rp.color_guide ? 4 * (std::max<std::uint64_t>(8 * vol, 9 * n) + 9 * n)
                                                : 4 * (4 * vol + 2 * n);
   // With the defocus cost: its volume and the window's views in float (16 bytes a pixel).
@@ -193,6 +210,58 @@ std::vector<double> guided_filter_cpu(const std::vector<double>& I, const std::v
       q[i] = ba.at(x, y) * I[i] + bb.at(x, y);
     }
   return q;
+}
+
+std::vector<float> semi_global_cpu(const std::vector<float>& cost, int w, int h, int labels, const ImageF& guide,
+                                   float p1, float p2, float edge, int threads) {
+  const std::size_t n = static_cast<std::size_t>(w) * h;
+  LB_REQUIRE(w > 0 && h > 0 && labels >= 1 && cost.size() == n * static_cast<std::size_t>(labels),
+             "semi-global: the cost volume does not match the region and label count");
+  LB_REQUIRE(guide.width == w && guide.height == h && guide.channels >= 1,
+             "semi-global: the guide does not match the region");
+  std::vector<float> sum(cost.size());
+  const int gc = guide.channels;
+  // Path k: lines of pixels (line, step) -> index; x-paths run along rows.
+  for (int k = 0; k < lfr::kSgmPaths; ++k) {
+    const bool along_x = k < 2, forward = k % 2 == 0;
+    const int lines = along_x ? h : w, steps = along_x ? w : h;
+    parallel_for(
+        lines,
+        [&](int line) {
+          std::vector<float> prev(labels), cur(labels);
+          float m = 0.0f;
+          std::size_t q = 0;
+          for (int s = 0; s < steps; ++s) {
+            const int t = forward ? s : steps - 1 - s;
+            const std::size_t i = along_x ? static_cast<std::size_t>(line) * w + t : static_cast<std::size_t>(t) * w + line;
+            float jump = 0.0f;
+            if (s > 0) {
+              const float* gi = &guide.data[i * gc];
+              const float* gq = &guide.data[q * gc];
+              jump = lfr::sgm_jump_penalty(p2, lfr::sgm_guide_diff([&](int c) { return gi[c]; },
+                                                                   [&](int c) { return gq[c]; }, gc),
+                                           edge);
+            }
+            float mn = INFINITY;
+            for (int a = 0; a < labels; ++a) {
+              const float c = cost[a * n + i];
+              cur[a] = s == 0 ? c
+                              : lfr::sgm_step(c, prev[a], a > 0 ? prev[a - 1] : INFINITY,
+                                              a + 1 < labels ? prev[a + 1] : INFINITY, m, p1, jump);
+              mn = cur[a] < mn ? cur[a] : mn;
+            }
+            for (int a = 0; a < labels; ++a) {
+              float& o = sum[a * n + i];
+              o = k == 0 ? cur[a] : rnd::add(o, cur[a]);
+            }
+            std::swap(prev, cur);
+            m = mn;
+            q = i;
+          }
+        },
+        threads);
+  }
+  return sum;
 }
 
 ImageF weighted_median_cpu(const ImageF& disp, const ImageF& conf, const ImageF& guide, int radius, float sigma,
@@ -318,6 +387,16 @@ LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const Ca
         threads);
     r.fuse_ms = now_ms() - t;
   }
+  // The semi-global step decides the labels; the confidence stays the fused curve's (the
+  // aggregated curve's peak ratio mostly measures the paths' agreement, and weighted the
+  // median worse on antinous: docs/PERFORMANCE.md).
+  std::vector<float> aggregated;
+  if (p.semi_global) {
+    t = now_ms();
+    aggregated = semi_global_cpu(cost, w, h, A, guide, p.sgm_p1, p.sgm_p2, p.sgm_edge, threads);
+    r.aggregate_ms = now_ms() - t;
+  }
+  const std::vector<float>& decide = p.semi_global ? aggregated : cost;
   t = now_ms();
   r.filtered = ImageF(w, h, 1);
   r.refined = ImageF(w, h, 1);
@@ -328,12 +407,13 @@ LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const Ca
       [&](int y) {
         for (int x = 0; x < w; ++x) {
           const std::size_t i = static_cast<std::size_t>(y) * w + x;
-          const auto at = [&](int a) { return cost[a * n + i]; };
+          const auto at = [&](int a) { return decide[a * n + i]; };
           const lfr::CurveStats c = lfr::curve_stats(at, A, 1);
           const float off = sub ? lfr::subpixel_offset(at, A, c.best, p.subpixel_wide) : 0.0f;
           r.filtered.data[i] = lfr::label_to_disparity(cae.dmin, cae.dmax, A, static_cast<float>(c.best));
           r.refined.data[i] = lfr::label_to_disparity(cae.dmin, cae.dmax, A, static_cast<float>(c.best) + off);
-          r.confidence.data[i] = lfr::confidence(c.min, c.second);
+          const lfr::CurveStats f = p.semi_global ? lfr::curve_stats([&](int a) { return cost[a * n + i]; }, A, 1) : c;
+          r.confidence.data[i] = lfr::confidence(f.min, f.second);
         }
       },
       threads);

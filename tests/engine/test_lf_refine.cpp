@@ -204,6 +204,9 @@ TEST_CASE("lf refine: confidence fusion ignores a flat cue") {
   LfRefineParams p;
   p.mode = LfRefineMode::Subpixel;
   p.radius = 3;
+  // Without the semi-global step: the fused curve is the CAE cue renormalised to [0, 1],
+  // the CAE-only curve is not, and the step's fixed P1 / P2 price the two scales apart.
+  p.semi_global = false;
   const ImageF guide = lf_refine_guide(lf.centre(), roi, p.color_guide);
   LfDepthResult raw = cae_depth_cpu(lf, cae, o);
   std::vector<float> cost = raw.cost;
@@ -316,13 +319,15 @@ TEST_CASE("lf refine: on a slanted plane the sub-pixel map beats WTA's quantisat
       p.defocus_weight = wdef;
       p.confidence_fusion = wdef == 0.5f;  // 0.3: the fixed blend
       p.subpixel_wide = !(color && wdef == 0.3f);  // one case with the 3-point parabola
+      p.semi_global = wdef != 0.3f;                 // the fixed blend's cases without the semi-global step
       std::vector<float> defocus = defocus_cost_cpu(lf, cae, roi, p.defocus_radius);
       const LfRefineResult r =
           refine_depth_cpu(raw.cost, lf.width, lf.height, cae, lf_refine_guide(lf.centre(), roi, color), p, &defocus);
       const double m_raw = mse(raw.disparity), m_wta = mse(r.filtered), m_sub = mse(r.refined);
       MESSAGE("slanted plane MSE (" << std::string(color ? "rgb" : "gray") << " guide, defocus weight " << wdef
                                     << std::string(p.confidence_fusion ? " confidence fusion" : " fixed")
-                                    << std::string(p.subpixel_wide ? ", 5-point fit" : ", parabola") << "): raw WTA "
+                                    << std::string(p.subpixel_wide ? ", 5-point fit" : ", parabola")
+                                    << std::string(p.semi_global ? ", semi-global" : "") << "): raw WTA "
                                     << m_raw << ", filtered WTA " << m_wta << ", sub-pixel " << m_sub);
       CHECK(m_sub * 2.0 <= m_wta);  // at least 2x below the labels' quantisation error
       CHECK(m_wta < 0.01);          // the filtered labels are right (quantisation only: 0.0019)
@@ -363,4 +368,110 @@ TEST_CASE("lf refine: defocus cost finds a plane's label and box-filters like th
   // The full view's region equals the region's run (the samples come from the whole views).
   const std::vector<float> full = defocus_cost_cpu(lf, cae, {}, 0);
   CHECK(full[7 * 41 * 29 + 5 * 41 + 9] == raw[7 * n + 3 * roi.w + 6]);
+}
+
+namespace {
+// The semi-global recurrence written out plainly in double (the definition semi_global_cpu
+// rounds in float): 4 paths, each L(p, a) = C(p, a) + min(L(q, a), L(q, a +- 1) + P1,
+// min L(q) + P2 / (1 + dI / edge)) - min L(q), summed.
+std::vector<double> brute_semi_global(const std::vector<float>& C, int w, int h, int A, const ImageF& g, double p1,
+                                      double p2, double edge) {
+  const std::size_t n = static_cast<std::size_t>(w) * h;
+  std::vector<double> S(C.size(), 0.0);
+  const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+  for (int k = 0; k < 4; ++k) {
+    std::vector<double> L(C.size());
+    // Visit pixels in the path's order: previous pixel (x - dx, y - dy) done first.
+    for (int yi = 0; yi < h; ++yi)
+      for (int xi = 0; xi < w; ++xi) {
+        const int x = dx[k] < 0 ? w - 1 - xi : xi, y = dy[k] < 0 ? h - 1 - yi : yi;
+        const int qx = x - dx[k], qy = y - dy[k];
+        const std::size_t i = static_cast<std::size_t>(y) * w + x;
+        if (qx < 0 || qy < 0 || qx >= w || qy >= h) {
+          for (int a = 0; a < A; ++a) L[a * n + i] = C[a * n + i];
+          continue;
+        }
+        const std::size_t q = static_cast<std::size_t>(qy) * w + qx;
+        double m = INFINITY, diff = 0;
+        for (int a = 0; a < A; ++a) m = std::min(m, L[a * n + q]);
+        for (int c = 0; c < g.channels; ++c) diff += std::abs(double(g.data[i * g.channels + c]) - g.data[q * g.channels + c]);
+        const double jump = p2 / (1 + diff / g.channels / edge);
+        for (int a = 0; a < A; ++a) {
+          double best = std::min(L[a * n + q], m + jump);
+          if (a > 0) best = std::min(best, L[(a - 1) * n + q] + p1);
+          if (a + 1 < A) best = std::min(best, L[(a + 1) * n + q] + p1);
+          L[a * n + i] = C[a * n + i] + best - m;
+        }
+      }
+    for (std::size_t j = 0; j < S.size(); ++j) S[j] += L[j];
+  }
+  return S;
+}
+int wta_label(const std::vector<float>& v, std::size_t n, int A, std::size_t i) {
+  int best = 0;
+  for (int a = 1; a < A; ++a)
+    if (v[a * n + i] < v[best * n + i]) best = a;
+  return best;
+}
+}  // namespace
+
+TEST_CASE("lf refine: semi-global aggregation against its definition, an outlier and a colour edge") {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> u01(0.0f, 1.0f);
+  // Random volumes of awkward sizes (a single row / column, one label), both guides.
+  struct Case { int w, h, A, gc; };
+  for (const Case c : {Case{13, 7, 9, 1}, Case{11, 6, 5, 3}, Case{17, 1, 4, 3}, Case{1, 9, 3, 1}, Case{6, 5, 1, 1}}) {
+    const std::size_t n = static_cast<std::size_t>(c.w) * c.h;
+    std::vector<float> C(n * c.A);
+    for (auto& v : C) v = u01(rng);
+    ImageF g(c.w, c.h, c.gc);
+    for (auto& v : g.data) v = u01(rng) < 0.7f ? 0.4f : u01(rng);  // flat patches and edges
+    for (const float p1 : {0.0f, 0.1f})
+      for (const float p2 : {0.0f, 3.0f}) {
+        const std::vector<float> got = semi_global_cpu(C, c.w, c.h, c.A, g, p1, p2, 0.01f, 2);
+        const std::vector<double> ref = brute_semi_global(C, c.w, c.h, c.A, g, p1, p2, 0.01);
+        double worst = 0;
+        for (std::size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::abs(got[i] - ref[i]));
+        INFO(c.w << "x" << c.h << " L=" << c.A << " gc=" << c.gc << " P1 " << p1 << " P2 " << p2);
+        CHECK(worst < 1e-4);  // float against double: a few ulps of values below ~ 4 (w + h)
+      }
+  }
+  // One pixel whose curve prefers label 15 in a field that prefers label 5: the paths vote it
+  // back; with P1 = P2 = 0 every path is the cost itself and nothing changes.
+  const int w = 15, h = 9, A = 21;
+  const std::size_t n = static_cast<std::size_t>(w) * h;
+  std::vector<float> C(n * A);
+  for (std::size_t i = 0; i < n; ++i)
+    for (int a = 0; a < A; ++a) C[a * n + i] = std::abs(a - (i == 4 * w + 6 ? 15 : 5)) / float(A);
+  ImageF flat(w, h, 3);
+  std::fill(flat.data.begin(), flat.data.end(), 0.5f);
+  CHECK(wta_label(semi_global_cpu(C, w, h, A, flat, 0.1f, 3.0f, 0.01f), n, A, 4 * w + 6) == 5);
+  CHECK(wta_label(semi_global_cpu(C, w, h, A, flat, 0.0f, 0.0f, 0.01f), n, A, 4 * w + 6) == 15);
+  // Two halves at labels 3 and 12, split at x = 7: with a colour edge there the jump is cheap
+  // and every pixel keeps its own label; without it the paths may carry a label a few pixels
+  // past the boundary, but the halves' interiors keep theirs.
+  for (std::size_t i = 0; i < n; ++i)
+    for (int a = 0; a < A; ++a) C[a * n + i] = std::abs(a - (i % w < 7 ? 3 : 12)) / float(A);
+  ImageF edge = flat;
+  for (std::size_t i = 0; i < n; ++i)
+    if (i % w >= 7) edge.data[i * 3 + 1] = 0.9f;
+  const std::vector<float> se = semi_global_cpu(C, w, h, A, edge, 0.1f, 3.0f, 0.01f);
+  const std::vector<float> sf = semi_global_cpu(C, w, h, A, flat, 0.1f, 3.0f, 0.01f);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int want = i % w < 7 ? 3 : 12;
+    CHECK(wta_label(se, n, A, i) == want);
+    if (i % w < 3 || i % w > 10) CHECK(wta_label(sf, n, A, i) == want);
+  }
+  // Errors name the problem.
+  CHECK_THROWS_AS(semi_global_cpu(C, w, h + 1, A, flat, 0.1f, 3.0f, 0.01f), Error);
+  CHECK_THROWS_AS(semi_global_cpu(C, w, h, A, ImageF(w, h + 1, 1), 0.1f, 3.0f, 0.01f), Error);
+  LfRefineParams bad;
+  bad.sgm_p1 = -0.1f;
+  CHECK_THROWS_AS(validate(bad), Error);
+  bad = {};
+  bad.sgm_p2 = std::nanf("");
+  CHECK_THROWS_AS(validate(bad), Error);
+  bad = {};
+  bad.sgm_edge = 0.0f;
+  CHECK_THROWS_AS(validate(bad), Error);
 }

@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <random>
+#include <string>
 
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
@@ -29,6 +31,7 @@ TEST_CASE("lf refine gpu: every mode against the CPU reference (awkward sizes)")
     float defocus_weight;
     bool fusion = true;  // confidence fusion (else the fixed blend)
     bool wide = true;    // 5-point sub-pixel fit (else the parabola)
+    bool sgm = true;     // semi-global aggregation
   };
   auto cpu = make_lf_depth_cpu();
   auto gpu = cuda::make_lf_depth_cuda();
@@ -46,7 +49,11 @@ TEST_CASE("lf refine gpu: every mode against the CPU reference (awkward sizes)")
                        Case{33, 17, 5, 5, 3, LfRefineMode::Subpixel, false, 0.5f},
                        Case{67, 45, 5, 33, 4, LfRefineMode::Subpixel, true, 0.5f, true, false},
                        Case{71, 39, 3, 17, 6, LfRefineMode::Full, false, 0.5f, true, false},
-                       Case{40, 40, 5, 4, 2, LfRefineMode::Subpixel, true, 0.5f}}) {
+                       Case{40, 40, 5, 4, 2, LfRefineMode::Subpixel, true, 0.5f},
+                       Case{67, 45, 5, 33, 4, LfRefineMode::Subpixel, true, 0.5f, true, true, false},
+                       Case{71, 39, 3, 17, 6, LfRefineMode::Full, false, 0.5f, true, true, false},
+                       Case{53, 31, 5, 21, 100, LfRefineMode::Filter, false, 0.0f, true, true, false},
+                       Case{40, 40, 5, 2, 2, LfRefineMode::Subpixel, true, 1.0f, false, true, false}}) {
     const LightField4D lf = synthetic_two_plane_lightfield(c.w, c.h, c.n, c.n, -1.0f, 1.2f, 5u, 1);
     CaeParams p;
     p.views = c.n;
@@ -63,6 +70,7 @@ TEST_CASE("lf refine gpu: every mode against the CPU reference (awkward sizes)")
     rp.defocus_weight = c.defocus_weight;
     rp.confidence_fusion = c.fusion;
     rp.subpixel_wide = c.wide;
+    rp.semi_global = c.sgm;
     rp.defocus_filter_radius = c.radius / 2 + 1;
     const CaeRoi roi{0, 0, c.w, c.h};
     const ImageF guide = lf_refine_guide(lf.centre(), roi, c.color);
@@ -86,12 +94,13 @@ TEST_CASE("lf refine gpu: every mode against the CPU reference (awkward sizes)")
     }
     const std::size_t n = a.filtered.data.size();
     std::printf("lf refine gpu %dx%d L=%d r=%d %s %s defocus %.1f %s: %zu labels differ, %zu refined > 1e-3, conf "
-                "max diff %.2g; gpu ms defocus %.3f normalize %.3f filter %.3f fuse %.3f wta %.3f median %.3f\n",
+                "max diff %.2g; gpu ms defocus %.3f normalize %.3f filter %.3f fuse %.3f sgm %.3f wta %.3f median %.3f\n",
                 c.w, c.h, c.labels, c.radius, to_string(c.mode), c.color ? "rgb" : "gray", c.defocus_weight,
-                c.fusion ? (c.wide ? "confidence lsq5" : "confidence parabola") : "fixed", lab, ref, conf_diff, b.defocus_ms, b.normalize_ms, b.filter_ms,
-                b.fuse_ms, b.wta_ms, b.median_ms);
+                std::string(c.fusion ? (c.wide ? "confidence lsq5" : "confidence parabola") : "fixed").append(c.sgm ? " sgm" : "").c_str(),
+                lab, ref, conf_diff, b.defocus_ms, b.normalize_ms, b.filter_ms, b.fuse_ms, b.aggregate_ms, b.wta_ms,
+                b.median_ms);
     INFO(c.w << "x" << c.h << " L=" << c.labels << " " << to_string(c.mode) << (c.color ? " rgb" : " gray")
-              << " defocus " << c.defocus_weight << (c.fusion ? " confidence" : " fixed"));
+              << " defocus " << c.defocus_weight << (c.fusion ? " confidence" : " fixed") << (c.sgm ? " sgm" : ""));
     CHECK(lab * 100 <= n);
     CHECK(ref * 50 <= n);
     CHECK(sub_far * 200 <= n);
@@ -139,6 +148,44 @@ TEST_CASE("lf refine gpu: defocus cost volume against the CPU reference") {
         CHECK(got == ref);
       else
         CHECK(worst < 1e-5);
+    }
+  }
+}
+
+// The semi-global step on the device against semi_global_cpu: the same once-rounded float
+// steps and the same order of the paths' sum, so the same bits, on random volumes of awkward
+// sizes (one row, one label, more labels than a block's threads), both guides.
+TEST_CASE("lf refine gpu: semi-global aggregation bit-identical to the CPU") {
+  LB_GPU_TEST_GUARD();
+  using namespace lb::cuda::detail;
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<float> u01(0.0f, 1.0f);
+  struct Case { int w, h, labels, gc; };
+  for (const Case c : {Case{67, 45, 75, 3}, Case{37, 23, 33, 1}, Case{64, 1, 2, 3}, Case{1, 50, 5, 1},
+                       Case{29, 31, 300, 3}, Case{19, 11, 1, 1}, Case{13, 9, 1024, 1}}) {
+    const std::size_t npx = static_cast<std::size_t>(c.w) * c.h, vol = npx * c.labels;
+    std::vector<float> cost(vol);
+    for (auto& v : cost) v = u01(rng);
+    ImageF guide(c.w, c.h, c.gc);
+    for (auto& v : guide.data) v = u01(rng) < 0.6f ? 0.25f : u01(rng);
+    std::vector<float> planes(guide.data.size());
+    for (std::size_t i = 0; i < npx; ++i)
+      for (int k = 0; k < c.gc; ++k) planes[k * npx + i] = guide.data[i * c.gc + k];
+    DeviceBuffer dc(vol * 4), dg(planes.size() * 4), paths(4 * vol * 4), out(vol * 4);
+    CUDA_CHECK_THROW(cudaMemcpy(dc.get(), cost.data(), vol * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK_THROW(cudaMemcpy(dg.get(), planes.data(), planes.size() * 4, cudaMemcpyHostToDevice));
+    for (const float p2 : {0.0f, 3.0f}) {
+      launch_lf_semi_global(dc.as<float>(), dg.as<float>(), c.gc, c.w, c.h, c.labels, 0.1f, p2, 0.01f,
+                                              paths.as<float>(), out.as<float>(), nullptr);
+      std::vector<float> got(vol);
+      CUDA_CHECK_THROW(cudaMemcpy(got.data(), out.get(), vol * 4, cudaMemcpyDeviceToHost));
+      const std::vector<float> ref = semi_global_cpu(cost, c.w, c.h, c.labels, guide, 0.1f, p2, 0.01f);
+      std::size_t differ = 0;
+      for (std::size_t i = 0; i < vol; ++i) differ += got[i] != ref[i];
+      std::printf("semi-global gpu %dx%d L=%d guide %d P2 %.1f: %zu of %zu values differ\n", c.w, c.h, c.labels, c.gc,
+                  p2, differ, vol);
+      INFO(c.w << "x" << c.h << " L=" << c.labels << " gc=" << c.gc << " P2 " << p2);
+      CHECK(differ == 0);
     }
   }
 }

@@ -17,6 +17,11 @@
 //              fusion_confidence): the entropy cue is sharp on texture and noisy where the
 //              texture is faint, the defocus cue the reverse, and each pixel trusts the one
 //              whose curve picks a depth;
+//   aggregate  (semi_global) semi-global aggregation of the fused volume along 4 scanline
+//              directions (lf_refine_math.hpp's sgm_step), the graph-cut stand-in: the
+//              filter and the fusion decide each pixel from its window, the paths carry a
+//              depth across the faint regions the window cannot see past, and a colour
+//              edge lowers the price of a jump;
 //   wta        winner takes all on the filtered volume, with a sub-pixel offset (mode
 //              subpixel and full): the vertex of the least-squares quadratic through the 5
 //              labels around the winner, or the 3-point parabola (subpixel_wide off;
@@ -59,6 +64,13 @@ struct LfRefineParams {
   bool subpixel_wide = true;    // sub-pixel: 5-point least-squares fit (false: 3-point parabola)
   int radius = 15;              // guided filter window radius (px)
   float eps = 1e-4f;            // guided filter regulariser (guide on [0, 1])
+  // Semi-global aggregation before the WTA (the aggregate step); its costs are on the fused
+  // curves' [0, 1] scale: P1 a one-label step, P2 a larger jump, halved where the guide's
+  // mean channel difference reaches sgm_edge.
+  bool semi_global = true;
+  float sgm_p1 = 0.1f;
+  float sgm_p2 = 3.0f;
+  float sgm_edge = 0.01f;
   int median_radius = 3;        // full: weighted median window radius
   float median_sigma = 0.05f;   // full: guide difference scale of the median's weights
   int median_iterations = 1;    // full: median passes
@@ -71,7 +83,7 @@ struct LfRefineResult {
   ImageF filtered;    // WTA of the filtered volume (integer labels -> d)
   ImageF refined;     // the mode's final map (filter: = filtered)
   ImageF confidence;  // [0, 1], larger = surer
-  double defocus_ms = 0, normalize_ms = 0, filter_ms = 0, fuse_ms = 0, wta_ms = 0, median_ms = 0;
+  double defocus_ms = 0, normalize_ms = 0, filter_ms = 0, fuse_ms = 0, aggregate_ms = 0, wta_ms = 0, median_ms = 0;
 };
 
 // Memory of the refinement beyond the depth pass's (cae_host_bytes / cae_device_bytes), for
@@ -105,6 +117,11 @@ LfRefineResult run_refined(LightFieldDepthEstimator& est, const LightField4D& lf
 // guide; the colour one is guided_filter_cpu.hpp's guided_filter_rgb_cpu).
 std::vector<double> guided_filter_cpu(const std::vector<double>& guide, const std::vector<double>& in, int w, int h,
                                       int r, double eps);
+// The semi-global aggregation of a cost volume ([label][y][x] of w x h, `labels` labels):
+// the sum of the 4 paths (lfr::sgm_step; left to right, right to left, top to bottom,
+// bottom to top, added in that order). guide: w x h, 1 or 3 channels on [0, 1].
+std::vector<float> semi_global_cpu(const std::vector<float>& cost, int w, int h, int labels, const ImageF& guide,
+                                   float p1, float p2, float edge, int threads = 0);
 // The weighted median pass (one iteration) of a disparity map.
 ImageF weighted_median_cpu(const ImageF& disp, const ImageF& conf, const ImageF& guide, int radius, float sigma,
                            int threads = 0);

@@ -178,4 +178,35 @@ LB_HD float fusion_weight(float conf_cae, float conf_defocus, float w) {
 // sides (on the device each step explicitly, so nvcc cannot contract it into an FMA).
 LB_HD float blend(float c, float d, float w) { return rnd::add(rnd::mul(rnd::sub(1.0f, w), c), rnd::mul(w, d)); }
 
+// Semi-global aggregation (lf_refine.hpp's aggregate step), the graph-cut stand-in:
+// along each of 4 scanline directions, L(p, a) = C(p, a) + min(L(q, a), min(L(q, a - 1),
+// L(q, a + 1)) + P1, m + P2') - m, q the previous pixel on the line, m = min_a L(q, a); the
+// aggregated cost is the sum of the 4 paths. P2' = P2 / (1 + dI / edge): a colour edge
+// between q and p (dI, the mean absolute difference of the guide's channels on [0, 1])
+// lowers the price of a depth jump there. Every step is once-rounded float (rounded_math),
+// so the CPU and the GPU give the same bits.
+constexpr int kSgmPaths = 4;
+// The guide difference dI of two pixels (channels gc, guide values a[c], b[c]).
+template <class A, class B>
+LB_HD float sgm_guide_diff(const A& a, const B& b, int gc) {
+  float s = 0.0f;
+  for (int c = 0; c < gc; ++c) {
+    const float d = rnd::sub(a(c), b(c));
+    s = rnd::add(s, d < 0.0f ? -d : d);
+  }
+  return rnd::div(s, static_cast<float>(gc));
+}
+LB_HD float sgm_jump_penalty(float p2, float diff, float edge) {
+  return rnd::div(p2, rnd::add(1.0f, rnd::div(diff, edge)));
+}
+// One label's step: c its cost at p; prev, prev_lo, prev_hi L(q, a), L(q, a - 1), L(q, a + 1)
+// (INFINITY beyond the range); m the minimum of L(q, .).
+LB_HD float sgm_step(float c, float prev, float prev_lo, float prev_hi, float m, float p1, float p2) {
+  const float nb = rnd::add(prev_lo < prev_hi ? prev_lo : prev_hi, p1);
+  const float jump = rnd::add(m, p2);
+  float best = prev < nb ? prev : nb;
+  best = best < jump ? best : jump;
+  return rnd::sub(rnd::add(c, best), m);
+}
+
 }  // namespace lb::lfr

@@ -22,7 +22,8 @@ const std::vector<std::string> kCaeParams = {"views", "labels", "dmin", "dmax", 
 const std::vector<std::string> kFilterParams = {"views",          "labels",         "dmin",     "dmax",
                                                 "sigma",          "normalized_log", "gf_color", "gf_radius",
                                                 "gf_eps",         "defocus_weight", "defocus_radius",
-                                                "fusion_confidence", "defocus_filter_radius"};
+                                                "fusion_confidence", "defocus_filter_radius", "semi_global",
+                                                "sgm_p1",         "sgm_p2",         "sgm_edge"};
 const std::vector<std::string> kRefineParams = [] {
   std::vector<std::string> v = kFilterParams;
   for (const char* n : {"refine_mode", "subpixel_wide", "median_radius", "median_sigma", "median_iterations"})
@@ -166,6 +167,7 @@ class LightFieldRunner final : public Runner {
     timings_.record("lightfield/refine/normalize", refined_.normalize_ms, 0);
     timings_.record("lightfield/refine/filter", refined_.filter_ms, 0);
     if (rp.defocus_weight > 0.0f && rp.confidence_fusion) timings_.record("lightfield/refine/fuse", refined_.fuse_ms, 0);
+    if (rp.semi_global) timings_.record("lightfield/refine/semi-global", refined_.aggregate_ms, 0);
     timings_.record("lightfield/refine/wta + subpixel", refined_.wta_ms, 0);
     if (rp.mode == LfRefineMode::Full) timings_.record("lightfield/refine/median", refined_.median_ms, 0);
     refined_error_ = ImageF();
