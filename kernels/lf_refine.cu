@@ -178,26 +178,50 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
   const std::size_t npx = static_cast<std::size_t>(w) * h;
   float* out = paths + static_cast<std::size_t>(k) * npx * labels;
   const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x), nwarps = (nt + 31) / 32;
-  float m = 0.0f;
-  std::size_t q = 0;
-  for (int s = 0; s < steps; ++s) {
+  auto pixel = [&](int s) {
     const int t = forward ? s : steps - 1 - s;
-    const std::size_t i = along_x ? static_cast<std::size_t>(line) * w + t : static_cast<std::size_t>(t) * w + line;
-    float jump = 0.0f;
-    if (s > 0)
-      jump = lfr::sgm_jump_penalty(
-          p2, lfr::sgm_guide_diff([&](int c) { return guide[c * npx + i]; }, [&](int c) { return guide[c * npx + q]; }, gc),
-          edge);
+    return along_x ? static_cast<std::size_t>(line) * w + t : static_cast<std::size_t>(t) * w + line;
+  };
+  // The step's costs and jump price are loaded one step ahead: each step is a chain of
+  // dependent loads, block-wide minima and barriers, and the loads' latency would add to it.
+  float c_next[kSgmPerThread];
+  auto load = [&](std::size_t i) {
+#pragma unroll
+    for (int j = 0; j < kSgmPerThread; ++j) {
+      const int a = tid + j * nt;
+      c_next[j] = a < labels ? __ldg(cost + a * npx + i) : 0.0f;
+    }
+  };
+  auto jump_price = [&](std::size_t i, std::size_t q) {
+    return lfr::sgm_jump_penalty(
+        p2, lfr::sgm_guide_diff([&](int c) { return __ldg(guide + c * npx + i); },
+                                [&](int c) { return __ldg(guide + c * npx + q); }, gc),
+        edge);
+  };
+  float m = 0.0f;
+  std::size_t i = pixel(0);
+  load(i);
+  // jump_now: the price into step s (from s - 1), jump_next: into step s + 1.
+  float jump_now = 0.0f, jump_next = steps > 1 ? jump_price(pixel(1), i) : 0.0f;
+  for (int s = 0; s < steps; ++s) {
     float cur[kSgmPerThread];
+#pragma unroll
+    for (int j = 0; j < kSgmPerThread; ++j) cur[j] = c_next[j];
+    const float jump = jump_now;
+    const std::size_t i_next = s + 1 < steps ? pixel(s + 1) : i;
+    if (s + 1 < steps) {
+      load(i_next);
+      jump_now = jump_next;
+      if (s + 2 < steps) jump_next = jump_price(pixel(s + 2), i_next);
+    }
     float mn = INFINITY;
 #pragma unroll
     for (int j = 0; j < kSgmPerThread; ++j) {
       const int a = tid + j * nt;
       if (a >= labels) break;
-      const float c = cost[a * npx + i];
-      cur[j] = s == 0 ? c
-                      : lfr::sgm_step(c, prev[a], a > 0 ? prev[a - 1] : INFINITY, a + 1 < labels ? prev[a + 1] : INFINITY,
-                                      m, p1, jump);
+      if (s > 0)
+        cur[j] = lfr::sgm_step(cur[j], prev[a], a > 0 ? prev[a - 1] : INFINITY, a + 1 < labels ? prev[a + 1] : INFINITY,
+                               m, p1, jump);
       out[a * npx + i] = cur[j];
       mn = fminf(mn, cur[j]);
     }
@@ -213,7 +237,7 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
     __syncthreads();  // prev and the warps' minima written
     m = warp_min[0];
     for (int wi = 1; wi < nwarps; ++wi) m = fminf(m, warp_min[wi]);
-    q = i;
+    i = i_next;
   }
 }
 
