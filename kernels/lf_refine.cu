@@ -166,10 +166,6 @@ __global__ void median_kernel(const float* __restrict__ disp, const float* __res
 // minimum live in shared memory. Each path writes its own volume (paths[k], [label][pixel]),
 // summed afterwards in the CPU's order, so the sum has the CPU's bits.
 constexpr int kSgmPerThread = 4;
-// PER: the labels per thread (a template parameter, so the arrays live in registers and a
-// block needs only what it uses: at 75 labels one label a thread, and all 2048 blocks of a
-// 512^2 run fit on an H100 at once instead of in two waves).
-template <int PER>
 __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __restrict__ guide, int gc, int w, int h,
                                 int labels, float p1, float p2, float edge, float* __restrict__ paths) {
   extern __shared__ float sh[];  // prev[labels], then one minimum per warp
@@ -188,10 +184,10 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
   };
   // The step's costs and jump price are loaded one step ahead: each step is a chain of
   // dependent loads, block-wide minima and barriers, and the loads' latency would add to it.
-  float c_next[PER];
+  float c_next[kSgmPerThread];
   auto load = [&](std::size_t i) {
 #pragma unroll
-    for (int j = 0; j < PER; ++j) {
+    for (int j = 0; j < kSgmPerThread; ++j) {
       const int a = tid + j * nt;
       c_next[j] = a < labels ? __ldg(cost + a * npx + i) : 0.0f;
     }
@@ -208,9 +204,9 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
   // jump_now: the price into step s (from s - 1), jump_next: into step s + 1.
   float jump_now = 0.0f, jump_next = steps > 1 ? jump_price(pixel(1), i) : 0.0f;
   for (int s = 0; s < steps; ++s) {
-    float cur[PER];
+    float cur[kSgmPerThread];
 #pragma unroll
-    for (int j = 0; j < PER; ++j) cur[j] = c_next[j];
+    for (int j = 0; j < kSgmPerThread; ++j) cur[j] = c_next[j];
     const float jump = jump_now;
     const std::size_t i_next = s + 1 < steps ? pixel(s + 1) : i;
     if (s + 1 < steps) {
@@ -220,7 +216,7 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
     }
     float mn = INFINITY;
 #pragma unroll
-    for (int j = 0; j < PER; ++j) {
+    for (int j = 0; j < kSgmPerThread; ++j) {
       const int a = tid + j * nt;
       if (a >= labels) break;
       if (s > 0)
@@ -231,7 +227,7 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
     }
     __syncthreads();  // every thread has read prev
 #pragma unroll
-    for (int j = 0; j < PER; ++j) {
+    for (int j = 0; j < kSgmPerThread; ++j) {
       const int a = tid + j * nt;
       if (a >= labels) break;
       prev[a] = cur[j];
@@ -320,13 +316,8 @@ void launch_lf_semi_global(const float* cost, const float* guide, int guide_chan
   LB_REQUIRE(labels >= 1 && labels <= 256 * kSgmPerThread, "semi-global: more than 1024 labels");
   const int threads = std::min(256, (labels + 31) / 32 * 32);
   const std::size_t shared = (static_cast<std::size_t>(labels) + threads / 32) * sizeof(float);
-  const dim3 grid(static_cast<unsigned>(std::max(w, h)), lfr::kSgmPaths);
-  switch ((labels + threads - 1) / threads) {
-    case 1: sgm_path_kernel<1><<<grid, threads, shared, s>>>(cost, guide, guide_channels, w, h, labels, p1, p2, edge, paths); break;
-    case 2: sgm_path_kernel<2><<<grid, threads, shared, s>>>(cost, guide, guide_channels, w, h, labels, p1, p2, edge, paths); break;
-    case 3: sgm_path_kernel<3><<<grid, threads, shared, s>>>(cost, guide, guide_channels, w, h, labels, p1, p2, edge, paths); break;
-    default: sgm_path_kernel<kSgmPerThread><<<grid, threads, shared, s>>>(cost, guide, guide_channels, w, h, labels, p1, p2, edge, paths);
-  }
+  sgm_path_kernel<<<dim3(static_cast<unsigned>(std::max(w, h)), lfr::kSgmPaths), threads, shared, s>>>(
+      cost, guide, guide_channels, w, h, labels, p1, p2, edge, paths);
   CUDA_CHECK_LAUNCH();
   const long long n = static_cast<long long>(w) * h * labels;
   sgm_sum_kernel<<<blocks(n), 256, 0, s>>>(paths, n, out);
