@@ -203,6 +203,7 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     if (fuse) detail::launch_lf_fuse(filtered, cost, rp.defocus_weight, static_cast<long long>(npx), A, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[4].get(), s));
     if (rp.semi_global) {  // the filter's scratch (>= 4 volumes) holds the paths; the spent CAE volume the sum
+                           // (pixel-major)
       static_assert(lfr::kSgmPaths <= 4, "the paths must fit the guided filter's scratch");
       detail::launch_lf_semi_global(filtered, g, gc, w, h, A, rp.sgm_p1, rp.sgm_p2, rp.sgm_edge, scratch, cost, s);
     }
@@ -210,7 +211,7 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     const bool sub = rp.mode == LfRefineMode::Subpixel || rp.mode == LfRefineMode::Full;
     // With the semi-global step the labels come from its sum (in cost), the confidence from
     // the fused curves (refine_depth_cpu's choice).
-    detail::launch_lf_wta(rp.semi_global ? cost : filtered, rp.semi_global ? filtered : nullptr,
+    detail::launch_lf_wta(rp.semi_global ? cost : filtered, rp.semi_global, rp.semi_global ? filtered : nullptr,
                           static_cast<long long>(npx), A, p.dmin, p.dmax, sub, rp.subpixel_wide, d_filtered, d_refined,
                           d_conf, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[6].get(), s));
@@ -249,8 +250,9 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     timings_.record("lfdepth/refine/guided filter", t[2], vol * 4 * (rp.color_guide ? 26 : 14) * (fuse ? 2 : 1));
     // fuse: each volume read twice for its curve statistics and once for the blend, one write.
     if (fuse) timings_.record("lfdepth/refine/fuse", t[3], vol * 4 * 7);
-    // semi-global: each path reads the volume and writes its own; the sum reads 4, writes 1.
-    if (rp.semi_global) timings_.record("lfdepth/refine/semi-global", t[4], vol * 4 * (2 * lfr::kSgmPaths + 5));
+    // semi-global: the transpose reads and writes the volume, each path reads it and writes
+    // its own, the sum reads 4 and writes 1.
+    if (rp.semi_global) timings_.record("lfdepth/refine/semi-global", t[4], vol * 4 * (2 + 2 * lfr::kSgmPaths + 5));
     timings_.record("lfdepth/refine/wta + subpixel", t[5], vol * (rp.semi_global ? 16 : 8));
     if (rp.mode == LfRefineMode::Full) timings_.record("lfdepth/refine/weighted median", t[6], 0);
     return true;

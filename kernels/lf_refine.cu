@@ -105,12 +105,13 @@ __global__ void fuse_kernel(float* __restrict__ cost, const float* __restrict__ 
 // The winner's integer-label disparity into label_disp (may be null), with the sub-pixel
 // offset (lfr::subpixel_offset: 5-point fit when wide, else the parabola) when subpixel
 // into disp, and the confidence (may be null): one pass over the volume.
-__global__ void wta_kernel(const float* __restrict__ cost, const float* __restrict__ conf_cost, long long npx,
-                           int labels, float dmin, float dmax, bool subpixel, bool wide, float* __restrict__ label_disp,
-                           float* __restrict__ disp, float* __restrict__ conf) {
+__global__ void wta_kernel(const float* __restrict__ cost, bool pixel_major, const float* __restrict__ conf_cost,
+                           long long npx, int labels, float dmin, float dmax, bool subpixel, bool wide,
+                           float* __restrict__ label_disp, float* __restrict__ disp, float* __restrict__ conf) {
   const long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= npx) return;
-  const auto at = [&](int a) { return cost[a * npx + p]; };
+  const long long stride = pixel_major ? 1 : npx, base = pixel_major ? p * labels : p;
+  const auto at = [&](int a) { return cost[base + a * stride]; };
   const lfr::CurveStats c = lfr::curve_stats(at, labels, 1);  // the first minimum
   const float off = subpixel ? lfr::subpixel_offset(at, labels, c.best, wide) : 0.0f;
   if (label_disp) label_disp[p] = lfr::label_to_disparity(dmin, dmax, labels, static_cast<float>(c.best));
@@ -163,10 +164,13 @@ __global__ void median_kernel(const float* __restrict__ disp, const float* __res
 // Semi-global aggregation (lfr::sgm_step), one block per scanline of one path (blockIdx.y:
 // 0 left to right, 1 right to left, 2 top to bottom, 3 bottom to top), each thread holding
 // labels tid, tid + blockDim.x, ... (at most kSgmPerThread); the previous pixel's costs and
-// minimum live in shared memory. Each path writes its own volume (paths[k], [label][pixel]),
-// summed afterwards in the CPU's order, so the sum has the CPU's bits.
+// minimum live in shared memory. The volumes here are pixel-major ([pixel][label]): a step
+// reads and writes one pixel's curve, contiguous (label-major, each label of the step was a
+// separate 32-byte sector). Each path writes its own volume (paths[k]), summed afterwards
+// in the CPU's order, so the sum has the CPU's bits.
 constexpr int kSgmPerThread = 4;
-__global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __restrict__ guide, int gc, int w, int h,
+template <int GC>  // the guide's channels (1 or 3): its values stay in registers
+__global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __restrict__ guide, int w, int h,
                                 int labels, float p1, float p2, float edge, float* __restrict__ paths) {
   extern __shared__ float sh[];  // prev[labels], then one minimum per warp
   float* prev = sh;
@@ -182,37 +186,41 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
     const int t = forward ? s : steps - 1 - s;
     return along_x ? static_cast<std::size_t>(line) * w + t : static_cast<std::size_t>(t) * w + line;
   };
-  // The step's costs and jump price are loaded one step ahead: each step is a chain of
-  // dependent loads, block-wide minima and barriers, and the loads' latency would add to it.
+  // The next step's costs and guide are loaded a step ahead: each step is a chain of block-wide
+  // minima and barriers, and a load's latency would add to it.
   float c_next[kSgmPerThread];
   auto load = [&](std::size_t i) {
 #pragma unroll
     for (int j = 0; j < kSgmPerThread; ++j) {
       const int a = tid + j * nt;
-      c_next[j] = a < labels ? __ldg(cost + a * npx + i) : 0.0f;
+      c_next[j] = a < labels ? __ldg(cost + i * labels + a) : 0.0f;
     }
   };
-  auto jump_price = [&](std::size_t i, std::size_t q) {
-    return lfr::sgm_jump_penalty(
-        p2, lfr::sgm_guide_diff([&](int c) { return __ldg(guide + c * npx + i); },
-                                [&](int c) { return __ldg(guide + c * npx + q); }, gc),
-        edge);
+  // The guide of pixels s and s + 1 (loaded a step before its use, like the costs).
+  float g_cur[GC], g_next[GC];
+  auto load_guide = [&](std::size_t i, float* g) {
+#pragma unroll
+    for (int c = 0; c < GC; ++c) g[c] = __ldg(guide + c * npx + i);
   };
   float m = 0.0f;
   std::size_t i = pixel(0);
   load(i);
-  // jump_now: the price into step s (from s - 1), jump_next: into step s + 1.
-  float jump_now = 0.0f, jump_next = steps > 1 ? jump_price(pixel(1), i) : 0.0f;
+  load_guide(i, g_cur);
+  if (steps > 1) load_guide(pixel(1), g_next);
+  float jump = 0.0f;  // the price of a jump into the current step (from the previous pixel)
   for (int s = 0; s < steps; ++s) {
     float cur[kSgmPerThread];
 #pragma unroll
     for (int j = 0; j < kSgmPerThread; ++j) cur[j] = c_next[j];
-    const float jump = jump_now;
     const std::size_t i_next = s + 1 < steps ? pixel(s + 1) : i;
+    float jump_next = 0.0f;
     if (s + 1 < steps) {
       load(i_next);
-      jump_now = jump_next;
-      if (s + 2 < steps) jump_next = jump_price(pixel(s + 2), i_next);
+      jump_next = lfr::sgm_jump_penalty(
+          p2, lfr::sgm_guide_diff([&](int c) { return g_next[c]; }, [&](int c) { return g_cur[c]; }, GC), edge);
+#pragma unroll
+      for (int c = 0; c < GC; ++c) g_cur[c] = g_next[c];
+      if (s + 2 < steps) load_guide(pixel(s + 2), g_next);
     }
     float mn = INFINITY;
 #pragma unroll
@@ -222,7 +230,7 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
       if (s > 0)
         cur[j] = lfr::sgm_step(cur[j], prev[a], a > 0 ? prev[a - 1] : INFINITY, a + 1 < labels ? prev[a + 1] : INFINITY,
                                m, p1, jump);
-      out[a * npx + i] = cur[j];
+      out[i * labels + a] = cur[j];
       mn = fminf(mn, cur[j]);
     }
     __syncthreads();  // every thread has read prev
@@ -238,6 +246,26 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
     m = warp_min[0];
     for (int wi = 1; wi < nwarps; ++wi) m = fminf(m, warp_min[wi]);
     i = i_next;
+    jump = jump_next;
+  }
+}
+
+// [label][pixel] -> [pixel][label] through a 32 x 32 shared tile (both sides coalesced).
+__global__ void label_major_to_pixel_major_kernel(const float* __restrict__ in, long long npx, int labels,
+                                                  float* __restrict__ out) {
+  __shared__ float tile[32][33];
+  const long long p0 = static_cast<long long>(blockIdx.x) * 32;
+  const int a0 = static_cast<int>(blockIdx.y) * 32, tx = static_cast<int>(threadIdx.x);
+  for (int r = static_cast<int>(threadIdx.y); r < 32; r += static_cast<int>(blockDim.y)) {
+    const int a = a0 + r;
+    const long long p = p0 + tx;
+    if (a < labels && p < npx) tile[r][tx] = in[static_cast<long long>(a) * npx + p];
+  }
+  __syncthreads();
+  for (int r = static_cast<int>(threadIdx.y); r < 32; r += static_cast<int>(blockDim.y)) {
+    const long long p = p0 + r;
+    const int a = a0 + tx;
+    if (a < labels && p < npx) out[p * labels + a] = tile[tx][r];
   }
 }
 
@@ -304,22 +332,32 @@ void launch_lf_fuse(float* cost, const float* defocus, float defocus_weight, lon
   CUDA_CHECK_LAUNCH();
 }
 
-void launch_lf_wta(const float* cost, const float* conf_cost, long long npx, int labels, float dmin, float dmax,
-                   bool subpixel, bool wide, float* label_disp, float* disp, float* conf, cudaStream_t s) {
-  wta_kernel<<<blocks(npx), 256, 0, s>>>(cost, conf_cost, npx, labels, dmin, dmax, subpixel, wide, label_disp, disp,
-                                         conf);
+void launch_lf_wta(const float* cost, bool pixel_major, const float* conf_cost, long long npx, int labels, float dmin,
+                   float dmax, bool subpixel, bool wide, float* label_disp, float* disp, float* conf, cudaStream_t s) {
+  wta_kernel<<<blocks(npx), 256, 0, s>>>(cost, pixel_major, conf_cost, npx, labels, dmin, dmax, subpixel, wide,
+                                         label_disp, disp, conf);
   CUDA_CHECK_LAUNCH();
 }
 
 void launch_lf_semi_global(const float* cost, const float* guide, int guide_channels, int w, int h, int labels,
                            float p1, float p2, float edge, float* paths, float* out, cudaStream_t s) {
   LB_REQUIRE(labels >= 1 && labels <= 256 * kSgmPerThread, "semi-global: more than 1024 labels");
+  const long long npx = static_cast<long long>(w) * h;
+  LB_REQUIRE((npx + 31) / 32 <= 0x7fffffffLL, "semi-global: region too large");
+  // out holds the pixel-major copy of the input until the paths are done, then their sum.
+  label_major_to_pixel_major_kernel<<<dim3(static_cast<unsigned>((npx + 31) / 32), static_cast<unsigned>((labels + 31) / 32)),
+                                      dim3(32, 8), 0, s>>>(cost, npx, labels, out);
+  CUDA_CHECK_LAUNCH();
   const int threads = std::min(256, (labels + 31) / 32 * 32);
   const std::size_t shared = (static_cast<std::size_t>(labels) + threads / 32) * sizeof(float);
-  sgm_path_kernel<<<dim3(static_cast<unsigned>(std::max(w, h)), lfr::kSgmPaths), threads, shared, s>>>(
-      cost, guide, guide_channels, w, h, labels, p1, p2, edge, paths);
+  LB_REQUIRE(guide_channels == 1 || guide_channels == 3, "semi-global: the guide must have 1 or 3 channels");
+  const dim3 grid(static_cast<unsigned>(std::max(w, h)), lfr::kSgmPaths);
+  if (guide_channels == 3)
+    sgm_path_kernel<3><<<grid, threads, shared, s>>>(out, guide, w, h, labels, p1, p2, edge, paths);
+  else
+    sgm_path_kernel<1><<<grid, threads, shared, s>>>(out, guide, w, h, labels, p1, p2, edge, paths);
   CUDA_CHECK_LAUNCH();
-  const long long n = static_cast<long long>(w) * h * labels;
+  const long long n = npx * labels;
   sgm_sum_kernel<<<blocks(n), 256, 0, s>>>(paths, n, out);
   CUDA_CHECK_LAUNCH();
 }

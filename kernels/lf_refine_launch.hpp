@@ -30,12 +30,14 @@ void launch_lf_fuse(float* cost, const float* defocus, float defocus_weight, lon
 // Winner takes all (first minimum), one pass: label_disp (may be null) its integer label's
 // disparity, disp with lfr::subpixel_offset's offset when subpixel (wide: the 5-point fit),
 // conf (may be null) lfr::confidence of conf_cost's curve (null: cost's; the semi-global
-// step passes the fused volume it aggregated).
-void launch_lf_wta(const float* cost, const float* conf_cost, long long npx, int labels, float dmin, float dmax,
-                   bool subpixel, bool wide, float* label_disp, float* disp, float* conf, cudaStream_t s);
-// Semi-global aggregation of cost ([label][pixel] of w x h) into out (may not alias cost):
-// the 4 paths of lfr::sgm_step, each into its own volume of paths (4 volumes of scratch),
-// summed in the CPU's order (semi_global_cpu's bits). guide: guide_channels planes.
+// step passes the fused volume it aggregated). cost is [label][pixel], or [pixel][label]
+// when pixel_major (launch_lf_semi_global's sum); conf_cost is [label][pixel].
+void launch_lf_wta(const float* cost, bool pixel_major, const float* conf_cost, long long npx, int labels, float dmin,
+                   float dmax, bool subpixel, bool wide, float* label_disp, float* disp, float* conf, cudaStream_t s);
+// Semi-global aggregation of cost ([label][pixel] of w x h) into out, one volume, PIXEL-major
+// ([pixel][label]; may not alias cost): the 4 paths of lfr::sgm_step, each into its own
+// volume of paths (4 volumes of scratch), summed in the CPU's order (semi_global_cpu's
+// bits, transposed). guide: guide_channels planes.
 void launch_lf_semi_global(const float* cost, const float* guide, int guide_channels, int w, int h, int labels,
                            float p1, float p2, float edge, float* paths, float* out, cudaStream_t s);
 // One weighted-median pass (window radius m); guide: guide_channels planes of w x h.

@@ -153,7 +153,8 @@ TEST_CASE("lf refine gpu: defocus cost volume against the CPU reference") {
 }
 
 // The semi-global step on the device against semi_global_cpu: the same once-rounded float
-// steps and the same order of the paths' sum, so the same bits, on random volumes of awkward
+// steps and the same order of the paths' sum, so the same bits (in the device's pixel-major
+// layout), on random volumes of awkward
 // sizes (one row, one label, more labels than a block's threads), both guides.
 TEST_CASE("lf refine gpu: semi-global aggregation bit-identical to the CPU") {
   LB_GPU_TEST_GUARD();
@@ -180,8 +181,9 @@ TEST_CASE("lf refine gpu: semi-global aggregation bit-identical to the CPU") {
       std::vector<float> got(vol);
       CUDA_CHECK_THROW(cudaMemcpy(got.data(), out.get(), vol * 4, cudaMemcpyDeviceToHost));
       const std::vector<float> ref = semi_global_cpu(cost, c.w, c.h, c.labels, guide, 0.1f, p2, 0.01f);
-      std::size_t differ = 0;
-      for (std::size_t i = 0; i < vol; ++i) differ += got[i] != ref[i];
+      std::size_t differ = 0;  // got is pixel-major, ref label-major
+      for (std::size_t i = 0; i < npx; ++i)
+        for (int a = 0; a < c.labels; ++a) differ += got[i * c.labels + a] != ref[a * npx + i];
       std::printf("semi-global gpu %dx%d L=%d guide %d P2 %.1f: %zu of %zu values differ\n", c.w, c.h, c.labels, c.gc,
                   p2, differ, vol);
       INFO(c.w << "x" << c.h << " L=" << c.labels << " gc=" << c.gc << " P2 " << p2);
