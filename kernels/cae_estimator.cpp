@@ -205,7 +205,9 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     if (rp.semi_global) {  // the filter's scratch (>= 4 volumes) holds the paths; the spent CAE volume the sum
                            // (pixel-major)
       static_assert(lfr::kSgmPaths <= 4, "the paths must fit the guided filter's scratch");
-      detail::launch_lf_semi_global(filtered, g, gc, w, h, A, rp.sgm_p1, rp.sgm_p2, rp.sgm_edge, scratch, cost, s);
+      // d_tmp (the median's ping-pong plane, free until then) holds the data term's weights.
+      detail::launch_lf_semi_global(filtered, g, gc, w, h, A, rp.sgm_p1, rp.sgm_p2, rp.sgm_edge, rp.sgm_weighted, d_tmp,
+                                    scratch, cost, s);
     }
     CUDA_CHECK_THROW(cudaEventRecord(ev[5].get(), s));
     const bool sub = rp.mode == LfRefineMode::Subpixel || rp.mode == LfRefineMode::Full;
@@ -252,7 +254,9 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
     if (fuse) timings_.record("lfdepth/refine/fuse", t[3], vol * 4 * 7);
     // semi-global: the transpose reads and writes the volume, each path reads it and writes
     // its own, the sum reads 4 and writes 1.
-    if (rp.semi_global) timings_.record("lfdepth/refine/semi-global", t[4], vol * 4 * (2 + 2 * lfr::kSgmPaths + 5));
+    if (rp.semi_global)
+      timings_.record("lfdepth/refine/semi-global", t[4],
+                      vol * 4 * ((rp.sgm_weighted ? 3 : 2) + 2 * lfr::kSgmPaths + 5));
     timings_.record("lfdepth/refine/wta + subpixel", t[5], vol * (rp.semi_global ? 16 : 8));
     if (rp.mode == LfRefineMode::Full) timings_.record("lfdepth/refine/weighted median", t[6], 0);
     return true;

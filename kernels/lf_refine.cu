@@ -250,9 +250,17 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
   }
 }
 
-// [label][pixel] -> [pixel][label] through a 32 x 32 shared tile (both sides coalesced).
-__global__ void label_major_to_pixel_major_kernel(const float* __restrict__ in, long long npx, int labels,
-                                                  float* __restrict__ out) {
+// The weighted data term's per-pixel weight (lfr::sgm_data_weight), one thread per pixel.
+__global__ void sgm_weight_kernel(const float* __restrict__ cost, long long npx, int labels, float* __restrict__ weight) {
+  const long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (p >= npx) return;
+  weight[p] = lfr::sgm_data_weight([&](int a) { return cost[a * npx + p]; }, labels);
+}
+
+// [label][pixel] -> [pixel][label] through a 32 x 32 shared tile (both sides coalesced),
+// times the pixel's weight when given (once rounded, as the CPU).
+__global__ void label_major_to_pixel_major_kernel(const float* __restrict__ in, const float* __restrict__ weight,
+                                                  long long npx, int labels, float* __restrict__ out) {
   __shared__ float tile[32][33];
   const long long p0 = static_cast<long long>(blockIdx.x) * 32;
   const int a0 = static_cast<int>(blockIdx.y) * 32, tx = static_cast<int>(threadIdx.x);
@@ -265,7 +273,7 @@ __global__ void label_major_to_pixel_major_kernel(const float* __restrict__ in, 
   for (int r = static_cast<int>(threadIdx.y); r < 32; r += static_cast<int>(blockDim.y)) {
     const long long p = p0 + r;
     const int a = a0 + tx;
-    if (a < labels && p < npx) out[p * labels + a] = tile[tx][r];
+    if (a < labels && p < npx) out[p * labels + a] = weight ? __fmul_rn(tile[tx][r], weight[p]) : tile[tx][r];
   }
 }
 
@@ -340,13 +348,18 @@ void launch_lf_wta(const float* cost, bool pixel_major, const float* conf_cost, 
 }
 
 void launch_lf_semi_global(const float* cost, const float* guide, int guide_channels, int w, int h, int labels,
-                           float p1, float p2, float edge, float* paths, float* out, cudaStream_t s) {
+                           float p1, float p2, float edge, bool weighted, float* weight, float* paths, float* out,
+                           cudaStream_t s) {
   LB_REQUIRE(labels >= 1 && labels <= 256 * kSgmPerThread, "semi-global: more than 1024 labels");
   const long long npx = static_cast<long long>(w) * h;
   LB_REQUIRE((npx + 31) / 32 <= 0x7fffffffLL, "semi-global: region too large");
-  // out holds the pixel-major copy of the input until the paths are done, then their sum.
+  if (weighted) {
+    sgm_weight_kernel<<<blocks(npx), 256, 0, s>>>(cost, npx, labels, weight);
+    CUDA_CHECK_LAUNCH();
+  }
+  // out holds the pixel-major (weighted) copy of the input until the paths are done, then their sum.
   label_major_to_pixel_major_kernel<<<dim3(static_cast<unsigned>((npx + 31) / 32), static_cast<unsigned>((labels + 31) / 32)),
-                                      dim3(32, 8), 0, s>>>(cost, npx, labels, out);
+                                      dim3(32, 8), 0, s>>>(cost, weighted ? weight : nullptr, npx, labels, out);
   CUDA_CHECK_LAUNCH();
   const int threads = std::min(256, (labels + 31) / 32 * 32);
   const std::size_t shared = (static_cast<std::size_t>(labels) + threads / 32) * sizeof(float);

@@ -37,9 +37,11 @@ void launch_lf_wta(const float* cost, bool pixel_major, const float* conf_cost, 
 // Semi-global aggregation of cost ([label][pixel] of w x h) into out, one volume, PIXEL-major
 // ([pixel][label]; may not alias cost): the 4 paths of lfr::sgm_step, each into its own
 // volume of paths (4 volumes of scratch), summed in the CPU's order (semi_global_cpu's
-// bits, transposed). guide: guide_channels planes.
+// bits, transposed). guide: guide_channels planes. weighted: each pixel's curve times
+// lfr::sgm_data_weight first (weight: a w x h plane of scratch).
 void launch_lf_semi_global(const float* cost, const float* guide, int guide_channels, int w, int h, int labels,
-                           float p1, float p2, float edge, float* paths, float* out, cudaStream_t s);
+                           float p1, float p2, float edge, bool weighted, float* weight, float* paths, float* out,
+                           cudaStream_t s);
 // One weighted-median pass (window radius m); guide: guide_channels planes of w x h.
 void launch_lf_median(const float* disp, const float* conf, const float* guide, int guide_channels, int w, int h,
                       int m, float sigma, float* out, cudaStream_t s);

@@ -55,7 +55,7 @@ Action add_lfdepth(CLI::App& app) {
   struct Opts {
     std::string lf, drange = "-3.3,2.8", method = "cae", variant, backend = "auto", out, gt, crop,
                 json, grid, refine = "none", confidence, raw_out, gf_guide = "rgb", fusion = "confidence", subpixel_fit = "lsq5",
-                sgm = "on";
+                sgm = "on", sgm_data = "weighted";
     LfRefineParams rp;
     int views = 5, labels = 75, repeat = 1, border = 15;
     float sigma = 10.0f;
@@ -106,6 +106,9 @@ Action add_lfdepth(CLI::App& app) {
   app.add_option("--sgm", o->sgm,
                  "semi-global aggregation of the fused costs along 4 scanline paths before the WTA: on | off")
       ->capture_default_str();
+  app.add_option("--sgm-data", o->sgm_data,
+                 "semi-global data term: weighted (each pixel's costs times its confidence) | plain")
+      ->capture_default_str();
   app.add_option("--sgm-p1", o->rp.sgm_p1, "semi-global: price of a one-label step (fused cost scale)")
       ->capture_default_str();
   app.add_option("--sgm-p2", o->rp.sgm_p2, "semi-global: price of a larger depth jump")->capture_default_str();
@@ -135,6 +138,9 @@ Action add_lfdepth(CLI::App& app) {
     o->rp.subpixel_wide = o->subpixel_fit == "lsq5";
     if (o->sgm != "on" && o->sgm != "off") throw Error("--sgm '" + o->sgm + "': use on or off");
     o->rp.semi_global = o->sgm == "on";
+    if (o->sgm_data != "weighted" && o->sgm_data != "plain")
+      throw Error("--sgm-data '" + o->sgm_data + "': use weighted or plain");
+    o->rp.sgm_weighted = o->sgm_data == "weighted";
     validate(o->rp);
     const bool refining = o->rp.mode != LfRefineMode::None;
     for (const std::string* f : {&o->confidence, &o->raw_out}) {
@@ -272,6 +278,7 @@ Action add_lfdepth(CLI::App& app) {
                                 {"subpixel_fit", o->subpixel_fit},
                                 {"defocus_filter_radius", o->rp.defocus_filter_radius},
                                 {"sgm", o->sgm},
+                                {"sgm_data", o->sgm_data},
                                 {"sgm_p1", o->rp.sgm_p1},
                                 {"sgm_p2", o->rp.sgm_p2},
                                 {"sgm_edge", o->rp.sgm_edge},

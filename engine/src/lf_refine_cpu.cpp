@@ -87,6 +87,9 @@ std::vector<ParamInfo> describe(LfRefineParams& p) {
       {"semi_global", "semi-global",
        "aggregate the fused costs along 4 scanline paths before the WTA (the graph-cut stand-in)", K::Bool,
        &p.semi_global, 0, 1},
+      {"sgm_weighted", "SGM weighted",
+       "semi-global: weigh each pixel's costs by its confidence, so unsure pixels follow their neighbours", K::Bool,
+       &p.sgm_weighted, 0, 1},
       {"sgm_p1", "SGM P1", "semi-global: price of a one-label step between neighbours (fused cost scale [0, 1])",
        K::Float, &p.sgm_p1, 0.0, 1.0},
       {"sgm_p2", "SGM P2", "semi-global: price of a larger depth jump", K::Float, &p.sgm_p2, 0.0, 10.0},
@@ -107,7 +110,7 @@ std::uint64_t lf_refine_host_bytes(const LfRefineParams& rp, const CaeParams& p,
   // double planes for the colour guide, 10 for gray); the guide (3 planes); 4 output maps.
   const std::uint64_t per_worker = (rp.color_guide ? 20 : 10) * 8 * n;
   // The semi-global step's sum volume (its per-line state is small).
-  const std::uint64_t sgm = rp.semi_global ? 4 * n * A : 0;
+  const std::uint64_t sgm = rp.semi_global ? 4 * n * A * (rp.sgm_weighted ? 2 : 1) : 0;  // sum (+ weighted data)
   return defocus + sgm + per_worker * std::uint64_t(default_thread_count()) + 3 * 8 * n + 4 * 4 * n;
 }
 
@@ -213,12 +216,27 @@ std::vector<double> guided_filter_cpu(const std::vector<double>& I, const std::v
 }
 
 std::vector<float> semi_global_cpu(const std::vector<float>& cost, int w, int h, int labels, const ImageF& guide,
-                                   float p1, float p2, float edge, int threads) {
+                                   float p1, float p2, float edge, bool weighted, int threads) {
   const std::size_t n = static_cast<std::size_t>(w) * h;
   LB_REQUIRE(w > 0 && h > 0 && labels >= 1 && cost.size() == n * static_cast<std::size_t>(labels),
              "semi-global: the cost volume does not match the region and label count");
   LB_REQUIRE(guide.width == w && guide.height == h && guide.channels >= 1,
              "semi-global: the guide does not match the region");
+  std::vector<float> weighted_cost;
+  if (weighted) {
+    weighted_cost.resize(cost.size());
+    parallel_for(
+        h,
+        [&](int y) {
+          for (int x = 0; x < w; ++x) {
+            const std::size_t i = static_cast<std::size_t>(y) * w + x;
+            const float wt = lfr::sgm_data_weight([&](int a) { return cost[a * n + i]; }, labels);
+            for (int a = 0; a < labels; ++a) weighted_cost[a * n + i] = rnd::mul(cost[a * n + i], wt);
+          }
+        },
+        threads);
+  }
+  const std::vector<float>& data = weighted ? weighted_cost : cost;
   std::vector<float> sum(cost.size());
   const int gc = guide.channels;
   // Path k: lines of pixels (line, step) -> index; x-paths run along rows.
@@ -244,7 +262,7 @@ std::vector<float> semi_global_cpu(const std::vector<float>& cost, int w, int h,
             }
             float mn = INFINITY;
             for (int a = 0; a < labels; ++a) {
-              const float c = cost[a * n + i];
+              const float c = data[a * n + i];
               cur[a] = s == 0 ? c
                               : lfr::sgm_step(c, prev[a], a > 0 ? prev[a - 1] : INFINITY,
                                               a + 1 < labels ? prev[a + 1] : INFINITY, m, p1, jump);
@@ -393,7 +411,7 @@ LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const Ca
   std::vector<float> aggregated;
   if (p.semi_global) {
     t = now_ms();
-    aggregated = semi_global_cpu(cost, w, h, A, guide, p.sgm_p1, p.sgm_p2, p.sgm_edge, threads);
+    aggregated = semi_global_cpu(cost, w, h, A, guide, p.sgm_p1, p.sgm_p2, p.sgm_edge, p.sgm_weighted, threads);
     r.aggregate_ms = now_ms() - t;
   }
   const std::vector<float>& decide = p.semi_global ? aggregated : cost;

@@ -407,6 +407,26 @@ std::vector<double> brute_semi_global(const std::vector<float>& C, int w, int h,
   }
   return S;
 }
+// The weighted data term written out: each pixel's curve times (c_second - c_min) / (c_max -
+// c_min), c_second the smallest cost more than 2 labels from the first minimum (0 when flat
+// or when no label is that far).
+std::vector<float> brute_weighted(const std::vector<float>& C, std::size_t n, int A) {
+  std::vector<float> out(C.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    int best = 0;
+    float mn = C[i], mx = C[i], second = INFINITY;
+    for (int a = 1; a < A; ++a) {
+      const float c = C[a * n + i];
+      if (c < mn) mn = c, best = a;
+      mx = std::max(mx, c);
+    }
+    for (int a = 0; a < A; ++a)
+      if (std::abs(a - best) > 2) second = std::min(second, C[a * n + i]);
+    const float wt = mx > mn && second <= mx ? std::clamp((second - mn) / (mx - mn), 0.0f, 1.0f) : 0.0f;
+    for (int a = 0; a < A; ++a) out[a * n + i] = C[a * n + i] * wt;
+  }
+  return out;
+}
 int wta_label(const std::vector<float>& v, std::size_t n, int A, std::size_t i) {
   int best = 0;
   for (int a = 1; a < A; ++a)
@@ -415,7 +435,7 @@ int wta_label(const std::vector<float>& v, std::size_t n, int A, std::size_t i) 
 }
 }  // namespace
 
-TEST_CASE("lf refine: semi-global aggregation against its definition, an outlier and a colour edge") {
+TEST_CASE("lf refine: semi-global aggregation against its definition, an outlier, a colour edge, unsure pixels") {
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> u01(0.0f, 1.0f);
   // Random volumes of awkward sizes (a single row / column, one label), both guides.
@@ -428,12 +448,16 @@ TEST_CASE("lf refine: semi-global aggregation against its definition, an outlier
     for (auto& v : g.data) v = u01(rng) < 0.7f ? 0.4f : u01(rng);  // flat patches and edges
     for (const float p1 : {0.0f, 0.1f})
       for (const float p2 : {0.0f, 3.0f}) {
-        const std::vector<float> got = semi_global_cpu(C, c.w, c.h, c.A, g, p1, p2, 0.01f, 2);
-        const std::vector<double> ref = brute_semi_global(C, c.w, c.h, c.A, g, p1, p2, 0.01);
-        double worst = 0;
-        for (std::size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::abs(got[i] - ref[i]));
-        INFO(c.w << "x" << c.h << " L=" << c.A << " gc=" << c.gc << " P1 " << p1 << " P2 " << p2);
-        CHECK(worst < 1e-4);  // float against double: a few ulps of values below ~ 4 (w + h)
+        for (const bool weighted : {false, true}) {
+          const std::vector<float> got = semi_global_cpu(C, c.w, c.h, c.A, g, p1, p2, 0.01f, weighted, 2);
+          const std::vector<double> ref =
+              brute_semi_global(weighted ? brute_weighted(C, n, c.A) : C, c.w, c.h, c.A, g, p1, p2, 0.01);
+          double worst = 0;
+          for (std::size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::abs(got[i] - ref[i]));
+          INFO(c.w << "x" << c.h << " L=" << c.A << " gc=" << c.gc << " P1 " << p1 << " P2 " << p2
+                   << (weighted ? " weighted" : ""));
+          CHECK(worst < 1e-4);  // float against double: a few ulps of values below ~ 4 (w + h)
+        }
       }
   }
   // One pixel whose curve prefers label 15 in a field that prefers label 5: the paths vote it
@@ -461,6 +485,24 @@ TEST_CASE("lf refine: semi-global aggregation against its definition, an outlier
     const int want = i % w < 7 ? 3 : 12;
     CHECK(wta_label(se, n, A, i) == want);
     if (i % w < 3 || i % w > 10) CHECK(wta_label(sf, n, A, i) == want);
+  }
+  // A wide band of unsure pixels (their curves: 0 at label 15, 0.05 at label 5, 1 elsewhere:
+  // confidence 0.05) in a field sure of label 5. Unweighted, 30 px of 0.05 outweigh one jump
+  // (P2 1) and the band's middle takes label 15; weighted, the band follows its neighbours.
+  {
+    const int bw = 101, bh = 5;
+    const std::size_t bn = static_cast<std::size_t>(bw) * bh;
+    std::vector<float> B(bn * A);
+    for (std::size_t i = 0; i < bn; ++i)
+      for (int a = 0; a < A; ++a) {
+        const bool band = i % bw >= 20 && i % bw <= 80;
+        B[a * bn + i] = band ? (a == 15 ? 0.0f : a == 5 ? 0.05f : 1.0f) : std::abs(a - 5) / float(A);
+      }
+    ImageF bg(bw, bh, 3);
+    std::fill(bg.data.begin(), bg.data.end(), 0.5f);
+    const std::size_t mid = 2 * bw + 50;
+    CHECK(wta_label(semi_global_cpu(B, bw, bh, A, bg, 0.02f, 1.0f, 0.005f, false), bn, A, mid) == 15);
+    CHECK(wta_label(semi_global_cpu(B, bw, bh, A, bg, 0.02f, 1.0f, 0.005f, true), bn, A, mid) == 5);
   }
   // Errors name the problem.
   CHECK_THROWS_AS(semi_global_cpu(C, w, h + 1, A, flat, 0.1f, 3.0f, 0.01f), Error);

@@ -172,21 +172,22 @@ TEST_CASE("lf refine gpu: semi-global aggregation bit-identical to the CPU") {
     std::vector<float> planes(guide.data.size());
     for (std::size_t i = 0; i < npx; ++i)
       for (int k = 0; k < c.gc; ++k) planes[k * npx + i] = guide.data[i * c.gc + k];
-    DeviceBuffer dc(vol * 4), dg(planes.size() * 4), paths(4 * vol * 4), out(vol * 4);
+    DeviceBuffer dc(vol * 4), dg(planes.size() * 4), paths(4 * vol * 4), out(vol * 4), weight(npx * 4);
     CUDA_CHECK_THROW(cudaMemcpy(dc.get(), cost.data(), vol * 4, cudaMemcpyHostToDevice));
     CUDA_CHECK_THROW(cudaMemcpy(dg.get(), planes.data(), planes.size() * 4, cudaMemcpyHostToDevice));
+    for (const bool weighted : {false, true})
     for (const float p2 : {0.0f, 3.0f}) {
-      launch_lf_semi_global(dc.as<float>(), dg.as<float>(), c.gc, c.w, c.h, c.labels, 0.1f, p2, 0.01f,
-                                              paths.as<float>(), out.as<float>(), nullptr);
+      launch_lf_semi_global(dc.as<float>(), dg.as<float>(), c.gc, c.w, c.h, c.labels, 0.1f, p2, 0.01f, weighted,
+                            weight.as<float>(), paths.as<float>(), out.as<float>(), nullptr);
       std::vector<float> got(vol);
       CUDA_CHECK_THROW(cudaMemcpy(got.data(), out.get(), vol * 4, cudaMemcpyDeviceToHost));
-      const std::vector<float> ref = semi_global_cpu(cost, c.w, c.h, c.labels, guide, 0.1f, p2, 0.01f);
+      const std::vector<float> ref = semi_global_cpu(cost, c.w, c.h, c.labels, guide, 0.1f, p2, 0.01f, weighted);
       std::size_t differ = 0;  // got is pixel-major, ref label-major
       for (std::size_t i = 0; i < npx; ++i)
         for (int a = 0; a < c.labels; ++a) differ += got[i * c.labels + a] != ref[a * npx + i];
-      std::printf("semi-global gpu %dx%d L=%d guide %d P2 %.1f: %zu of %zu values differ\n", c.w, c.h, c.labels, c.gc,
-                  p2, differ, vol);
-      INFO(c.w << "x" << c.h << " L=" << c.labels << " gc=" << c.gc << " P2 " << p2);
+      std::printf("semi-global gpu %dx%d L=%d guide %d P2 %.1f%s: %zu of %zu values differ\n", c.w, c.h, c.labels,
+                  c.gc, p2, weighted ? " weighted" : "", differ, vol);
+      INFO(c.w << "x" << c.h << " L=" << c.labels << " gc=" << c.gc << " P2 " << p2 << (weighted ? " weighted" : ""));
       CHECK(differ == 0);
     }
   }

@@ -66,11 +66,16 @@ struct LfRefineParams {
   float eps = 1e-4f;            // guided filter regulariser (guide on [0, 1])
   // Semi-global aggregation before the WTA (the aggregate step); its costs are on the fused
   // curves' [0, 1] scale: P1 a one-label step, P2 a larger jump, halved where the guide's
-  // mean channel difference reaches sgm_edge.
+  // mean channel difference reaches sgm_edge. sgm_weighted: each pixel's curve enters the
+  // paths times its confidence (lfr::fusion_confidence, the normalised gap), so a pixel
+  // whose curve picks no depth takes its neighbours' (the min-max normalisation made every
+  // curve span [0, 1], however flat its raw costs); off, the curves enter as they are
+  // (their best prices were P1 0.1, P2 3, edge 0.01: docs/PERFORMANCE.md).
   bool semi_global = true;
-  float sgm_p1 = 0.1f;
-  float sgm_p2 = 3.0f;
-  float sgm_edge = 0.01f;
+  bool sgm_weighted = true;
+  float sgm_p1 = 0.02f;
+  float sgm_p2 = 1.0f;
+  float sgm_edge = 0.005f;
   int median_radius = 3;        // full: weighted median window radius
   float median_sigma = 0.05f;   // full: guide difference scale of the median's weights
   int median_iterations = 1;    // full: median passes
@@ -119,9 +124,10 @@ std::vector<double> guided_filter_cpu(const std::vector<double>& guide, const st
                                       int r, double eps);
 // The semi-global aggregation of a cost volume ([label][y][x] of w x h, `labels` labels):
 // the sum of the 4 paths (lfr::sgm_step; left to right, right to left, top to bottom,
-// bottom to top, added in that order). guide: w x h, 1 or 3 channels on [0, 1].
+// bottom to top, added in that order). guide: w x h, 1 or 3 channels on [0, 1]. weighted:
+// each pixel's curve times its confidence first (lfr::sgm_data_weight).
 std::vector<float> semi_global_cpu(const std::vector<float>& cost, int w, int h, int labels, const ImageF& guide,
-                                   float p1, float p2, float edge, int threads = 0);
+                                   float p1, float p2, float edge, bool weighted = false, int threads = 0);
 // The weighted median pass (one iteration) of a disparity map.
 ImageF weighted_median_cpu(const ImageF& disp, const ImageF& conf, const ImageF& guide, int radius, float sigma,
                            int threads = 0);

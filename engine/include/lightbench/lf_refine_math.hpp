@@ -186,6 +186,13 @@ LB_HD float blend(float c, float d, float w) { return rnd::add(rnd::mul(rnd::sub
 // lowers the price of a depth jump there. Every step is once-rounded float (rounded_math),
 // so the CPU and the GPU give the same bits.
 constexpr int kSgmPaths = 4;
+// The weight of a pixel's curve in the weighted semi-global data term: its confidence, the
+// normalised gap of fusion_confidence (kFusionGap labels; 0 for a flat curve).
+template <class At>
+LB_HD float sgm_data_weight(const At& at, int labels) {
+  const CurveStats s = curve_stats(at, labels, kFusionGap);
+  return fusion_confidence(s.min, s.max, s.second);
+}
 // The guide difference dI of two pixels (channels gc, guide values a[c], b[c]).
 template <class A, class B>
 LB_HD float sgm_guide_diff(const A& a, const B& b, int gc) {

@@ -23,7 +23,8 @@ const std::vector<std::string> kFilterParams = {"views",          "labels",     
                                                 "sigma",          "normalized_log", "gf_color", "gf_radius",
                                                 "gf_eps",         "defocus_weight", "defocus_radius",
                                                 "fusion_confidence", "defocus_filter_radius", "semi_global",
-                                                "sgm_p1",         "sgm_p2",         "sgm_edge"};
+                                                "sgm_weighted",   "sgm_p1",         "sgm_p2",
+                                                "sgm_edge"};
 const std::vector<std::string> kRefineParams = [] {
   std::vector<std::string> v = kFilterParams;
   for (const char* n : {"refine_mode", "subpixel_wide", "median_radius", "median_sigma", "median_iterations"})
