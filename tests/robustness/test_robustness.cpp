@@ -482,6 +482,7 @@ void add_option_cases(Suite& s) {
       {kLf + "--lf {in}/lf --refine subpixel --out {out}/o.pfm", "--subpixel-fit", {"cubic", "5", ""}},
       {kLf + "--lf {in}/lf --refine subpixel --out {out}/o.pfm", "--defocus-filter-radius", {"-1", "257", "nan"}},
       {kLf + "--lf {in}/lf --refine subpixel --out {out}/o.pfm", "--sgm", {"yes", "1", ""}},
+      {kLf + "--lf {in}/lf --refine subpixel --out {out}/o.pfm", "--sgm-data", {"confidence", ""}},
       {kLf + "--lf {in}/lf --refine subpixel --out {out}/o.pfm", "--sgm-p1", {"-0.1", "101", "nan"}},
       {kLf + "--lf {in}/lf --refine subpixel --out {out}/o.pfm", "--sgm-p2", {"-1", "inf", "nan"}},
       {kLf + "--lf {in}/lf --refine subpixel --out {out}/o.pfm", "--sgm-edge", {"0", "-1", "11", "nan"}},
@@ -777,8 +778,9 @@ void add_valid_cases(Suite& s) {
        kLf + "--lf {in}/lf --refine subpixel --fusion fixed --defocus-weight 1 --out {out}/o.pfm", {"o.pfm"});
   s.ok("lfdepth: refined without the semi-global step",
        kLf + "--lf {in}/lf --refine full --sgm off --out {out}/o.pfm", {"o.pfm"});
-  s.ok("lfdepth: refined, semi-global with free jumps",
-       kLf + "--lf {in}/lf --refine subpixel --sgm-p1 0 --sgm-p2 0 --sgm-edge 10 --out {out}/o.pfm", {"o.pfm"});
+  s.ok("lfdepth: refined, semi-global with free jumps and a plain data term",
+       kLf + "--lf {in}/lf --refine subpixel --sgm-data plain --sgm-p1 0 --sgm-p2 0 --sgm-edge 10 --out {out}/o.pfm",
+       {"o.pfm"});
   s.ok("lfdepth: refined with the 3-point parabola",
        kLf + "--lf {in}/lf --refine full --subpixel-fit parabola --out {out}/o.pfm", {"o.pfm"});
   s.ok("generate: tiny", "generate --preset tiny --seed 3 --out {out}/g", {"g/raw.png", "g/scene.json"});
