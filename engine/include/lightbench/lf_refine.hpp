@@ -63,7 +63,12 @@ struct LfRefineParams {
   int defocus_filter_radius = 2;   // confidence: the guided filter radius of the defocus cue
   bool subpixel_wide = true;    // sub-pixel: 5-point least-squares fit (false: 3-point parabola)
   int radius = 15;              // guided filter window radius (px)
-  float eps = 1e-4f;            // guided filter regulariser (guide on [0, 1])
+  // Guided filter regulariser (guide on [0, 1]). The published pipeline's 1e-4 (a std of 2.5
+  // grey levels) smooths the cost across the low-contrast edges of shadowed regions; with
+  // the colour guide and the semi-global step, 1e-6 keeps them (antinous: MSE x100 4.44 ->
+  // 2.72, docs/PERFORMANCE.md). Below about 1e-7 the float filter's cancellation in the
+  // guide's variance (~1e-8) starts to matter.
+  float eps = 1e-6f;
   // Semi-global aggregation before the WTA (the aggregate step); its costs are on the fused
   // curves' [0, 1] scale: P1 a one-label step, P2 a larger jump, halved where the guide's
   // mean channel difference reaches sgm_edge. sgm_weighted: each pixel's curve enters the
