@@ -353,17 +353,17 @@ void launch_lf_semi_global(const float* cost, const float* guide, int guide_chan
   LB_REQUIRE(labels >= 1 && labels <= 256 * kSgmPerThread, "semi-global: more than 1024 labels");
   const long long npx = static_cast<long long>(w) * h;
   LB_REQUIRE((npx + 31) / 32 <= 0x7fffffffLL, "semi-global: region too large");
+  LB_REQUIRE(guide_channels == 1 || guide_channels == 3, "semi-global: the guide must have 1 or 3 channels");
   if (weighted) {
     sgm_weight_kernel<<<blocks(npx), 256, 0, s>>>(cost, npx, labels, weight);
     CUDA_CHECK_LAUNCH();
   }
   // out holds the pixel-major (weighted) copy of the input until the paths are done, then their sum.
-  label_major_to_pixel_major_kernel<<<dim3(static_cast<unsigned>((npx + 31) / 32), static_cast<unsigned>((labels + 31) / 32)),
-                                      dim3(32, 8), 0, s>>>(cost, weighted ? weight : nullptr, npx, labels, out);
+  const dim3 tiles(static_cast<unsigned>((npx + 31) / 32), static_cast<unsigned>((labels + 31) / 32));
+  label_major_to_pixel_major_kernel<<<tiles, dim3(32, 8), 0, s>>>(cost, weighted ? weight : nullptr, npx, labels, out);
   CUDA_CHECK_LAUNCH();
   const int threads = std::min(256, (labels + 31) / 32 * 32);
   const std::size_t shared = (static_cast<std::size_t>(labels) + threads / 32) * sizeof(float);
-  LB_REQUIRE(guide_channels == 1 || guide_channels == 3, "semi-global: the guide must have 1 or 3 channels");
   const dim3 grid(static_cast<unsigned>(std::max(w, h)), lfr::kSgmPaths);
   if (guide_channels == 3)
     sgm_path_kernel<3><<<grid, threads, shared, s>>>(out, guide, w, h, labels, p1, p2, edge, paths);
