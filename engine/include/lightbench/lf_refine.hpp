@@ -21,7 +21,9 @@
 //              directions (lf_refine_math.hpp's sgm_step), the graph-cut stand-in: the
 //              filter and the fusion decide each pixel from its window, the paths carry a
 //              depth across the faint regions the window cannot see past, and a colour
-//              edge lowers the price of a jump;
+//              edge lowers the price of a jump; each pixel's curve enters weighted by its
+//              confidence (sgm_weighted), so unsure pixels follow their neighbours. The
+//              labels come from the paths' sum, the confidence from the fused curve;
 //   wta        winner takes all on the filtered volume, with a sub-pixel offset (mode
 //              subpixel and full): the vertex of the least-squares quadratic through the 5
 //              labels around the winner, or the 3-point parabola (subpixel_wide off;
