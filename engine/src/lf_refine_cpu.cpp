@@ -110,7 +110,7 @@ std::uint64_t lf_refine_host_bytes(const LfRefineParams& rp, const CaeParams& p,
   // double planes for the colour guide, 10 for gray); the guide (3 planes); 4 output maps.
   const std::uint64_t per_worker = (rp.color_guide ? 20 : 10) * 8 * n;
   // The semi-global step's sum volume (its per-line state is small).
-  const std::uint64_t sgm = rp.semi_global ? 4 * n * A * (rp.sgm_weighted ? 2 : 1) : 0;  // sum (+ weighted data)
+  const std::uint64_t sgm = rp.semi_global ? 4 * n * A + 4 * n : 0;  // the sum, the data term's weights
   return defocus + sgm + per_worker * std::uint64_t(default_thread_count()) + 3 * 8 * n + 4 * 4 * n;
 }
 
@@ -222,21 +222,21 @@ std::vector<float> semi_global_cpu(const std::vector<float>& cost, int w, int h,
              "semi-global: the cost volume does not match the region and label count");
   LB_REQUIRE(guide.width == w && guide.height == h && guide.channels >= 1,
              "semi-global: the guide does not match the region");
-  std::vector<float> weighted_cost;
+  // The weighted data term's per-pixel weights (a plane, as on the device), applied as each
+  // path reads a cost.
+  std::vector<float> weight;
   if (weighted) {
-    weighted_cost.resize(cost.size());
+    weight.resize(n);
     parallel_for(
         h,
         [&](int y) {
           for (int x = 0; x < w; ++x) {
             const std::size_t i = static_cast<std::size_t>(y) * w + x;
-            const float wt = lfr::sgm_data_weight([&](int a) { return cost[a * n + i]; }, labels);
-            for (int a = 0; a < labels; ++a) weighted_cost[a * n + i] = rnd::mul(cost[a * n + i], wt);
+            weight[i] = lfr::sgm_data_weight([&](int a) { return cost[a * n + i]; }, labels);
           }
         },
         threads);
   }
-  const std::vector<float>& data = weighted ? weighted_cost : cost;
   std::vector<float> sum(cost.size());
   const int gc = guide.channels;
   // Path k: lines of pixels (line, step) -> index; x-paths run along rows.
@@ -262,7 +262,7 @@ std::vector<float> semi_global_cpu(const std::vector<float>& cost, int w, int h,
             }
             float mn = INFINITY;
             for (int a = 0; a < labels; ++a) {
-              const float c = data[a * n + i];
+              const float c = weighted ? rnd::mul(cost[a * n + i], weight[i]) : cost[a * n + i];
               cur[a] = s == 0 ? c
                               : lfr::sgm_step(c, prev[a], a > 0 ? prev[a - 1] : INFINITY,
                                               a + 1 < labels ? prev[a + 1] : INFINITY, m, p1, jump);
