@@ -4,9 +4,22 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 namespace lb::viewer {
+namespace {
+
+std::vector<std::string> split_name(const std::string& id) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (std::size_t slash; (slash = id.find('/', start)) != std::string::npos; start = slash + 1)
+    parts.push_back(id.substr(start, slash - start));
+  parts.push_back(id.substr(start));
+  return parts;
+}
+
+}  // namespace
 
 void draw_timings(BackendPool& pool, Algorithm& algorithm, std::string& plotted) {
   struct Row {
@@ -37,10 +50,26 @@ void draw_timings(BackendPool& pool, Algorithm& algorithm, std::string& plotted)
     ImGui::TableSetupColumn("min");
     ImGui::TableSetupColumn("GB/s");
     ImGui::TableHeadersRow();
+    // The names are shown as a tree of their '/'-separated parts (backend, then each part
+    // indented under the one before), so long names such as "CUDA/lfdepth/refine/wta +
+    // subpixel" fit the side panel; the tooltip holds the whole name and the device.
+    std::vector<std::string> open;  // the parts (backend first) whose header rows are shown
     for (const Row& r : rows) {
+      std::vector<std::string> parts = split_name(r.id);
+      const std::string leaf = parts.back();
+      parts.pop_back();
+      std::size_t same = 0;
+      while (same < open.size() && same < parts.size() && open[same] == parts[same]) ++same;
+      for (std::size_t d = same; d < parts.size(); ++d) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%*s%s", static_cast<int>(2 * d), "", parts[d].c_str());
+      }
+      open = parts;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      if (ImGui::Selectable(r.id.c_str(), r.id == plotted, ImGuiSelectableFlags_SpanAllColumns))
+      const std::string label = std::string(2 * parts.size(), ' ') + leaf + "##" + r.id;
+      if (ImGui::Selectable(label.c_str(), r.id == plotted, ImGuiSelectableFlags_SpanAllColumns))
         plotted = r.id;
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s on %s\n%zu samples, max %.3f ms\nGB/s: bytes the kernel must move "
