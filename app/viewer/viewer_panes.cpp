@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "lightbench/error.hpp"
 #include "viewer_app.hpp"
@@ -182,6 +184,17 @@ nlohmann::json ViewerApp::layout_json(int fb_w, int fb_h) {
   j["outputs"] = json::array();
   for (const AlgorithmOutput& o : algo.outputs()) j["outputs"].push_back({{"name", o.name}, {"input", o.input}});
   j["difference"] = state_.diff;
+  // The timings table's rows ("CPU/lfdepth/refine/guided filter"), so a test can see that
+  // every algorithm's runs reach it.
+  std::vector<TimingSource> sources;
+  algo.timing_sources(sources);
+  j["timings"] = json::array();
+  for (const TimingSource& s : sources)
+    for (const std::string& k : s.registry->kernels()) {
+      const TimingStats st = s.registry->stats(k);
+      j["timings"].push_back({{"name", s.prefix + "/" + k}, {"device", s.device}, {"samples", st.count},
+                              {"median_ms", st.median_ms}});
+    }
   for (int i = 0; i < 2; ++i) {
     ImagePane& p = panes_[i];
     const PaneView& v = views_[i];

@@ -98,6 +98,8 @@ TEST_CASE("plenoptic runner: view, depth, aif and error equal the CPU reference;
   RenderParams ar = rp;
   ar.lim = dp.lim;
   CHECK(aif.rgba().data == render_all_in_focus(to_rgba(data->scene.raw), g, ar, dref, dp.patch).data);
+  // The runner's timings are its backend's (the viewer's timings table reads them).
+  for (const char* k : {"render/cpu", "depth/cpu", "aif/cpu"}) CHECK_MESSAGE(runner->timings().stats(k).count >= 1, k);
   // Error map at another M than the truth's: a clear error.
   CHECK_THROWS_WITH_AS(runner->run({{"patch", data->scene.truth_patch + 1}}, "", "error", err),
                        doctest::Contains("ground truth is at M"), Error);
@@ -131,6 +133,14 @@ TEST_CASE("light-field runner: depth, error, view and refocus equal the CPU refe
   runner->run(v, "binned", "refocus", refocus);
   CHECK(refocus.rgba().data == to_rgba(refocus_cpu(data->lf, 0.5f, 1)).data);
   CHECK(cae_variant_method("exact_smem") == CaeMethod::Exact);
+  // Timings: the estimator's depth pass and refocus, then each host refinement step.
+  CHECK(runner->timings().stats("lfdepth/cpu/binned").count >= 1);
+  CHECK(runner->timings().stats("refocus/cpu").count == 1);
+  HostSurface refined(SurfaceFormat::R32F);
+  runner->run(v, "binned", "refined", refined);
+  for (const char* k : {"lfdepth/refine/normalize", "lfdepth/refine/guided filter", "lfdepth/refine/semi-global",
+                        "lfdepth/refine/wta + subpixel"})
+    CHECK_MESSAGE(runner->timings().stats(k).count == 1, k);
 }
 
 TEST_CASE("stereo runners: disparity and error map equal the CPU references; scores") {
@@ -151,6 +161,7 @@ TEST_CASE("stereo runners: disparity and error map equal the CPU references; sco
   bp->run(v, "", "error", e);
   CHECK(e.rgba().data == to_rgba(stereo::stereo_error_map(ref, data->gt, 1.0, 7.0f)).data);
   CHECK(bp->scores().at("bad1_all").get<double>() == stereo::score_stereo(ref, data->gt).all.percent);
+  CHECK(bp->timings().stats("stereo/bp/cpu").count >= 1);
 
   auto local = reg.make_runner("stereo-local", BackendKind::Cpu);
   local->set_data(data);
@@ -160,6 +171,7 @@ TEST_CASE("stereo runners: disparity and error map equal the CPU references; sco
   const auto ld = stereo::local_disparity_cpu(data->pair, lp);
   REQUIRE(d.scalar().data.size() == ld.size());
   for (std::size_t i = 0; i < ld.size(); ++i) CHECK(d.scalar().data[i] == static_cast<float>(ld[i]));
+  CHECK(local->timings().stats("stereo/local/reference").count >= 1);
   CHECK_THROWS_WITH_AS(local->run({{"ndisp", 0}}, "", "disparity", d), doctest::Contains("'ndisp' = 0 is outside"),
                        Error);
   CHECK_THROWS_AS(local->run({{"radius", std::nan("")}}, "", "disparity", d), Error);
@@ -175,6 +187,7 @@ TEST_CASE("MAD runner: HI / LO maps and scores of the CPU reference") {
   runner->run({}, "", "hi", hi);
   const MadResult r = mad_cpu(mad_gray(data->reference), mad_gray(data->distorted));
   CHECK(runner->scores().at("mad").get<double>() == r.mad);
+  CHECK(runner->timings().stats("mad/total").count >= 1);
   REQUIRE(hi.scalar().data.size() == r.hi.data.size());
   for (std::size_t i = 0; i < r.hi.data.size(); i += 13) CHECK(hi.scalar().data[i] == static_cast<float>(r.hi.data[i]));
   auto bad = std::make_shared<ImagePairData>();

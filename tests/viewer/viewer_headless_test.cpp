@@ -161,7 +161,24 @@ struct Coverage {
   std::vector<Shot> shots;
   json results = json::object();  // the panel's scores of every run, merged
   json params;                     // the parameters of the defaults' first computed pane
+  std::set<std::string> timings;   // the timings table's rows of every run ("CPU/render/cpu")
 };
+
+// The timings table's rows of a shot on the selected backend ("CPU/..." or "CUDA/..."), each
+// with samples and a time.
+std::set<std::string> backend_timings(const Shot& s) {
+  const std::string prefix = on_cuda() ? "CUDA/" : "CPU/";
+  std::set<std::string> names;
+  REQUIRE(s.layout.contains("timings"));
+  for (const json& t : s.layout.at("timings")) {
+    const std::string n = t.at("name").get<std::string>();
+    if (n.rfind(prefix, 0) != 0) continue;
+    CHECK_MESSAGE(t.at("samples").get<int>() >= 1, n);
+    CHECK_MESSAGE(t.at("median_ms").get<double>() >= 0.0, n);
+    names.insert(n.substr(prefix.size()));
+  }
+  return names;
+}
 
 // Shows every output of the algorithm: the default panes first, then the other outputs two
 // by two (computed ones first; an odd one out beside an input, which costs no run).
@@ -195,8 +212,13 @@ Coverage show_every_output(const std::string& name, const std::string& args) {
     CHECK(c.shots.back().layout.at("panes").at(0).at("output").get<std::string>() == a);
     CHECK(c.shots.back().layout.at("panes").at(1).at("output").get<std::string>() == b);
   }
-  for (const Shot& s : c.shots)
+  for (const Shot& s : c.shots) {
     for (const auto& [k, v] : s.layout.at("results").items()) c.results[k] = v;
+    const std::set<std::string> t = backend_timings(s);
+    c.timings.insert(t.begin(), t.end());
+  }
+  // The default panes compute something: its kernels are in the timings table.
+  CHECK_MESSAGE(!backend_timings(c.shots.front()).empty(), name << ": no timings on " << g_backend);
   return c;
 }
 
@@ -357,6 +379,9 @@ TEST_CASE("light field: every output headless; the panel's HCI scores equal the 
                                              quoted(out_file("lightfield_depth.pfm")));
   for (const char* key : {"badpix_007", "badpix_003", "badpix_001", "mse_x100"}) same_score(c.results, cli, key);
   CHECK(cli.at("badpix_007").get<double>() < 10.0);  // two textured planes: nearly all right
+  // The refined panes' steps are timed on either backend under the same names.
+  for (const char* step : {"lfdepth/refine/normalize", "lfdepth/refine/guided filter", "lfdepth/refine/wta + subpixel"})
+    CHECK_MESSAGE(c.timings.count(step) == 1, step);
 }
 
 TEST_CASE("stereo: every output headless; the panel's BP and local scores equal the CLI's") {
@@ -388,6 +413,11 @@ TEST_CASE("stereo: every output headless; the panel's BP and local scores equal 
                                   quoted(out_file("stereo_local.pfm")));
   REQUIRE(c.results.contains("bp"));
   REQUIRE(c.results.contains("local"));
+  // Both matchers' kernels are in the timings table.
+  for (const std::string m : {"stereo/bp/", "stereo/local/"})
+    CHECK_MESSAGE(std::any_of(c.timings.begin(), c.timings.end(),
+                              [&](const std::string& n) { return n.rfind(m, 0) == 0; }),
+                  m);
   for (const char* key : {"bad1_nonocc", "bad1_all", "bad1_disc"}) {
     same_score(c.results.at("bp"), cli_bp, key);
     same_score(c.results.at("local"), cli_local, key);

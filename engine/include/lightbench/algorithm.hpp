@@ -164,7 +164,10 @@ class Runner {
   virtual void synchronize() {}
   // What ran last ("exact", "registers->local (no instance for 100)", "reference").
   const std::string& last_variant() const { return last_variant_; }
-  TimingRegistry& timings() { return timings_; }
+  // Per-kernel timings of what this runner ran (the viewer's timings table): a runner over
+  // an engine (backend, estimator, matcher, evaluator) returns that engine's registry, which
+  // its CPU timers and CUDA events fill; timings_ is for runners without one.
+  virtual TimingRegistry& timings() { return timings_; }
 
  protected:
   std::shared_ptr<const AlgorithmData> data_;

@@ -31,6 +31,7 @@ class MadRunner final : public Runner {
     LB_REQUIRE(e_ != nullptr, "MAD runner without an evaluator");
   }
   BackendKind kind() const override { return e_->kind(); }
+  TimingRegistry& timings() override { return e_->timings(); }
   std::string device_name() const override { return e_->device_name(); }
   void set_data(std::shared_ptr<const AlgorithmData> data) override {
     const auto& d = data_as<ImagePairData>(*data, DataKind::ImagePair);

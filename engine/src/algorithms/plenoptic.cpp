@@ -37,6 +37,7 @@ class PlenopticRunner final : public Runner {
     LB_REQUIRE(backend_ != nullptr, "plenoptic runner without a backend");
   }
   BackendKind kind() const override { return backend_->kind(); }
+  TimingRegistry& timings() override { return backend_->timings(); }
   std::string device_name() const override { return backend_->device_name(); }
   void set_data(std::shared_ptr<const AlgorithmData> data) override {
     const auto& d = data_as<PlenopticData>(*data, DataKind::PlenopticScene);

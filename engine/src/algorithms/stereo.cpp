@@ -51,6 +51,7 @@ class StereoRunner final : public Runner {
     LB_REQUIRE(m_ != nullptr, "stereo runner without a matcher");
   }
   BackendKind kind() const override { return m_->kind(); }
+  TimingRegistry& timings() override { return m_->timings(); }
   std::string device_name() const override { return m_->device_name(); }
   void set_data(std::shared_ptr<const AlgorithmData> data) override {
     const auto& d = data_as<StereoData>(*data, DataKind::StereoPair);
