@@ -44,7 +44,15 @@ bool param_sliders(const std::vector<ParamInfo>& params) {
   bool changed = false;
   for (const auto& p : params) {
     ImGui::PushID(p.name.c_str());
-    if (auto* i = std::get_if<int*>(&p.value)) {
+    if (auto* i = std::get_if<int*>(&p.value); i && p.min == 0.0 && p.max == 1.0) {
+      // A 0/1 switch kept as an int (the local matcher's lr_check): a checkbox, not a
+      // two-stop slider.
+      bool on = **i != 0;
+      if (ImGui::Checkbox(p.label.c_str(), &on)) {
+        **i = on ? 1 : 0;
+        changed = true;
+      }
+    } else if (i) {
       changed |= ImGui::SliderInt(p.label.c_str(), *i, static_cast<int>(p.min),
                                   static_cast<int>(p.max), "%d", ImGuiSliderFlags_AlwaysClamp);
     } else if (auto* f = std::get_if<float*>(&p.value)) {

@@ -83,7 +83,10 @@ void draw_timings(BackendPool& pool, Algorithm& algorithm, std::string& plotted)
       ImGui::TableNextColumn();
       ImGui::Text("%.3f", r.stats.min_ms);
       ImGui::TableNextColumn();
-      ImGui::Text("%.1f", r.stats.median_gbps);
+      if (r.stats.median_gbps > 0.0)
+        ImGui::Text("%.1f", r.stats.median_gbps);
+      else
+        ImGui::TextDisabled("-");  // no byte count for this kernel (host timers)
     }
     ImGui::EndTable();
   }
