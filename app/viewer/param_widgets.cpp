@@ -40,6 +40,44 @@ FloatSliderStyle float_slider_style(const ParamInfo& p) {
           ImGuiSliderFlags_AlwaysClamp | (log ? ImGuiSliderFlags_Logarithmic : 0)};
 }
 
+namespace {
+
+bool g_apply_on_release = false;
+
+// A slider drawn over a copy of *value. Live, the value applies every frame the slider moves;
+// with apply-on-release on (the last run was slow), the dragged value is kept in ImGui's
+// per-widget storage, shown by the slider, and applied once when the slider lets go (also
+// after a ctrl+click typed value), so a drag costs one run, not one run per frame.
+template <class T, class Draw>
+bool slider_over_copy(T* value, Draw draw) {
+  ImGuiStorage* st = ImGui::GetStateStorage();
+  const ImGuiID pending_id = ImGui::GetID("##pending"), editing_id = ImGui::GetID("##editing");
+  bool editing = st->GetBool(editing_id, false);
+  T v = editing ? static_cast<T>(st->GetFloat(pending_id)) : *value;
+  bool changed = false;
+  if (draw(&v)) {
+    if (g_apply_on_release) {
+      st->SetFloat(pending_id, static_cast<float>(v));  // exact: ints here stay below 2^24
+      st->SetBool(editing_id, true);
+      editing = true;
+    } else {
+      *value = v;
+      changed = true;
+    }
+  }
+  if (editing && !ImGui::IsItemActive()) {
+    *value = static_cast<T>(st->GetFloat(pending_id));
+    st->SetBool(editing_id, false);
+    changed = true;
+  }
+  return changed;
+}
+
+}  // namespace
+
+void set_apply_on_release(bool on) { g_apply_on_release = on; }
+bool apply_on_release() { return g_apply_on_release; }
+
 bool param_sliders(const std::vector<ParamInfo>& params) {
   bool changed = false;
   for (const auto& p : params) {
@@ -53,12 +91,16 @@ bool param_sliders(const std::vector<ParamInfo>& params) {
         changed = true;
       }
     } else if (i) {
-      changed |= ImGui::SliderInt(p.label.c_str(), *i, static_cast<int>(p.min),
-                                  static_cast<int>(p.max), "%d", ImGuiSliderFlags_AlwaysClamp);
+      changed |= slider_over_copy(*i, [&](int* v) {
+        return ImGui::SliderInt(p.label.c_str(), v, static_cast<int>(p.min), static_cast<int>(p.max), "%d",
+                                ImGuiSliderFlags_AlwaysClamp);
+      });
     } else if (auto* f = std::get_if<float*>(&p.value)) {
       const FloatSliderStyle st = float_slider_style(p);
-      changed |= ImGui::SliderFloat(p.label.c_str(), *f, static_cast<float>(p.min), static_cast<float>(p.max),
-                                    st.format, st.flags);
+      changed |= slider_over_copy(*f, [&](float* v) {
+        return ImGui::SliderFloat(p.label.c_str(), v, static_cast<float>(p.min), static_cast<float>(p.max),
+                                  st.format, st.flags);
+      });
     } else if (auto* b = std::get_if<bool*>(&p.value)) {
       changed |= ImGui::Checkbox(p.label.c_str(), *b);
     }

@@ -9,9 +9,13 @@
 
 namespace lb::viewer {
 
-// One slider per parameter (Int: SliderInt, Float: SliderFloat), help as a tooltip.
-// Returns true when any value changed this frame.
+// One slider per parameter (Int: SliderInt, Float: SliderFloat; a 0/1 Int a checkbox), help
+// as a tooltip. Returns true when any value changed this frame.
 bool param_sliders(const std::vector<ParamInfo>& params);
+// While on, a dragged slider applies its value when released instead of every frame (the
+// app turns it on while runs are slow: a CPU refinement of a large light field takes seconds).
+void set_apply_on_release(bool on);
+bool apply_on_release();
 
 // A path field with an Open button (Enter also opens). Calls open(path) when asked; an
 // lb::Error (or any exception) lands in *error and the caller's data stays as it was.

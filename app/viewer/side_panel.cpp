@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "param_widgets.hpp"
 #include "timing_view.hpp"
 
 namespace lb::viewer {
@@ -50,6 +51,8 @@ void section_algorithm(SidePanelContext& c, PanelActions& act) {
   }
   Algorithm& a = *algos[c.algorithm_index];
   act.params_changed |= a.draw_controls();
+  if (apply_on_release())
+    ImGui::TextDisabled("a run takes %.1f s: sliders apply when released", c.state.last_run_ms / 1000.0);
   ImGui::Separator();
   a.draw_results();
 }

@@ -13,6 +13,7 @@
 #include <iterator>
 
 #include "lightbench/error.hpp"
+#include "param_widgets.hpp"
 #include "screenshot.hpp"
 #include "side_panel.hpp"
 #include "soak.hpp"
@@ -21,6 +22,8 @@ namespace lb::viewer {
 namespace {
 
 const ImVec4 kRed(1.0f, 0.35f, 0.3f, 1.0f);
+// A run longer than this (under 10 frames a second) makes sliders apply on release.
+constexpr double kLiveRunMs = 100.0;
 
 BackendRequest backend_request(const std::string& s) {
   try {
@@ -217,6 +220,8 @@ void ViewerApp::build_ui(int fb_w, int fb_h) {
   diff_ = state_.diff ? &diff_cache_.get(panes_[0].shown, panes_[1].shown) : nullptr;
   SidePanelContext ctx{state_, pool_, algorithms_, algorithm_index_, panes_, diff_,
                        gl_description_};
+  // Sliders follow the drag while a run keeps the frame rate; past that, they apply on release.
+  set_apply_on_release(state_.last_run_ms > kLiveRunMs);
   const PanelActions act = draw_side_panel(ctx, h);
   // An algorithm chosen in the panel gets its panes before the pane headers are drawn: a
   // pane source of the previous algorithm (its variant index, its output) means nothing to

@@ -3,6 +3,7 @@
 #include <epoxy/gl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -69,6 +70,7 @@ std::string ViewerApp::pane_status(ImagePane& pane) {
 void ViewerApp::update_outputs() {
   Algorithm& algo = algorithm();
   std::vector<AlgorithmOutput> outs = algo.outputs();
+  double slowest_ms = -1.0;  // the slowest pane run of this frame (none: -1)
   for (ImagePane& pane : panes_) {
     const AlgorithmOutput* out = nullptr;
     for (const auto& o : outs)
@@ -106,7 +108,9 @@ void ViewerApp::update_outputs() {
       pane.rendered_key = key;  // also on failure: do not retry the same inputs every frame
       try {
         target.set_interop_enabled(state_.use_interop);
+        const auto t0 = std::chrono::steady_clock::now();
         algo.run(pool_, slot, pane.source.run, pane.source.output, target);
+        slowest_ms = std::max(slowest_ms, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
         pane.computed = &target;
         if (!pane.error.empty() && state_.error == pane.error) state_.error.clear();
         pane.error.clear();
@@ -121,6 +125,7 @@ void ViewerApp::update_outputs() {
     }
     pane.shown = pane.computed && pane.computed->has_content() ? pane.computed : nullptr;
   }
+  if (slowest_ms >= 0.0) state_.last_run_ms = slowest_ms;
 }
 
 void ViewerApp::draw_panes(int fb_w, int fb_h) {

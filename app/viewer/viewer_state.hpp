@@ -19,6 +19,7 @@ struct ViewerState {
   std::string error;           // the red one-line message
   std::string timing_plot;     // "backend/kernel" plotted
   float panel_width = 420.0f;  // logical pixels
+  double last_run_ms = 0.0;    // the slowest pane run of the last frame that ran one (slow: sliders apply on release)
 };
 
 // What the panel asks the app to do after this frame.
