@@ -466,6 +466,16 @@ LfRefineResult run_refined(LightFieldDepthEstimator& est, const LightField4D& lf
   r = refine_depth_cpu(raw->cost, raw->roi.w, raw->roi.h, p, guide, rp, &defocus);
   r.defocus_ms = defocus_ms;
   raw->cost.clear();
+  // The host steps in the estimator's timings, under the names its refine_device gives the
+  // device steps (the viewer's timings table and the CLI's report read them).
+  TimingRegistry& steps = est.timings();
+  if (rp.defocus_weight > 0.0f) steps.record("lfdepth/refine/defocus cost", r.defocus_ms);
+  steps.record("lfdepth/refine/normalize", r.normalize_ms);
+  steps.record("lfdepth/refine/guided filter", r.filter_ms);
+  if (rp.defocus_weight > 0.0f && rp.confidence_fusion) steps.record("lfdepth/refine/fuse", r.fuse_ms);
+  if (rp.semi_global) steps.record("lfdepth/refine/semi-global", r.aggregate_ms);
+  steps.record("lfdepth/refine/wta + subpixel", r.wta_ms);
+  if (rp.mode == LfRefineMode::Full) steps.record("lfdepth/refine/weighted median", r.median_ms);
   return r;
 }
 

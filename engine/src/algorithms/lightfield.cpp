@@ -161,23 +161,10 @@ class LightFieldRunner final : public Runner {
                                              lf_refine_device_bytes(rp, cp, lf.width, lf.height));
     const CaeRoi roi{0, 0, lf.width, lf.height};
     LfDepthResult raw;
-    bool on_device = false;
     refined_ = run_refined(*est_, lf, cp, est_->kind() == BackendKind::Cuda ? variant : "", {}, rp,
-                           lf_refine_guide(lf.centre(), roi, rp.color_guide), &raw, &on_device);
+                           lf_refine_guide(lf.centre(), roi, rp.color_guide), &raw);  // times each step
     refined_key_ = k.str();
     depth_key_.clear();  // the estimator's last depth may be another run's now
-    // The depth pass timed itself; the CUDA estimator times its refinement steps too (CUDA
-    // events, with bytes), the host refinement is timed here under the same names.
-    if (!on_device) {
-      TimingRegistry& t = est_->timings();
-      if (rp.defocus_weight > 0.0f) t.record("lfdepth/refine/defocus cost", refined_.defocus_ms);
-      t.record("lfdepth/refine/normalize", refined_.normalize_ms);
-      t.record("lfdepth/refine/guided filter", refined_.filter_ms);
-      if (rp.defocus_weight > 0.0f && rp.confidence_fusion) t.record("lfdepth/refine/fuse", refined_.fuse_ms);
-      if (rp.semi_global) t.record("lfdepth/refine/semi-global", refined_.aggregate_ms);
-      t.record("lfdepth/refine/wta + subpixel", refined_.wta_ms);
-      if (rp.mode == LfRefineMode::Full) t.record("lfdepth/refine/weighted median", refined_.median_ms);
-    }
     refined_error_ = ImageF();
     if (lf.has_gt()) {
       refined_error_ = hci_error_map(refined_.refined, lf.gt);
