@@ -214,6 +214,16 @@ class AlgorithmRegistry {
 // builds (lightbench/runners.hpp in kernels/ does it for them: lb::builtin_registry()).
 AlgorithmRegistry make_cpu_registry();
 
+// Algorithms from outside the engine (a plug-in's own file; the test build's example
+// algorithm, tests/example/) add themselves with one line at namespace scope:
+//   LB_REGISTER_ALGORITHM(my_spec);   // AlgorithmSpec my_spec();
+// Every registry made afterwards (make_cpu_registry, builtin_registry) lists them after the
+// built-in ones, so the CLI, the viewer and --help pick them up with no other edit.
+using SpecFactory = AlgorithmSpec (*)();
+bool register_algorithm(SpecFactory factory);
+#define LB_REGISTER_ALGORITHM(factory) \
+  [[maybe_unused]] static const bool lb_registered_##factory = ::lb::register_algorithm(&factory)
+
 // Keys of a run: equal keys mean identical images (only the parameters the output depends
 // on are part of it; the data id is the caller's).
 std::string run_key(const AlgorithmSpec& spec, const std::string& output, const ParamValues& params,

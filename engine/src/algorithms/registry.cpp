@@ -3,6 +3,19 @@
 #include "lightbench/algorithms.hpp"
 
 namespace lb {
+namespace {
+// Filled during static initialisation by LB_REGISTER_ALGORITHM (a function-local static, so
+// the order of initialisation across files does not matter).
+std::vector<SpecFactory>& plugins() {
+  static std::vector<SpecFactory> v;
+  return v;
+}
+}  // namespace
+
+bool register_algorithm(SpecFactory factory) {
+  plugins().push_back(factory);
+  return true;
+}
 
 AlgorithmRegistry make_cpu_registry() {
   AlgorithmRegistry r;
@@ -11,6 +24,7 @@ AlgorithmRegistry make_cpu_registry() {
   r.add(stereo_bp_spec());
   r.add(stereo_local_spec());
   r.add(mad_spec());
+  for (SpecFactory f : plugins()) r.add(f());
   return r;
 }
 
