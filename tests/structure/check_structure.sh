@@ -39,7 +39,7 @@ n_a=0
 while IFS= read -r -d '' f; do
   n=$(wc -l < "$f")
   if [ "$n" -gt "$MAX_LINES" ]; then
-    fail "(a) file size: $f has $n lines (limit $MAX_LINES; split it by variant family or kernels/engine)"
+    fail "(a) file size: $f has $n lines (limit $MAX_LINES)"
     n_a=$((n_a + 1))
   fi
 done < <(sources kernels engine app bench -- cpp hpp cu cuh h)
