@@ -16,7 +16,7 @@
 #include "lightbench/timing.hpp"
 #include "mad_launch.hpp"
 #include "mad_workloads.hpp"
-#include "render_launch.hpp"  // launch_copy
+#include "bench_kernels.hpp"  // launch_copy
 #include "timer.hpp"
 
 namespace lb::bench {
@@ -79,7 +79,7 @@ Report bench_mad(const MadBenchOptions& o) {
     DeviceBuffer a(bytes), b(bytes);
     CUDA_CHECK_THROW(cudaMemsetAsync(a.get(), 0, bytes, s));
     rep.copy_gbps =
-        compute_stats(timer.time([&] { cuda::detail::launch_copy(a.get(), b.get(), bytes, s); }), 2 * bytes).median_gbps;
+        compute_stats(timer.time([&] { launch_copy(a.get(), b.get(), bytes, s); }), 2 * bytes).median_gbps;
   }
   auto cpu = make_mad_cpu();
   auto gpu = cuda::make_mad_cuda(o.device);

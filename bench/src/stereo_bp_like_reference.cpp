@@ -17,7 +17,7 @@
 #include "lightbench/stereo_cuda.hpp"
 #include "lightbench/stereo_io.hpp"
 #include "lightbench/timing.hpp"
-#include "render_launch.hpp"  // launch_copy
+#include "bench_kernels.hpp"  // launch_copy
 #include "timer.hpp"
 
 namespace lb::bench {
@@ -52,7 +52,7 @@ double measure_copy_gbps(int l2_bytes, cudaStream_t s) {
   to.warmup = 3;
   to.reps = 20;
   detail::LaunchTimer timer(s, to, l2_bytes);
-  return compute_stats(timer.time([&] { cuda::detail::launch_copy(src.get(), dst.get(), bytes, s); }), 2 * bytes)
+  return compute_stats(timer.time([&] { launch_copy(src.get(), dst.get(), bytes, s); }), 2 * bytes)
       .median_gbps;
 }
 
