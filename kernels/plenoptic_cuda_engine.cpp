@@ -15,6 +15,8 @@
 #include "cuda_util.hpp"
 #include "lightbench/backend.hpp"
 #include "lightbench/cuda_api.hpp"
+#include "lightbench/engines/cuda.hpp"
+#include "lightbench/engines/plenoptic.hpp"
 #include "lightbench/render_tables.hpp"
 #include "render_launch.hpp"
 #include "surface_write.hpp"
@@ -29,7 +31,7 @@ namespace detail {
 // ---------------------------------------------------------------------------------------
 // PlenopticCudaEngine
 // ---------------------------------------------------------------------------------------
-class PlenopticCudaEngine final : public ComputeBackend {
+class PlenopticCudaEngine final : public PlenopticEngine {
  public:
   explicit PlenopticCudaEngine(int device) : device_(device) {
     CUDA_CHECK_THROW(cudaSetDevice(device_));
@@ -461,13 +463,13 @@ class PlenopticCudaEngine final : public ComputeBackend {
 
 }  // namespace detail
 
-std::unique_ptr<ComputeBackend> make_cuda_backend(int device) {
+std::unique_ptr<PlenopticEngine> make_plenoptic_engine_cuda(int device) {
   std::string why;
   if (!device_available(&why)) throw Error("CUDA backend: " + why);
   return std::make_unique<detail::PlenopticCudaEngine>(device);
 }
 
-void set_depth_tuning(ComputeBackend& b, const DepthTuning& t) {
+void set_depth_tuning(PlenopticEngine& b, const DepthTuning& t) {
   auto* c = dynamic_cast<detail::PlenopticCudaEngine*>(&b);
   LB_REQUIRE(c != nullptr, "set_depth_tuning: not a CUDA backend");
   c->set_depth_tuning(t);
@@ -486,7 +488,7 @@ ImageU8 render_all_in_focus_cuda(const ImageU8& raw, const PlenopticGrid& grid, 
   return out.rgba();
 }
 
-void set_kernel_tuning(ComputeBackend& b, const KernelTuning& t) {
+void set_kernel_tuning(PlenopticEngine& b, const KernelTuning& t) {
   auto* c = dynamic_cast<detail::PlenopticCudaEngine*>(&b);
   LB_REQUIRE(c != nullptr, "set_kernel_tuning: not a CUDA backend");
   c->set_tuning(t);

@@ -11,6 +11,8 @@
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
 #include "lightbench/cuda_api.hpp"
+#include "lightbench/engines/cuda.hpp"
+#include "lightbench/engines/stereo.hpp"
 #include "lightbench/stereo_cuda.hpp"
 #include "stereo_bp_launch.hpp"
 #include "stereo_device_outputs.hpp"
@@ -30,7 +32,7 @@ namespace {
 
 using namespace detail;
 
-class CudaBpStereo final : public DeviceStereoMatcher<stereo::BpParams> {
+class CudaBpStereo final : public DeviceStereoEngine<stereo::BpParams> {
  public:
   explicit CudaBpStereo(int device) : device_(device) {
     std::string why;
@@ -126,7 +128,7 @@ class CudaBpStereo final : public DeviceStereoMatcher<stereo::BpParams> {
 
 }  // namespace
 
-std::unique_ptr<stereo::StereoMatcher<stereo::BpParams>> make_bp_stereo_cuda(int device) {
+std::unique_ptr<stereo::StereoEngine<stereo::BpParams>> make_stereo_bp_engine_cuda(int device) {
   return std::make_unique<CudaBpStereo>(device);
 }
 

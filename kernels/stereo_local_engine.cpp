@@ -10,6 +10,8 @@
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
 #include "lightbench/cuda_api.hpp"
+#include "lightbench/engines/cuda.hpp"
+#include "lightbench/engines/stereo.hpp"
 #include "lightbench/stereo_local_cuda.hpp"
 #include "stereo_device_outputs.hpp"
 #include "stereo_local_launch.hpp"
@@ -23,7 +25,7 @@ namespace {
 
 using namespace detail;
 
-class CudaLocalStereo final : public DeviceStereoMatcher<stereo::LocalParams> {
+class CudaLocalStereo final : public DeviceStereoEngine<stereo::LocalParams> {
  public:
   explicit CudaLocalStereo(int device) : device_(device) {
     std::string why;
@@ -89,7 +91,7 @@ class CudaLocalStereo final : public DeviceStereoMatcher<stereo::LocalParams> {
 
 }  // namespace
 
-std::unique_ptr<stereo::StereoMatcher<stereo::LocalParams>> make_local_stereo_cuda(int device) {
+std::unique_ptr<stereo::StereoEngine<stereo::LocalParams>> make_stereo_local_engine_cuda(int device) {
   return std::make_unique<CudaLocalStereo>(device);
 }
 

@@ -1,5 +1,5 @@
 // `lightbench-cli bench stereo --like-reference`: the BP CUDA matcher (public API only:
-// make_bp_stereo_cuda -> set_pair -> run) at the reference's settings on pairs of its sizes,
+// make_stereo_bp_engine_cuda -> set_pair -> run) at the reference's settings on pairs of its sizes,
 // beside its figures; the memory floor at the copy bandwidth measured here.
 #include "lightbench/bench/stereo_bp_like_reference.hpp"
 
@@ -13,6 +13,7 @@
 #include "bench_device.hpp"
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
+#include "lightbench/engines/cuda.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/stereo_cuda.hpp"
 #include "lightbench/stereo_io.hpp"
@@ -226,7 +227,7 @@ Report bench_stereo_like_reference(const LikeReferenceOptions& o) {
                 json_field("reps", std::int64_t{o.reps}),
                 json_field("goal_factor", kGoalFactor)};
 
-  auto matcher = cuda::make_bp_stereo_cuda(o.device);
+  auto matcher = cuda::make_stereo_bp_engine_cuda(o.device);
   Table& entries = rep.table("entries");
   bool all_meet = true;
   for (const LikeReferenceSize& sz : sizes) {

@@ -28,6 +28,6 @@
 
 namespace lb::cuda {
 
-std::unique_ptr<stereo::StereoMatcher<stereo::LocalParams>> make_local_stereo_cuda(int device = 0);
+// The CUDA engine (make_stereo_local_engine_cuda) is internal: lightbench/engines/cuda.hpp.
 
 }  // namespace lb::cuda
