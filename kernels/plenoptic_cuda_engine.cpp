@@ -113,9 +113,10 @@ class PlenopticCudaEngine final : public PlenopticEngine {
       CUDA_CHECK_THROW(cudaStreamSynchronize(s));  // queued passes may still use it
       depth_scratch_.allocate(scratch);
     }
-    // The map is written to a device buffer the backend keeps (render_all_in_focus reads
-    // it there), then copied to the output: a device copy, or a download when the surface
-    // takes host images only. The copy is not part of the timed depth pass.
+    // The map is written to a device buffer the engine keeps (render_all_in_focus reads
+    // it there), then copied to the output by write_surface: into the mapped surface, or
+    // into the staging buffer and downloaded when the surface takes host images only. The
+    // copy is not part of the timed depth pass.
     depth_map_.resize(static_cast<std::size_t>(L.out_w) * 4, static_cast<std::size_t>(L.out_h));
     OutputDevice m;
     m.kind = OutputDevice::Kind::Pitched;
