@@ -2,7 +2,8 @@
 // Public C++ API of the kernels library (lb_kernels). No CUDA types. The library and this
 // header's functions exist only in CUDA builds (there are no stubs): front ends reach CUDA
 // through the algorithm registry (lightbench/runners.hpp: lb::builtin_registry(),
-// lb::cuda_available(), lb::select_backend()) and call these only under LB_HAVE_CUDA.
+// lb::cuda_available()) and call these only under LB_HAVE_CUDA. The CUDA engines behind the
+// runners are internal (lightbench/engines/cuda.hpp, lb_engine_internal).
 //
 //   lb::cuda::device_available                 is there a usable device (and why not)
 //   lb::cuda::device_memory                    free / total device memory (cudaMemGetInfo)
@@ -67,10 +68,8 @@ KernelTuning default_tuning(RenderVariant v, bool direct_loads = false);
 KernelTuning resolve(const KernelTuning& t, RenderVariant v);
 
 // ---------------------------------------------------------------------------------------
-// Backend and surfaces
+// Surfaces (the CUDA plenoptic engine and its tuning setters: lightbench/engines/cuda.hpp)
 // ---------------------------------------------------------------------------------------
-// The CUDA plenoptic engine and its tuning setters are internal: lightbench/engines/cuda.hpp.
-
 // Headless CUDA array (RGBA8 or R32F) with a surface object (cudaArraySurfaceLoadStore).
 // map_device() returns DeviceTarget::SurfaceObject.
 std::unique_ptr<Surface> make_cuda_surface(SurfaceFormat format = SurfaceFormat::RGBA8);
