@@ -1,4 +1,4 @@
-// The CUDA light-field depth estimator (make_lf_depth_cuda) and the public variant list of
+// The CUDA light-field depth estimator (make_lightfield_engine_cuda) and the public variant list of
 // lightbench/cae_cuda.hpp, on the launchers of cae_launch.hpp.
 #include <cuda_runtime_api.h>
 
@@ -10,6 +10,8 @@
 #include "cae_launch.hpp"
 #include "guided_filter.hpp"
 #include "lf_refine_launch.hpp"
+#include "lightbench/engines/cuda.hpp"
+#include "lightbench/engines/lightfield.hpp"
 #include "lightbench/lf_refine.hpp"
 #include "lightbench/lf_refine_math.hpp"
 #include "disparity_score.hpp"
@@ -36,7 +38,7 @@ namespace {
 
 using namespace detail;
 
-class CudaLfDepth final : public LightFieldDepthEstimator {
+class CudaLfDepth final : public LightFieldEngine {
  public:
   explicit CudaLfDepth(int device) : device_(device) {
     std::string why;
@@ -353,7 +355,7 @@ class CudaLfDepth final : public LightFieldDepthEstimator {
 
 }  // namespace
 
-std::unique_ptr<LightFieldDepthEstimator> make_lf_depth_cuda(int device) {
+std::unique_ptr<LightFieldEngine> make_lightfield_engine_cuda(int device) {
   return std::make_unique<CudaLfDepth>(device);
 }
 

@@ -10,7 +10,7 @@ namespace lb::cuda::detail {
 
 namespace {
 
-__global__ void wta_kernel(int rw, int rh, int A, float dmin, float dmax, const float* __restrict__ cost,
+__global__ void cae_wta_kernel(int rw, int rh, int A, float dmin, float dmax, const float* __restrict__ cost,
                       float* disparity, int* label, float* confidence) {
   const int px = blockIdx.x * blockDim.x + threadIdx.x;
   const int py = blockIdx.y * blockDim.y + threadIdx.y;
@@ -36,7 +36,7 @@ __global__ void wta_kernel(int rw, int rh, int A, float dmin, float dmax, const 
 void launch_cae_wta(const CaeParams& p, const CaeRoi& roi, const float* cost, float* disparity, int* label,
                     float* confidence, cudaStream_t s) {
   const dim3 block(32, 8), grid((roi.w + 31) / 32, (roi.h + 7) / 8);
-  wta_kernel<<<grid, block, 0, s>>>(roi.w, roi.h, p.labels, p.dmin, p.dmax, cost, disparity, label, confidence);
+  cae_wta_kernel<<<grid, block, 0, s>>>(roi.w, roi.h, p.labels, p.dmin, p.dmax, cost, disparity, label, confidence);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -105,7 +105,7 @@ __global__ void fuse_kernel(float* __restrict__ cost, const float* __restrict__ 
 // The winner's integer-label disparity into label_disp (may be null), with the sub-pixel
 // offset (lfr::subpixel_offset: 5-point fit when wide, else the parabola) when subpixel
 // into disp, and the confidence (may be null): one pass over the volume.
-__global__ void wta_kernel(const float* __restrict__ cost, bool pixel_major, const float* __restrict__ conf_cost,
+__global__ void lf_refine_wta_kernel(const float* __restrict__ cost, bool pixel_major, const float* __restrict__ conf_cost,
                            long long npx, int labels, float dmin, float dmax, bool subpixel, bool wide,
                            float* __restrict__ label_disp, float* __restrict__ disp, float* __restrict__ conf) {
   const long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -342,7 +342,7 @@ void launch_lf_fuse(float* cost, const float* defocus, float defocus_weight, lon
 
 void launch_lf_wta(const float* cost, bool pixel_major, const float* conf_cost, long long npx, int labels, float dmin,
                    float dmax, bool subpixel, bool wide, float* label_disp, float* disp, float* conf, cudaStream_t s) {
-  wta_kernel<<<blocks(npx), 256, 0, s>>>(cost, pixel_major, conf_cost, npx, labels, dmin, dmax, subpixel, wide,
+  lf_refine_wta_kernel<<<blocks(npx), 256, 0, s>>>(cost, pixel_major, conf_cost, npx, labels, dmin, dmax, subpixel, wide,
                                          label_disp, disp, conf);
   CUDA_CHECK_LAUNCH();
 }

@@ -15,6 +15,8 @@
 
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
+#include "lightbench/engines/cuda.hpp"
+#include "lightbench/engines/mad.hpp"
 #include "lightbench/mad_cuda.hpp"
 #include "lightbench/mad_math.hpp"
 #include "mad_launch.hpp"
@@ -296,7 +298,7 @@ double elapsed(const Event& a, const Event& b) {
   return ms;
 }
 
-class MadCuda final : public MadEvaluator {
+class MadCuda final : public MadEngine {
  public:
   explicit MadCuda(int device) : device_(device) {
     info_ = device_info(device);
@@ -483,7 +485,7 @@ class MadCuda final : public MadEvaluator {
 
 std::vector<std::string> mad_stats_variants() { return {"gather", "shared", "shared_nc", "fused"}; }
 
-std::unique_ptr<MadEvaluator> make_mad_cuda(int device) { return std::make_unique<MadCuda>(device); }
+std::unique_ptr<MadEngine> make_mad_engine_cuda(int device) { return std::make_unique<MadCuda>(device); }
 
 std::vector<std::vector<mad_cpu_detail::BlockStatsD>> mad_block_stats_cuda(const std::vector<float>& planes, int w,
                                                                             int h, int nplanes,

@@ -1,6 +1,7 @@
 #pragma once
 // Internal interface between the host code of lb_kernels (backend, bench; plain C++) and
-// the kernels in render.cu. CUDA runtime types only, no device code.
+// the render kernels (render.cu dispatches onto render_original.cu, render_sync.cu,
+// render_nosync.cu). CUDA runtime types only, no device code.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -60,20 +61,6 @@ struct OutputDevice {
 void launch_render(const RenderLayout& layout, const TablesDevice& tables, const RawDevice& raw,
                    const RenderConfig& config, const KernelTuning& tuning,
                    const OutputDevice& out, cudaStream_t stream);
-
-// The seed's "simple copy" reference: read-then-write, 16 bytes per thread. `bytes` must be
-// a multiple of 16; both pointers 16-byte aligned.
-void launch_copy(const void* src, void* dst, std::size_t bytes, cudaStream_t stream);
-
-// Reads `bytes` of buf (make it at least twice the L2 size) to evict the L2 between timed
-// launches; `sink` (4 bytes of device memory) is almost never written.
-void launch_l2_flush(const void* buf, std::size_t bytes, unsigned* sink, cudaStream_t stream);
-
-// Diagnostic: for each of rows[0..nrows), reads word idx[i] (wide: 16-byte quad idx[i])
-// of that row for all i, in raster order. Requires a 16-byte aligned pitch when wide.
-void launch_raster_read(const std::uint32_t* rgba, std::size_t pitch_bytes, const int* rows,
-                        int nrows, const int* idx, int nidx, bool wide, int column_major,
-                        unsigned* sink, cudaStream_t stream);
 
 // Probe: can this process launch the kernels on the current device (a kernel image for its
 // architecture exists)? Returns cudaSuccess or the error.

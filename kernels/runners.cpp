@@ -1,6 +1,11 @@
 // The CUDA runner factories of the built-in algorithms: each algorithm's runner (engine/src/
 // algorithms/) over its CUDA engine, which writes its outputs from device memory into any
 // lb::Surface (a registered GL texture receives them through CUDA-GL interop).
+#include "lightbench/engines/cuda.hpp"
+#include "lightbench/engines/lightfield.hpp"
+#include "lightbench/engines/mad.hpp"
+#include "lightbench/engines/plenoptic.hpp"
+#include "lightbench/engines/stereo.hpp"
 #include "lightbench/runners.hpp"
 
 #include "lightbench/cae_cuda.hpp"
@@ -19,11 +24,11 @@ void register_runners(AlgorithmRegistry& r) {
     return d.name + " (sm_" + std::to_string(d.cc_major) + std::to_string(d.cc_minor) + ")";
   };
   r.set_cuda_hooks(std::move(hooks));
-  r.add_cuda("plenoptic", [] { return make_plenoptic_runner(make_cuda_backend()); });
-  r.add_cuda("lightfield", [] { return make_lightfield_runner(make_lf_depth_cuda()); });
-  r.add_cuda("stereo-bp", [] { return make_stereo_bp_runner(make_bp_stereo_cuda()); });
-  r.add_cuda("stereo-local", [] { return make_stereo_local_runner(make_local_stereo_cuda()); });
-  r.add_cuda("mad", [] { return make_mad_runner(make_mad_cuda()); });
+  r.add_cuda("plenoptic", [] { return make_plenoptic_runner(make_plenoptic_engine_cuda()); });
+  r.add_cuda("lightfield", [] { return make_lightfield_runner(make_lightfield_engine_cuda()); });
+  r.add_cuda("stereo-bp", [] { return make_stereo_bp_runner(make_stereo_bp_engine_cuda()); });
+  r.add_cuda("stereo-local", [] { return make_stereo_local_runner(make_stereo_local_engine_cuda()); });
+  r.add_cuda("mad", [] { return make_mad_runner(make_mad_engine_cuda()); });
 }
 
 }  // namespace lb::cuda

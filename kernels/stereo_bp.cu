@@ -1,6 +1,7 @@
 // Belief-propagation stereo on CUDA: preprocessing, data cost, pyramid, the message kernel in
 // its four storage variants (local / registers / shared / hybrid), copy-down, winner takes
-// all; the device data; the CUDA matcher. See lightbench/stereo_cuda.hpp.
+// all; the configs and the device data. The CUDA engine over them: stereo_bp_engine.cpp
+// (the warp variant: stereo_bp_warp.cu). See lightbench/stereo_cuda.hpp.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -85,7 +86,7 @@ __global__ void copy_down_kernel(const float* __restrict__ mc, int cw, int ch, f
   bpp::copy_down(mc, cw, ch, mf, fw, fh, L, x, y);
 }
 
-__global__ void wta_kernel(const float* __restrict__ D, const float* __restrict__ m, int w, int h, int L, float* __restrict__ out) {
+__global__ void bp_wta_kernel(const float* __restrict__ D, const float* __restrict__ m, int w, int h, int L, float* __restrict__ out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
   out[static_cast<size_t>(y) * w + x] = static_cast<float>(bpp::wta(D, m, w, h, L, x, y));
@@ -448,7 +449,7 @@ void BpDevice::launch_all(const stereo::BpParams& p, const BpConfig& c, cudaStre
       CUDA_CHECK_LAUNCH();
     }
   }
-  wta_kernel<<<grid2(w_, h_, b2), b2, 0, s>>>(D, msg, w_, h_, L, d_map_.as<float>());
+  bp_wta_kernel<<<grid2(w_, h_, b2), b2, 0, s>>>(D, msg, w_, h_, L, d_map_.as<float>());
   CUDA_CHECK_LAUNCH();
 }
 
@@ -487,118 +488,5 @@ double bp_time_config(BpDevice& dev, const stereo::BpParams& p, const BpConfig& 
 }
 
 }  // namespace detail
-
-// ---------------------------------------------------------------------------------------
-// Public API
-// ---------------------------------------------------------------------------------------
-std::vector<std::string> bp_stereo_variants() {
-  return {"auto", "auto:float", "warp", "warp-fp16", "warp-bf16", "registers", "hybrid", "shared", "local"};
-}
-std::vector<int> bp_register_counts() { return detail::bp_register_instances(); }
-std::vector<int> bp_warp_lane_counts(int ndisp) { return detail::bp_warp_lane_options(ndisp); }
-
-namespace {
-
-using namespace detail;
-
-class CudaBpStereo final : public DeviceStereoMatcher<stereo::BpParams> {
- public:
-  explicit CudaBpStereo(int device) : device_(device) {
-    std::string why;
-    if (!device_available(&why)) throw Error("CUDA BP stereo: " + why);
-    CUDA_CHECK_THROW(cudaSetDevice(device));
-    info_ = device_info(device);
-    stream_ = std::make_unique<Stream>();
-    dev_ = std::make_unique<BpDevice>();
-    for (auto& e : e_) e = std::make_unique<Event>();
-  }
-  BackendKind kind() const override { return BackendKind::Cuda; }
-  std::string device_name() const override { return info_.name; }
-  void set_pair(const stereo::StereoPair& pair) override {
-    CUDA_CHECK_THROW(cudaSetDevice(device_));
-    CUDA_CHECK_THROW(cudaStreamSynchronize(stream_->get()));
-    outputs_.reset();
-    dev_->set_pair(pair);
-  }
-  bool has_pair() const override { return dev_->has_pair(); }
-  std::vector<std::string> variants() const override { return bp_stereo_variants(); }
-  std::string default_variant() const override { return "auto"; }
- private:
-  cudaStream_t stream() const override { return stream_->get(); }
-  // out == nullptr: download the map into the result; else write it into out from the device.
-  stereo::StereoResult run_impl(const stereo::BpParams& p, const std::string& variant_in, Surface* out) override {
-    LB_REQUIRE(has_pair(), "stereo bp: no stereo pair loaded");
-    stereo::validate(p);
-    LB_REQUIRE(p.ndisp <= dev_->width(), "ndisp: " + std::to_string(p.ndisp) +
-                                             " disparities exceed the image width " + std::to_string(dev_->width()));
-    CUDA_CHECK_THROW(cudaSetDevice(device_));
-    const std::string variant = variant_in.empty() ? default_variant() : variant_in;
-    const cudaStream_t s = stream_->get();
-    stereo::StereoResult r;
-    BpConfig c;
-    bool fallback = false;
-    if (!bp_parse_variant(variant, p.ndisp, &c, &fallback)) {
-      dev_->upload(s);
-      if (bp_is_auto(variant)) {
-        const BpTuneResult t = bp_autotune_any(*dev_, p, info_.name, variant == "auto:float", s);
-        c = bp_config_of(t.best, p.ndisp);
-        r.tuning = t.describe();
-      } else {
-        const BpTuneResult t = bp_autotune(*dev_, p, info_.name, s);
-        c.store = BpStore::Hybrid;
-        c.reg = t.best.reg;
-        c.shared = t.best.shared;
-        c.block_x = t.best.block_x;
-        c.block_y = t.best.block_y;
-        r.tuning = t.describe();
-      }
-    }
-    const std::string note = bp_fit_config(c, p.ndisp, dev_->max_shared_bytes());
-    const std::string resolved = fallback ? "registers->local (no instance for L=" + std::to_string(p.ndisp) + ")" : c.name();
-    r.variant = bp_is_auto(variant) ? variant + " -> " + resolved : resolved;
-    if (fallback) {
-      std::string why = "registers: no instance for L=";
-      why += std::to_string(p.ndisp);
-      why += " (instances 16, 20, 21, 32, 48, 60, 64, 128; an array of 256 values per thread exceeds the "
-             "255-register limit), ran local; the warp variant serves every L";
-      if (!r.tuning.empty()) r.tuning += "; ";
-      r.tuning += why;
-    }
-    if (!note.empty()) r.tuning += (r.tuning.empty() ? "" : "; ") + ("adjusted " + note);
-    CUDA_CHECK_THROW(cudaEventRecord(e_[0]->get(), s));
-    dev_->upload(s);
-    CUDA_CHECK_THROW(cudaEventRecord(e_[1]->get(), s));
-    dev_->compute(p, c, s);
-    CUDA_CHECK_THROW(cudaEventRecord(e_[2]->get(), s));
-    outputs_.set_map(dev_->device_map(), dev_->width(), dev_->height());
-    if (out) outputs_.map_to_surface(*out, s);
-    else dev_->download(s);
-    CUDA_CHECK_THROW(cudaEventRecord(e_[3]->get(), s));
-    CUDA_CHECK_THROW(cudaEventSynchronize(e_[3]->get()));
-    float ms = 0, total = 0;
-    CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, e_[1]->get(), e_[2]->get()));
-    CUDA_CHECK_THROW(cudaEventElapsedTime(&total, e_[0]->get(), e_[3]->get()));
-    if (!out) dev_->copy_map(r.disparity);
-    r.ms = ms;
-    r.ms_total = total;
-    const std::string key = fallback ? "local" : c.store == BpStore::Hybrid ? "hybrid" : c.name();
-    const std::uint64_t px = static_cast<std::uint64_t>(dev_->width()) * dev_->height();
-    timings_.record("stereo/bp/" + key, ms, px * p.ndisp * 4 * 5);
-    timings_.record("stereo/bp/" + key + (out ? "/total (to surface)" : "/total"), total, dev_->pair_bytes() + px * 4);
-    return r;
-  }
-
-  int device_;
-  DeviceInfo info_;
-  std::unique_ptr<Stream> stream_;
-  std::unique_ptr<BpDevice> dev_;
-  std::unique_ptr<Event> e_[4];
-};
-
-}  // namespace
-
-std::unique_ptr<stereo::StereoMatcher<stereo::BpParams>> make_bp_stereo_cuda(int device) {
-  return std::make_unique<CudaBpStereo>(device);
-}
 
 }  // namespace lb::cuda

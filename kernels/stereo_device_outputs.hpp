@@ -7,6 +7,7 @@
 
 #include "disparity_score.hpp"
 #include "lightbench/cuda_api.hpp"
+#include "lightbench/engines/stereo.hpp"
 #include "surface_write.hpp"
 
 namespace lb::cuda::detail {
@@ -57,7 +58,7 @@ class StereoDeviceOutputs {
 // is downloaded into the result; else written from the device into out), and the map stays
 // on the device for the error map and the score.
 template <class P>
-class DeviceStereoMatcher : public stereo::StereoMatcher<P> {
+class DeviceStereoEngine : public stereo::StereoEngine<P> {
  public:
   stereo::StereoResult run(const P& p, const std::string& variant) final { return run_impl(p, variant, nullptr); }
   void run_to_surface(const P& p, const std::string& variant, Surface& out) final {

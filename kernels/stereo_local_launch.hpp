@@ -1,6 +1,6 @@
 #pragma once
 // Internal to lb_kernels: device state and the launcher of the local stereo variants
-// (kernels/stereo_local.cu), shared by the CUDA matcher and the benchmark.
+// (kernels/stereo_local_pipeline.cu), shared by the CUDA engine and the benchmark.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>

@@ -10,13 +10,15 @@
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
 #include "lightbench/bench/mad.hpp"
+#include "lightbench/engines/cuda.hpp"
+#include "lightbench/engines/mad.hpp"
 #include "lightbench/mad.hpp"
 #include "lightbench/mad_cuda.hpp"
 #include "lightbench/mad_math.hpp"
 #include "lightbench/timing.hpp"
 #include "mad_launch.hpp"
 #include "mad_workloads.hpp"
-#include "render_launch.hpp"  // launch_copy
+#include "bench_kernels.hpp"  // launch_copy
 #include "timer.hpp"
 
 namespace lb::bench {
@@ -38,7 +40,7 @@ Row metric_row(const detail::MadWorkload& wl, const std::string& variant) {
 
 // The whole metric `runs` times after `warmup` untimed runs; its times are the metric's
 // own (MadResult::ms).
-void time_metric(Row& e, MadEvaluator& ev, const detail::MadWorkload& wl, const std::string& variant, int warmup,
+void time_metric(Row& e, MadEngine& ev, const detail::MadWorkload& wl, const std::string& variant, int warmup,
                  int runs) {
   MadOptions mo;
   mo.keep_maps = false;
@@ -79,10 +81,10 @@ Report bench_mad(const MadBenchOptions& o) {
     DeviceBuffer a(bytes), b(bytes);
     CUDA_CHECK_THROW(cudaMemsetAsync(a.get(), 0, bytes, s));
     rep.copy_gbps =
-        compute_stats(timer.time([&] { cuda::detail::launch_copy(a.get(), b.get(), bytes, s); }), 2 * bytes).median_gbps;
+        compute_stats(timer.time([&] { launch_copy(a.get(), b.get(), bytes, s); }), 2 * bytes).median_gbps;
   }
-  auto cpu = make_mad_cpu();
-  auto gpu = cuda::make_mad_cuda(o.device);
+  auto cpu = make_mad_engine_cpu();
+  auto gpu = cuda::make_mad_engine_cuda(o.device);
   Table& entries = rep.table("entries");
   for (const detail::MadWorkload& wl : detail::mad_workloads(o.iqa_dir)) {
     const int w = wl.ref.width, h = wl.ref.height;

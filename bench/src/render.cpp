@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench_device.hpp"
+#include "bench_kernels.hpp"
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
 #include "lightbench/bench/render.hpp"
@@ -124,8 +125,8 @@ void time_diagnostics(Report& rep, const RenderTablesHost& tables, const RawDevi
     e.kernel = "diag";
     e.bytes = static_cast<std::uint64_t>(rows.size()) * n * (wide ? 16 : 4);
     set_times(e, timer.time([&] {
-      cuda::detail::launch_raster_read(raw.rgba, raw.rgba_pitch, d_rows.as<int>(), static_cast<int>(rows.size()),
-                                       idx.as<int>(), static_cast<int>(n), wide, column_major, d_sink.as<unsigned>(), s);
+      launch_raster_read(raw.rgba, raw.rgba_pitch, d_rows.as<int>(), static_cast<int>(rows.size()),
+                         idx.as<int>(), static_cast<int>(n), wide, column_major, d_sink.as<unsigned>(), s);
     }));
     diag.rows.push_back(e);
   };
@@ -248,14 +249,14 @@ Report bench_render(const ImageU8& raw_in, const PlenopticGrid& grid, const Rend
     e.label = "copy (16 B/thread)";
     e.kernel = "copy";
     e.bytes = 2ull * bytes;
-    cuda::detail::launch_copy(src.get(), dst.get(), bytes, s);
+    launch_copy(src.get(), dst.get(), bytes, s);
     CUDA_CHECK_THROW(cudaStreamSynchronize(s));
     std::vector<std::uint8_t> back(W * H * 4);
     CUDA_CHECK_THROW(cudaMemcpyAsync(back.data(), dst.get(), back.size(), cudaMemcpyDeviceToHost, s));
     CUDA_CHECK_THROW(cudaStreamSynchronize(s));
     e.set_check(std::memcmp(back.data(), rgba.data.data(), back.size()) == 0 ? 0 : 1);
     all_exact = all_exact && e.exact;
-    set_times(e, timer.time([&] { cuda::detail::launch_copy(src.get(), dst.get(), bytes, s); }));
+    set_times(e, timer.time([&] { launch_copy(src.get(), dst.get(), bytes, s); }));
     rep.copy_gbps = e.gbps;
     Table& copy = rep.table("copy");
     copy.single = true;

@@ -1,5 +1,5 @@
 // `lightbench-cli bench stereo --like-reference`: the BP CUDA matcher (public API only:
-// make_bp_stereo_cuda -> set_pair -> run) at the reference's settings on pairs of its sizes,
+// make_stereo_bp_engine_cuda -> set_pair -> run) at the reference's settings on pairs of its sizes,
 // beside its figures; the memory floor at the copy bandwidth measured here.
 #include "lightbench/bench/stereo_bp_like_reference.hpp"
 
@@ -13,11 +13,12 @@
 #include "bench_device.hpp"
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
+#include "lightbench/engines/cuda.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/stereo_cuda.hpp"
 #include "lightbench/stereo_io.hpp"
 #include "lightbench/timing.hpp"
-#include "render_launch.hpp"  // launch_copy
+#include "bench_kernels.hpp"  // launch_copy
 #include "timer.hpp"
 
 namespace lb::bench {
@@ -52,7 +53,7 @@ double measure_copy_gbps(int l2_bytes, cudaStream_t s) {
   to.warmup = 3;
   to.reps = 20;
   detail::LaunchTimer timer(s, to, l2_bytes);
-  return compute_stats(timer.time([&] { cuda::detail::launch_copy(src.get(), dst.get(), bytes, s); }), 2 * bytes)
+  return compute_stats(timer.time([&] { launch_copy(src.get(), dst.get(), bytes, s); }), 2 * bytes)
       .median_gbps;
 }
 
@@ -226,7 +227,7 @@ Report bench_stereo_like_reference(const LikeReferenceOptions& o) {
                 json_field("reps", std::int64_t{o.reps}),
                 json_field("goal_factor", kGoalFactor)};
 
-  auto matcher = cuda::make_bp_stereo_cuda(o.device);
+  auto matcher = cuda::make_stereo_bp_engine_cuda(o.device);
   Table& entries = rep.table("entries");
   bool all_meet = true;
   for (const LikeReferenceSize& sz : sizes) {

@@ -14,7 +14,7 @@
 #include "cuda_util.hpp"
 #include "lightbench/bench/stereo_local.hpp"
 #include "lightbench/timing.hpp"
-#include "render_launch.hpp"  // launch_copy
+#include "bench_kernels.hpp"  // launch_copy
 #include "stereo_local_launch.hpp"
 #include "timer.hpp"
 

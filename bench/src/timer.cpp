@@ -5,7 +5,7 @@
 #include <chrono>
 
 #include "cuda_check.cuh"
-#include "render_launch.hpp"  // launch_l2_flush
+#include "bench_kernels.hpp"  // launch_l2_flush
 
 namespace lb::bench::detail {
 
@@ -24,7 +24,7 @@ LaunchTimer::LaunchTimer(cudaStream_t stream, const TimerOptions& options, int l
 }
 
 void LaunchTimer::flush() {
-  if (o_.flush_l2) cuda::detail::launch_l2_flush(buf_.get(), flush_bytes_, sink_.as<unsigned>(), s_);
+  if (o_.flush_l2) launch_l2_flush(buf_.get(), flush_bytes_, sink_.as<unsigned>(), s_);
 }
 
 std::vector<double> LaunchTimer::time(const std::function<void()>& run) {

@@ -7,6 +7,7 @@
 
 #include "lightbench/cae.hpp"
 #include "lightbench/cae_math.hpp"
+#include "lightbench/engines/lightfield.hpp"
 #include "lightbench/parallel.hpp"
 
 namespace lb {
@@ -258,7 +259,7 @@ LfDepthResult cae_depth_cpu(const LightField4D& lf, const CaeParams& p, const Ca
   return r;
 }
 
-void LightFieldDepthEstimator::run_to_surface(const CaeParams& p, const std::string& variant,
+void LightFieldEngine::run_to_surface(const CaeParams& p, const std::string& variant,
                                               Surface& out, const CaeRunOptions& o) {
   last_ = run(p, variant, o);
   has_last_ = true;
@@ -266,7 +267,7 @@ void LightFieldDepthEstimator::run_to_surface(const CaeParams& p, const std::str
   out.upload_host(last_.disparity);
 }
 
-void LightFieldDepthEstimator::last_error_to_surface(Surface& out) {
+void LightFieldEngine::last_error_to_surface(Surface& out) {
   LB_REQUIRE(has_last_ && host_lf_, "light-field error: no depth computed yet");
   LB_REQUIRE(host_lf_->has_gt(), "this light field has no ground truth");
   const ImageF err = hci_error_map(last_.disparity, host_lf_->gt, last_.roi.x, last_.roi.y);
@@ -274,20 +275,20 @@ void LightFieldDepthEstimator::last_error_to_surface(Surface& out) {
   out.upload_host(err);
 }
 
-HciScore LightFieldDepthEstimator::score_last(int border) {
+HciScore LightFieldEngine::score_last(int border) {
   LB_REQUIRE(has_last_ && host_lf_, "light-field score: no depth computed yet");
   LB_REQUIRE(host_lf_->has_gt(), "this light field has no ground truth");
   return hci_score_region(last_.disparity, host_lf_->gt, last_.roi.x, last_.roi.y, border);
 }
 
-void LightFieldDepthEstimator::view_to_surface(int u, int v, Surface& out) {
+void LightFieldEngine::view_to_surface(int u, int v, Surface& out) {
   LB_REQUIRE(host_lf_, "no light field loaded");
   const ImageU8 img = to_rgba(extract_view(*host_lf_, u, v));
   out.resize(img.width, img.height);
   out.upload_host(img);
 }
 
-void LightFieldDepthEstimator::refocus_to_surface(float disparity, int aperture_radius, Surface& out) {
+void LightFieldEngine::refocus_to_surface(float disparity, int aperture_radius, Surface& out) {
   LB_REQUIRE(host_lf_, "no light field loaded");
   ImageU8 img;
   {
@@ -300,7 +301,7 @@ void LightFieldDepthEstimator::refocus_to_surface(float disparity, int aperture_
 
 namespace {
 
-class CpuLfDepth final : public LightFieldDepthEstimator {
+class CpuLfDepth final : public LightFieldEngine {
  public:
   explicit CpuLfDepth(int threads) : threads_(threads) {}
   BackendKind kind() const override { return BackendKind::Cpu; }
@@ -334,7 +335,7 @@ class CpuLfDepth final : public LightFieldDepthEstimator {
 
 }  // namespace
 
-std::unique_ptr<LightFieldDepthEstimator> make_lf_depth_cpu(int threads) {
+std::unique_ptr<LightFieldEngine> make_lightfield_engine_cpu(int threads) {
   return std::make_unique<CpuLfDepth>(threads);
 }
 

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "lightbench/cae_math.hpp"
+#include "lightbench/engines/lightfield.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/guided_filter_cpu.hpp"
 #include "lightbench/lf_refine.hpp"
@@ -446,7 +447,7 @@ LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const Ca
   return r;
 }
 
-LfRefineResult run_refined(LightFieldDepthEstimator& est, const LightField4D& lf, const CaeParams& p,
+LfRefineResult run_refined(LightFieldEngine& est, const LightField4D& lf, const CaeParams& p,
                            const std::string& variant, CaeRunOptions o, const LfRefineParams& rp, const ImageF& guide,
                            LfDepthResult* raw, bool* on_device) {
   validate(rp);

@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 
+#include "lightbench/engines/mad.hpp"
 #include "lightbench/mad.hpp"
 #include "lightbench/mad_math.hpp"
 #include "lightbench/parallel.hpp"
@@ -161,7 +162,7 @@ ImageD expand_cells(const std::vector<double>& blocks, int w, int h) {
 // MATLAB 'symmetric' border: -1 -> 0, n -> n-1.
 inline int reflect(int i, int n) { return i < 0 ? -i - 1 : (i >= n ? 2 * n - i - 1 : i); }
 
-class MadCpu final : public MadEvaluator {
+class MadCpu final : public MadEngine {
  public:
   explicit MadCpu(int threads) : threads_(threads) {}
   BackendKind kind() const override { return BackendKind::Cpu; }
@@ -355,14 +356,14 @@ class MadCpu final : public MadEvaluator {
 
 }  // namespace
 
-std::unique_ptr<MadEvaluator> make_mad_cpu(int threads) { return std::make_unique<MadCpu>(threads); }
+std::unique_ptr<MadEngine> make_mad_engine_cpu(int threads) { return std::make_unique<MadCpu>(threads); }
 
 MadResult mad_cpu(const ImageD& ref, const ImageD& dst, const MadOptions& o) {
   MadCpu m(o.threads);
   return m.run(ref, dst, "", o);
 }
 
-void MadEvaluator::map_to_surface(bool hi, Surface& out) {
+void MadEngine::map_to_surface(bool hi, Surface& out) {
   LB_REQUIRE(has_last_ && !(hi ? last_.hi : last_.lo).empty(), "MAD: no maps computed yet");
   const ImageD& m = hi ? last_.hi : last_.lo;
   ImageF f(m.width, m.height, 1);
@@ -371,7 +372,7 @@ void MadEvaluator::map_to_surface(bool hi, Surface& out) {
   out.upload_host(f);
 }
 
-float MadEvaluator::map_quantile(bool hi, double q) {
+float MadEngine::map_quantile(bool hi, double q) {
   LB_REQUIRE(has_last_ && !(hi ? last_.hi : last_.lo).empty(), "MAD: no maps computed yet");
   const ImageD& m = hi ? last_.hi : last_.lo;
   std::vector<float> v(m.data.size());

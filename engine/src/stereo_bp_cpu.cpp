@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "lightbench/engines/stereo.hpp"
 #include "lightbench/parallel.hpp"
 #include "lightbench/stereo_bp.hpp"
 #include "lightbench/stereo_bp_math.hpp"
@@ -297,7 +298,7 @@ ImageF bp_stereo_naive(const StereoPair& pair, const BpParams& p) {
 
 namespace {
 
-class CpuBpStereo final : public StereoMatcher<BpParams> {
+class CpuBpStereo final : public StereoEngine<BpParams> {
  public:
   explicit CpuBpStereo(int threads) : threads_(threads) {}
   BackendKind kind() const override { return BackendKind::Cpu; }
@@ -332,7 +333,7 @@ class CpuBpStereo final : public StereoMatcher<BpParams> {
 
 }  // namespace
 
-std::unique_ptr<StereoMatcher<BpParams>> make_bp_stereo_cpu(int threads) {
+std::unique_ptr<StereoEngine<BpParams>> make_stereo_bp_engine_cpu(int threads) {
   return std::make_unique<CpuBpStereo>(threads);
 }
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "lightbench/engines/stereo.hpp"
 #include "lightbench/parallel.hpp"
 #include "lightbench/stereo_local.hpp"
 #include "lightbench/stereo_local_math.hpp"
@@ -197,7 +198,7 @@ std::vector<int> local_disparity_direct(const StereoPair& pair, const LocalParam
 
 namespace {
 
-class CpuLocalStereo final : public StereoMatcher<LocalParams> {
+class CpuLocalStereo final : public StereoEngine<LocalParams> {
  public:
   explicit CpuLocalStereo(int threads) : threads_(threads) {}
   BackendKind kind() const override { return BackendKind::Cpu; }
@@ -235,7 +236,7 @@ class CpuLocalStereo final : public StereoMatcher<LocalParams> {
 
 }  // namespace
 
-std::unique_ptr<StereoMatcher<LocalParams>> make_local_stereo_cpu(int threads) {
+std::unique_ptr<StereoEngine<LocalParams>> make_stereo_local_engine_cpu(int threads) {
   return std::make_unique<CpuLocalStereo>(threads);
 }
 

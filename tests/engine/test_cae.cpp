@@ -10,6 +10,7 @@
 
 #include "shared_data.hpp"
 #include "lightbench/cae.hpp"
+#include "lightbench/engines/lightfield.hpp"
 #include "lightbench/hci_metrics.hpp"
 #include "lightbench/lightfield.hpp"
 
@@ -156,7 +157,7 @@ TEST_CASE("cae: parameters are validated with one-line errors; describe binds th
   CHECK(cae_label_disparity(p, 0) == p.dmin);
   CHECK(cae_label_disparity(p, 32) == doctest::Approx(p.dmax));
   CHECK_THROWS_AS(resolve_roi({0, 0, 9, 8}, 8, 8), Error);
-  auto est = make_lf_depth_cpu(2);
+  auto est = make_lightfield_engine_cpu(2);
   est->set_lightfield(lf);
   CHECK_THROWS_AS(est->run(p, "exact"), Error);  // kernel variants need CUDA
   HostSurface s(SurfaceFormat::R32F);

@@ -10,6 +10,7 @@
 
 #include "shared_data.hpp"
 #include "lightbench/distort.hpp"
+#include "lightbench/engines/mad.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/mad.hpp"
 #include "lightbench/mad_math.hpp"
@@ -46,7 +47,7 @@ TEST_CASE("mad: reference values of the spec on the iqa pairs (CPU, double)") {
     int appear_digits;  // significant digits the spec gives for d_appear
   };
   const Ref refs[] = {{"I03", 152.7177, 204110.41, 6.4921, 5}, {"I04", 0, 0, 0.3236, 4}, {"I06", 0, 0, 0.1974, 4}};
-  auto ev = make_mad_cpu();
+  auto ev = make_mad_engine_cpu();
   for (const Ref& r : refs) {
     CAPTURE(r.id);
     const ImageD ref = mad_gray(load_image(kIqa + "/" + r.id + "_ref.bmp"));
@@ -102,7 +103,7 @@ TEST_CASE("mad: bad input is rejected with one clear line") {
   ImageD bad = a;
   bad.data[5] = 300;
   CHECK_THROWS_WITH_AS(mad_cpu(a, bad), doctest::Contains("0..255"), Error);
-  CHECK_THROWS_AS(make_mad_cpu()->run(a, a, "shared"), Error);
+  CHECK_THROWS_AS(make_mad_engine_cpu()->run(a, a, "shared"), Error);
 }
 
 TEST_CASE("mad: odd sizes are scored on the even top-left part") {
@@ -187,7 +188,7 @@ TEST_CASE("mad: more blur / noise / JPEG never lowers the score (I03_ref crop)")
   for (int y = 0; y < 128; ++y)
     for (int x = 0; x < 160; ++x) ref.at(x, y) = full.at(x + 200, y + 150);
   const ImageU8 ref8 = to_u8(ref);
-  auto ev = make_mad_cpu();
+  auto ev = make_mad_engine_cpu();
   MadOptions o;
   o.keep_maps = false;
   struct Series {

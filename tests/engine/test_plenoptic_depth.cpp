@@ -6,6 +6,7 @@
 #include <string>
 
 #include "lightbench/backend.hpp"
+#include "lightbench/engines/plenoptic.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/plenoptic_depth.hpp"
 #include "lightbench/render_cpu.hpp"
@@ -202,7 +203,7 @@ TEST_CASE("all-in-focus through the CPU backend: the reference on the last depth
   rp.lim = 1;
   rp.view_x = -2.0f;
   rp.sigma = 2.5f;
-  auto cpu = make_cpu_backend(2);
+  auto cpu = make_plenoptic_engine_cpu(2);
   cpu->set_raw(raw);
   HostSurface d(SurfaceFormat::R32F), a(SurfaceFormat::RGBA8);
   CHECK_THROWS_AS(cpu->render_all_in_focus(g, rp, dp, a), Error);  // no depth() yet

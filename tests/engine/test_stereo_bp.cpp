@@ -10,6 +10,7 @@
 #include <random>
 
 #include "shared_data.hpp"
+#include "lightbench/engines/stereo.hpp"
 #include "lightbench/stereo_bp.hpp"
 #include "lightbench/stereo_bp_math.hpp"
 #include "lightbench/stereo_bp_planes.hpp"
@@ -143,7 +144,7 @@ TEST_CASE("bp params: validation errors name the parameter; describe binds all s
 }
 
 TEST_CASE("bp cpu matcher: interface, variant check, timings") {
-  auto m = make_bp_stereo_cpu(2);
+  auto m = make_stereo_bp_engine_cpu(2);
   CHECK_FALSE(m->has_pair());
   CHECK_THROWS_AS(m->run(BpParams{}), Error);
   m->set_pair(synthetic_plane_pair(40, 30, 3, 4u));

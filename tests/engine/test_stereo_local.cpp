@@ -8,6 +8,7 @@
 #include <random>
 
 #include "shared_data.hpp"
+#include "lightbench/engines/stereo.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/stereo_local.hpp"
 #include "lightbench/stereo_local_math.hpp"
@@ -188,7 +189,7 @@ TEST_CASE("stereo local: parameters and the matcher interface") {
   CHECK(local_variants().back() == "fused2");
   CHECK(local_timing_key("fused") == "stereo/local/fused");
 
-  auto m = make_local_stereo_cpu(2);
+  auto m = make_stereo_local_engine_cpu(2);
   CHECK_FALSE(m->has_pair());
   CHECK_THROWS_AS(m->run(p), Error);
   StereoPair mismatched{ImageU8(10, 10, 3), ImageU8(11, 10, 3), "x"};

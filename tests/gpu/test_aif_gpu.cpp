@@ -1,4 +1,4 @@
-// The all-in-focus render on the device (ComputeBackend::render_all_in_focus after depth(),
+// The all-in-focus render on the device (PlenopticEngine::render_all_in_focus after depth(),
 // and render_all_in_focus_cuda from a host map) against lb::render_all_in_focus, exactly
 // (integer math shared through plenoptic_math.hpp / depth_math.hpp), on random raws of
 // awkward sizes, random depth maps (every pixel its own patch size, including P < M and
@@ -12,6 +12,8 @@
 #include "gpu_test_util.hpp"
 #include "lightbench/backend.hpp"
 #include "lightbench/cuda_api.hpp"
+#include "lightbench/engines/cuda.hpp"
+#include "lightbench/engines/plenoptic.hpp"
 #include "lightbench/plenoptic_depth.hpp"
 
 namespace {
@@ -86,8 +88,8 @@ TEST_CASE("aif gpu: random depth maps, bit-exact vs the CPU reference") {
 
 TEST_CASE("aif gpu: backend after depth(), surfaces and host staging, vs the CPU backend") {
   LB_GPU_TEST_GUARD();
-  auto gpu = cuda::make_cuda_backend();
-  auto cpu = make_cpu_backend();
+  auto gpu = cuda::make_plenoptic_engine_cuda();
+  auto cpu = make_plenoptic_engine_cpu();
   int k = 0;
   for (const AifCase& c : cases()) {
     const int w = test::raw_extent(c.g.nx, c.g.pitch, c.g.ox, 2);
@@ -133,7 +135,7 @@ TEST_CASE("aif gpu: errors") {
   const AifCase c = cases()[1];
   const ImageU8 raw = test::random_raw(test::raw_extent(c.g.nx, c.g.pitch, c.g.ox, 0),
                                        test::raw_extent(c.g.ny, c.g.pitch, c.g.oy, 0), 3, 5);
-  auto gpu = cuda::make_cuda_backend();
+  auto gpu = cuda::make_plenoptic_engine_cuda();
   gpu->set_raw(raw);
   HostSurface a(SurfaceFormat::RGBA8), d(SurfaceFormat::R32F);
   CHECK_THROWS_AS(gpu->render_all_in_focus(c.g, c.r, c.d, a), Error);  // no depth() yet

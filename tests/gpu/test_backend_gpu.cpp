@@ -7,6 +7,9 @@
 #include <string>
 
 #include "gpu_test_util.hpp"
+#include "lightbench/engines/cuda.hpp"
+#include "lightbench/engines/plenoptic.hpp"
+#include "lightbench/engines/select_backend.hpp"
 #include "lightbench/runners.hpp"
 #include "lightbench/backend.hpp"
 #include "lightbench/cuda_api.hpp"
@@ -70,7 +73,7 @@ TEST_CASE("backend selection reports why") {
 
 TEST_CASE("gpu backend: host-surface fallback, table cache, raw replacement, timings") {
   LB_GPU_TEST_GUARD();
-  auto be = cuda::make_cuda_backend();
+  auto be = cuda::make_plenoptic_engine_cuda();
   CHECK(be->kind() == BackendKind::Cuda);
   CHECK_FALSE(be->has_raw());
   const PlenopticGrid g = small_grid();
@@ -136,7 +139,7 @@ TEST_CASE("gpu backend: host-surface fallback, table cache, raw replacement, tim
 
 TEST_CASE("gpu backend: errors are lb::Error and leave the backend usable") {
   LB_GPU_TEST_GUARD();
-  auto be = cuda::make_cuda_backend();
+  auto be = cuda::make_plenoptic_engine_cuda();
   const PlenopticGrid g = small_grid();
   auto surf = cuda::make_cuda_surface();
   RenderParams p;
@@ -156,7 +159,7 @@ TEST_CASE("gpu backend: errors are lb::Error and leave the backend usable") {
   CHECK_THROWS_AS(be->render(too_big, p, {}, *surf), Error);
   auto scalar = cuda::make_cuda_surface(SurfaceFormat::R32F);
   CHECK_THROWS_AS(be->render(g, p, {}, *scalar), Error);
-  CHECK_THROWS_AS(cuda::set_kernel_tuning(*make_cpu_backend(1), {}), Error);
+  CHECK_THROWS_AS(cuda::set_kernel_tuning(*make_plenoptic_engine_cpu(1), {}), Error);
   // Still works.
   be->render(g, p, {}, *surf);
   expect_exact(cuda::read_back_rgba(*surf), reference(raw, g, p), "after errors");

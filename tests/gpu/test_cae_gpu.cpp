@@ -22,6 +22,8 @@
 #include "gpu_test_util.hpp"
 #include "lightbench/cae.hpp"
 #include "lightbench/cae_cuda.hpp"
+#include "lightbench/engines/cuda.hpp"
+#include "lightbench/engines/lightfield.hpp"
 
 using namespace lb;
 
@@ -45,7 +47,7 @@ LightField4D random_lf(int w, int h, int n, std::uint64_t seed, int levels) {
 
 TEST_CASE("cae gpu: every variant vs the CPU reference (odd sizes, 3x3 and 5x5)") {
   LB_GPU_TEST_GUARD();
-  auto gpu = cuda::make_lf_depth_cuda();
+  auto gpu = cuda::make_lightfield_engine_cuda();
   struct Case {
     int w, h, grid, views, levels;
   };
@@ -123,7 +125,7 @@ TEST_CASE("cae gpu: every variant vs the CPU reference (odd sizes, 3x3 and 5x5)"
 }
 
 // Bounds of the first test, for one variant against the CPU reference.
-static void check_vs_cpu(LightFieldDepthEstimator& gpu, const LightField4D& lf, const CaeParams& p, const std::string& v,
+static void check_vs_cpu(LightFieldEngine& gpu, const LightField4D& lf, const CaeParams& p, const std::string& v,
                   const CaeRoi& roi = {}) {
   CaeRunOptions o;
   o.keep_cost = true;
@@ -158,7 +160,7 @@ static void check_vs_cpu(LightFieldDepthEstimator& gpu, const LightField4D& lf, 
 
 TEST_CASE("cae gpu: exact_terms vs the CPU reference and coalesced (windows 1..15, normalized, small sigma)") {
   LB_GPU_TEST_GUARD();
-  auto gpu = cuda::make_lf_depth_cuda();
+  auto gpu = cuda::make_lightfield_engine_cuda();
   // Levels 256: mostly distinct levels (counts 1); 4 and 8: counts up to n*n. sigma 2 floors
   // most weights (log w clamped at log 1e-30, H up to ~70), 60 almost flat. 77 labels: not a
   // multiple of the labels per thread; the region's edges are not multiples of the 32 x 3
@@ -219,7 +221,7 @@ TEST_CASE("cae gpu: exact_terms vs the CPU reference and coalesced (windows 1..1
 
 TEST_CASE("cae gpu: exact kernels and binned_fast bit for bit (windows 3..11, runs up to n*n)") {
   LB_GPU_TEST_GUARD();
-  auto gpu = cuda::make_lf_depth_cuda();
+  auto gpu = cuda::make_lightfield_engine_cuda();
   // levels 1: every sample equal (one run of n*n per channel); 2 and 8: long runs; 256:
   // mostly distinct levels. exact runs the sorting kernel at 3 and 5, exact_smem beyond;
   // exact_sort covers 3..9 (at 11 it runs exact's kernel, exact_smem_table). The shear
@@ -272,7 +274,7 @@ TEST_CASE("cae gpu: exact_smem's logf equals logf on every float in [FLT_MIN, 2]
 
 TEST_CASE("cae gpu: exact_smem bit for bit at 13x13 and 15x15, many labels, regions") {
   LB_GPU_TEST_GUARD();
-  auto gpu = cuda::make_lf_depth_cuda();
+  auto gpu = cuda::make_lightfield_engine_cuda();
   // Windows beyond the test above; 77 labels (not a multiple of exact_smem's labels per
   // thread); a region whose edges are not multiples of the 32 x 3 block.
   for (const int levels : {256, 4}) {
@@ -306,7 +308,7 @@ TEST_CASE("cae gpu: exact_smem bit for bit at 13x13 and 15x15, many labels, regi
 
 TEST_CASE("cae gpu: regions, timings, errors, surfaces") {
   LB_GPU_TEST_GUARD();
-  auto gpu = cuda::make_lf_depth_cuda();
+  auto gpu = cuda::make_lightfield_engine_cuda();
   const LightField4D lf = synthetic_plane_lightfield(45, 31, 5, 5, 1.0f, 5);
   gpu->set_lightfield(lf);
   CaeParams p;

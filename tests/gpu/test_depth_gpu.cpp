@@ -9,6 +9,8 @@
 #include "gpu_test_util.hpp"
 #include "lightbench/backend.hpp"
 #include "lightbench/cuda_api.hpp"
+#include "lightbench/engines/cuda.hpp"
+#include "lightbench/engines/plenoptic.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/plenoptic_depth.hpp"
 
@@ -70,7 +72,7 @@ std::vector<DepthCase> cases() {
   };
 }
 
-void check_all_variants(ComputeBackend& gpu, const ImageU8& raw, const DepthCase& c, const ImageF& want,
+void check_all_variants(PlenopticEngine& gpu, const ImageU8& raw, const DepthCase& c, const ImageF& want,
                         const std::string& what) {
   gpu.set_raw(raw);
   const std::vector<cuda::DepthTuning> shapes = {{}, {64, 2, 3}, {0, 5, 2}, {0, 1, 1}};
@@ -102,7 +104,7 @@ void check_all_variants(ComputeBackend& gpu, const ImageU8& raw, const DepthCase
 
 TEST_CASE("every depth variant equals the CPU reference on random raws") {
   LB_GPU_TEST_GUARD();
-  auto gpu = cuda::make_cuda_backend();
+  auto gpu = cuda::make_plenoptic_engine_cuda();
   std::uint64_t seed = 100;
   for (const DepthCase& c : cases()) {
     const ImageU8 raw = test::random_raw(test::raw_extent(c.g.nx, c.g.pitch, c.g.ox, 3),
@@ -114,7 +116,7 @@ TEST_CASE("every depth variant equals the CPU reference on random raws") {
 
 TEST_CASE("depth variants equal the CPU reference on a generated scene and a constant raw") {
   LB_GPU_TEST_GUARD();
-  auto gpu = cuda::make_cuda_backend();
+  auto gpu = cuda::make_plenoptic_engine_cuda();
   const GeneratedScene s = generate_scene(generator_preset("small", 2));
   for (int window : {1, 5}) {
     DepthCase c{s.params.grid, dp(11, 7, 14, 2, window, 0.8f), 3};
@@ -132,7 +134,7 @@ TEST_CASE("depth variants equal the CPU reference on a generated scene and a con
 
 TEST_CASE("depth timings are recorded per variant with bytes") {
   LB_GPU_TEST_GUARD();
-  auto gpu = cuda::make_cuda_backend();
+  auto gpu = cuda::make_plenoptic_engine_cuda();
   const DepthCase c{{11, 7, 19.4, 1.5, 0.25}, dp(11, 7, 14, 2, 1, 0.8f), 3};
   const ImageU8 raw = test::random_raw(220, 140, 3, 9);
   gpu->set_raw(raw);

@@ -17,6 +17,8 @@
 #include "lf_refine_launch.hpp"
 #include "lightbench/cae.hpp"
 #include "lightbench/cae_cuda.hpp"
+#include "lightbench/engines/cuda.hpp"
+#include "lightbench/engines/lightfield.hpp"
 #include "lightbench/lf_refine.hpp"
 #include "lightbench/lightfield.hpp"
 
@@ -33,8 +35,8 @@ TEST_CASE("lf refine gpu: every mode against the CPU reference (awkward sizes)")
     bool wide = true;    // 5-point sub-pixel fit (else the parabola)
     bool sgm = true;     // semi-global aggregation
   };
-  auto cpu = make_lf_depth_cpu();
-  auto gpu = cuda::make_lf_depth_cuda();
+  auto cpu = make_lightfield_engine_cpu();
+  auto gpu = cuda::make_lightfield_engine_cuda();
   for (const Case c : {Case{67, 45, 5, 33, 4, LfRefineMode::Subpixel, false, 0.0f},
                        Case{67, 45, 5, 33, 4, LfRefineMode::Subpixel, true, 0.3f, false},
                        Case{67, 45, 5, 33, 4, LfRefineMode::Subpixel, true, 0.5f},

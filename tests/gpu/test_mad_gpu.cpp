@@ -15,6 +15,7 @@
 #include "shared_data.hpp"
 #include "gpu_test_util.hpp"
 #include "lightbench/distort.hpp"
+#include "lightbench/engines/cuda.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/mad.hpp"
 #include "lightbench/mad_cuda.hpp"
@@ -70,7 +71,7 @@ TEST_CASE("mad gpu: whole metric, every variant, vs the CPU reference (synthetic
                                                ((x / 13 + y / 11) % 2) * 30 - 15);
   const ImageD r = mad_gray(ref), d = mad_gray(distort_noise(distort_blur(ref, 1.0), 6, 2));
   const MadResult want = mad_cpu(r, d);
-  auto gpu = cuda::make_mad_cuda();
+  auto gpu = cuda::make_mad_engine_cuda();
   for (const std::string& v : gpu->variants()) {
     CAPTURE(v);
     const MadResult got = gpu->run(r, d, v);
@@ -102,7 +103,7 @@ TEST_CASE("mad gpu: the spec's reference values on the iqa pairs (0.1 %)") {
     double mad, d_detect, d_appear;
   };
   const Ref refs[] = {{"I03", 152.7177, 204110.41, 6.4921}, {"I04", 0, 0, 0.3236}, {"I06", 0, 0, 0.1974}};
-  auto gpu = cuda::make_mad_cuda();
+  auto gpu = cuda::make_mad_engine_cuda();
   for (const Ref& rf : refs) {
     const ImageD r = mad_gray(load_image(dir + "/" + rf.id + "_ref.bmp"));
     const ImageD d = mad_gray(load_image(dir + "/" + rf.id + "_dist.bmp"));

@@ -16,6 +16,7 @@
 #include "lightbench/cae.hpp"
 #include "lightbench/cae_cuda.hpp"
 #include "lightbench/cuda_api.hpp"
+#include "lightbench/engines/cuda.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/lightfield.hpp"
 #include "lightbench/mad.hpp"
@@ -68,21 +69,21 @@ TEST_CASE("device budget: a tiny limit fails every CUDA algorithm with one line;
   unsetenv("LB_MAX_DEVICE_MEMORY");
   const stereo::StereoPair pair = random_pair(96, 64);
   {
-    auto m = cuda::make_bp_stereo_cuda();
+    auto m = cuda::make_stereo_bp_engine_cuda();
     m->set_pair(pair);
     stereo::BpParams p;
     p.ndisp = 16;
     oom_then_ok("stereo bp", [&] { (void)m->run(p, ""); });
   }
   {
-    auto m = cuda::make_local_stereo_cuda();
+    auto m = cuda::make_stereo_local_engine_cuda();
     m->set_pair(pair);
     stereo::LocalParams p;
     p.ndisp = 16;
     oom_then_ok("stereo local", [&] { (void)m->run(p, ""); });
   }
   {
-    auto est = cuda::make_lf_depth_cuda();
+    auto est = cuda::make_lightfield_engine_cuda();
     const LightField4D lf = synthetic_plane_lightfield(48, 40, 5, 5, 1.0f, 3u);
     CaeParams p;
     p.labels = 16;
@@ -92,7 +93,7 @@ TEST_CASE("device budget: a tiny limit fails every CUDA algorithm with one line;
     });
   }
   {
-    auto ev = cuda::make_mad_cuda();
+    auto ev = cuda::make_mad_engine_cuda();
     ImageU8 a(64, 64, 1), b(64, 64, 1);
     std::mt19937 rng(3);
     for (auto& v : a.data) v = static_cast<std::uint8_t>(rng());
@@ -101,7 +102,7 @@ TEST_CASE("device budget: a tiny limit fails every CUDA algorithm with one line;
     oom_then_ok("mad", [&] { (void)ev->run(r, d); });
   }
   {
-    auto be = cuda::make_cuda_backend();
+    auto be = cuda::make_plenoptic_engine_cuda();
     PlenopticGrid g;
     g.nx = 8;
     g.ny = 6;

@@ -10,6 +10,8 @@
 #include "gpu_test_util.hpp"
 #include "lightbench/backend.hpp"
 #include "lightbench/cuda_api.hpp"
+#include "lightbench/engines/cuda.hpp"
+#include "lightbench/engines/plenoptic.hpp"
 #include "lightbench/render_cpu.hpp"
 #include "lightbench/render_tables.hpp"
 
@@ -88,7 +90,7 @@ void poison(Surface& s, int w, int h, std::uint8_t value) {
 }
 
 // Renders every run into every output and compares with the CPU reference.
-void check_all(ComputeBackend& be, const ImageU8& raw, const PlenopticGrid& g,
+void check_all(PlenopticEngine& be, const ImageU8& raw, const PlenopticGrid& g,
                const RenderParams& p, const std::vector<Run>& runs, Outputs& outs) {
   const std::string what = test::describe_case(g, p);
   CAPTURE(what);
@@ -114,7 +116,7 @@ void check_all(ComputeBackend& be, const ImageU8& raw, const PlenopticGrid& g,
 
 TEST_CASE("gpu render: every variant matches render_cpu over patch 7..14 and lim 1..3") {
   LB_GPU_TEST_GUARD();
-  auto be = cuda::make_cuda_backend();
+  auto be = cuda::make_plenoptic_engine_cuda();
   Outputs outs;
   PlenopticGrid g;
   g.nx = 13;
@@ -141,7 +143,7 @@ TEST_CASE("gpu render: every variant matches render_cpu over patch 7..14 and lim
 
 TEST_CASE("gpu render: awkward grids, offsets, pitches and edge limits") {
   LB_GPU_TEST_GUARD();
-  auto be = cuda::make_cuda_backend();
+  auto be = cuda::make_plenoptic_engine_cuda();
   Outputs outs;
   struct Case {
     PlenopticGrid g;
@@ -193,7 +195,7 @@ TEST_CASE("gpu render: awkward grids, offsets, pitches and edge limits") {
 
 TEST_CASE("gpu render: seed-size workload (96x72 micro-images, D=74.75)") {
   LB_GPU_TEST_GUARD();
-  auto be = cuda::make_cuda_backend();
+  auto be = cuda::make_plenoptic_engine_cuda();
   Outputs outs;
   PlenopticGrid g;
   g.nx = 96;

@@ -13,6 +13,7 @@
 
 #include "shared_data.hpp"
 #include "gpu_test_util.hpp"
+#include "lightbench/engines/cuda.hpp"
 #include "lightbench/stereo_bp.hpp"
 #include "lightbench/stereo_cuda.hpp"
 #include "lightbench/stereo_io.hpp"
@@ -42,7 +43,7 @@ TEST_CASE("stereo bp gpu: every variant vs the CPU reference (awkward sizes, ran
   const std::string cache = (std::filesystem::temp_directory_path() / "lb_bp_tune_test.json").string();
   std::filesystem::remove(cache);
   cuda::set_bp_tune_cache_path(cache);
-  auto gpu = cuda::make_bp_stereo_cuda();
+  auto gpu = cuda::make_stereo_bp_engine_cuda();
   struct Case {
     int w, h, ch, L, levels;
     float sigma;
@@ -86,7 +87,7 @@ TEST_CASE("stereo bp gpu: every L in 2..256, float variants exact, fp16 / bf16 w
   const std::string cache = (std::filesystem::temp_directory_path() / "lb_bp_tune_test3.json").string();
   std::filesystem::remove(cache);
   cuda::set_bp_tune_cache_path(cache);
-  auto gpu = cuda::make_bp_stereo_cuda();
+  auto gpu = cuda::make_stereo_bp_engine_cuda();
   struct Case {
     int w, h, L, levels;
     bool random;
@@ -135,7 +136,7 @@ TEST_CASE("stereo bp gpu: auto tunes kernels and message types, reports and cach
   const std::string cache = (std::filesystem::temp_directory_path() / "lb_bp_tune_test4.json").string();
   std::filesystem::remove(cache);
   cuda::set_bp_tune_cache_path(cache);
-  auto gpu = cuda::make_bp_stereo_cuda();
+  auto gpu = cuda::make_stereo_bp_engine_cuda();
   gpu->set_pair(synthetic_plane_pair(121, 57, 5, 3u, 3));
   BpParams p;
   p.ndisp = 32;
@@ -163,7 +164,7 @@ TEST_CASE("stereo bp gpu: the auto-tuner reports what it tried and caches the wi
   const std::string cache = (std::filesystem::temp_directory_path() / "lb_bp_tune_test2.json").string();
   std::filesystem::remove(cache);
   cuda::set_bp_tune_cache_path(cache);
-  auto gpu = cuda::make_bp_stereo_cuda();
+  auto gpu = cuda::make_stereo_bp_engine_cuda();
   gpu->set_pair(synthetic_plane_pair(101, 57, 5, 3u, 3));
   BpParams p;
   p.ndisp = 20;
@@ -195,7 +196,7 @@ TEST_CASE("stereo bp gpu: Tsukuba on the GPU equals the CPU path (when the data 
   BpParams p;
   p.ndisp = 16;
   const ImageF ref = bp_stereo_cpu(sc.pair, p);
-  auto gpu = cuda::make_bp_stereo_cuda();
+  auto gpu = cuda::make_stereo_bp_engine_cuda();
   gpu->set_pair(sc.pair);
   for (const std::string v : {"local", "registers", "shared"}) {
     StereoResult r;

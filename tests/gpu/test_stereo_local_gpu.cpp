@@ -11,6 +11,7 @@
 #include <random>
 
 #include "gpu_test_util.hpp"
+#include "lightbench/engines/cuda.hpp"
 #include "lightbench/stereo_local.hpp"
 #include "lightbench/stereo_local_cuda.hpp"
 #include "lightbench/stereo_local_math.hpp"
@@ -52,7 +53,7 @@ std::size_t mismatches(const ImageF& got, const std::vector<int>& want, std::str
 
 TEST_CASE("stereo local gpu: every variant equals the CPU reference exactly") {
   LB_GPU_TEST_GUARD();
-  auto gpu = cuda::make_local_stereo_cuda();
+  auto gpu = cuda::make_stereo_local_engine_cuda();
   struct Case {
     int w, h, channels, ndisp, radius, vw, lr, levels;
     float gamma;
@@ -124,7 +125,7 @@ TEST_CASE("stereo local gpu: every variant equals the CPU reference exactly") {
 
 TEST_CASE("stereo local gpu: interface, timings, errors") {
   LB_GPU_TEST_GUARD();
-  auto gpu = cuda::make_local_stereo_cuda();
+  auto gpu = cuda::make_stereo_local_engine_cuda();
   CHECK(gpu->kind() == BackendKind::Cuda);
   CHECK(gpu->variants() == local_variants());
   CHECK(gpu->default_variant() == "fused2");

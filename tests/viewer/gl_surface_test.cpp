@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "lightbench/backend.hpp"
+#include "lightbench/engines/plenoptic.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/gl/egl_headless.hpp"
 #include "lightbench/gl/gl_texture_surface.hpp"
@@ -58,7 +59,7 @@ lb::GeneratedScene tiny() { return lb::generate_scene(lb::generator_preset("tiny
 
 TEST_CASE("CPU backend renders into a GlTextureSurface by host upload, exactly") {
   const auto scene = tiny();
-  auto backend = lb::make_cpu_backend();
+  auto backend = lb::make_plenoptic_engine_cpu();
   backend->set_raw(scene.raw);
   lb::gl::GlTextureSurface surf;
   for (int patch : {7, 11, 13}) {

@@ -13,6 +13,8 @@
 #include "lightbench/algorithms.hpp"
 #include "lightbench/backend.hpp"
 #include "lightbench/cuda_api.hpp"
+#include "lightbench/engines/plenoptic.hpp"
+#include "lightbench/engines/select_backend.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/gl/egl_headless.hpp"
 #include "lightbench/gl/gl_texture_surface.hpp"
@@ -36,7 +38,7 @@ TEST_CASE("CUDA backend writes a registered GL texture; equals the CPU reference
   REQUIRE(choice.backend);
   REQUIRE(choice.backend->kind() == lb::BackendKind::Cuda);
   MESSAGE("backend: " << choice.reason);
-  lb::ComputeBackend& cuda = *choice.backend;
+  lb::PlenopticEngine& cuda = *choice.backend;
 
   for (const char* preset : {"tiny", "small"}) {
     const lb::GeneratedScene scene = lb::generate_scene(lb::generator_preset(preset, 3));
@@ -79,7 +81,7 @@ TEST_CASE("depth (R32F) and all-in-focus (RGBA8) through interop equal the CPU r
   // The viewer's plenoptic depth and all-in-focus panes on CUDA: depth() into a registered
   // R32F texture, then render_all_in_focus() from the depth map kept on the device.
   lb::BackendChoice choice = lb::select_backend(lb::BackendRequest::Cuda);
-  lb::ComputeBackend& cuda = *choice.backend;
+  lb::PlenopticEngine& cuda = *choice.backend;
   const lb::GeneratedScene scene = lb::generate_scene(lb::generator_preset("small", 2));
   const lb::PlenopticGrid& g = scene.params.grid;
   cuda.set_raw(scene.raw);

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "lightbench/cae.hpp"
+#include "lightbench/engines/stereo.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/hci_metrics.hpp"
 #include "lightbench/lightfield.hpp"
@@ -317,7 +318,7 @@ TEST_CASE("viewer: stereo BP and local panes; their bad-pixel scores equal the C
   lp.gamma = params.at("local").at("gamma").get<float>();
   lp.truncation = params.at("local").at("truncation").get<int>();
   const auto want_bp = lb::stereo::score_stereo(lb::stereo::bp_stereo_cpu(pair, bp), gt);
-  auto local = lb::stereo::make_local_stereo_cpu();
+  auto local = lb::stereo::make_stereo_local_engine_cpu();
   local->set_pair(pair);
   const auto want_local = lb::stereo::score_stereo(local->run(lp).disparity, gt);
   const auto& res = r.layout.at("results");

@@ -1,7 +1,7 @@
 #pragma once
-// The built-in algorithms (one engine file each under engine/src/algorithms/): their specs,
-// their typed parameters as the runners read them from ParamValues, and runner factories
-// over each algorithm's compute engine (the CPU reference here; kernels/ passes the CUDA one).
+// The built-in algorithms (one engine file each under engine/src/algorithms/): their specs
+// and their typed parameters as the runners read them from ParamValues. The runner factories
+// over each algorithm's compute engine are internal (lightbench/engines/*.hpp).
 #include <memory>
 
 #include "lightbench/algorithm.hpp"
@@ -25,7 +25,6 @@ struct PlenopticRunParams {
 std::vector<ParamInfo> describe(PlenopticRunParams& p, const PlenopticGrid* grid);
 PlenopticRunParams plenoptic_params(const ParamValues& values, const PlenopticGrid& grid);
 AlgorithmSpec plenoptic_spec();
-std::unique_ptr<Runner> make_plenoptic_runner(std::unique_ptr<ComputeBackend> backend);
 
 // ---- 4D light field: view, refocus, CAE depth (seed 003) ------------------------------
 struct LightFieldRunParams {
@@ -39,7 +38,6 @@ struct LightFieldRunParams {
 std::vector<ParamInfo> describe(LightFieldRunParams& p, const LightField4D* lf);
 LightFieldRunParams lightfield_params(const ParamValues& values, const LightField4D& lf);
 AlgorithmSpec lightfield_spec();
-std::unique_ptr<Runner> make_lightfield_runner(std::unique_ptr<LightFieldDepthEstimator> estimator);
 // The method a CAE variant computes (from the spec's variant table).
 CaeMethod cae_variant_method(const std::string& variant);
 std::vector<std::string> cae_variant_names();
@@ -49,12 +47,9 @@ AlgorithmSpec stereo_bp_spec();
 AlgorithmSpec stereo_local_spec();
 stereo::BpParams stereo_bp_params(const ParamValues& values);
 stereo::LocalParams stereo_local_params(const ParamValues& values);
-std::unique_ptr<Runner> make_stereo_bp_runner(std::unique_ptr<stereo::StereoMatcher<stereo::BpParams>> m);
-std::unique_ptr<Runner> make_stereo_local_runner(std::unique_ptr<stereo::StereoMatcher<stereo::LocalParams>> m);
 
 // ---- MAD (seed 001) ----------------------------------------------------------------------
 AlgorithmSpec mad_spec();
-std::unique_ptr<Runner> make_mad_runner(std::unique_ptr<MadEvaluator> evaluator);
 
 // The unbound form of a bound table (names, kinds, ranges) and its values: a ParamTable.
 ParamTable param_table(const std::vector<ParamInfo>& bound);

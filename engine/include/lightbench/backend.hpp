@@ -1,6 +1,7 @@
 #pragma once
-// Compute backends chosen at run time: CUDA when a usable device exists, else the CPU
-// reference path (multithreaded). The choice and its reason are reported to the user.
+// Backend kinds: CUDA when a usable device exists, else the CPU reference path
+// (multithreaded). The algorithm registry makes the choice and reports its reason
+// (AlgorithmRegistry::choose, algorithm.hpp).
 #include <memory>
 #include <string>
 
@@ -18,67 +19,7 @@ enum class BackendRequest { Auto, Cpu, Cuda };
 const char* to_string(BackendKind k);
 BackendRequest parse_backend_request(const std::string& s);  // auto|cpu|cuda
 
-// Interface every compute backend implements. Scenes are uploaded once and stay resident.
-class ComputeBackend {
- public:
-  virtual ~ComputeBackend() = default;
-  virtual BackendKind kind() const = 0;
-  virtual std::string device_name() const = 0;
-
-  // The raw plenoptic image (RGB or RGBA8). Kept until replaced.
-  virtual void set_raw(const ImageU8& raw) = 0;
-  virtual bool has_raw() const = 0;
-  virtual int raw_width() const = 0;
-  virtual int raw_height() const = 0;
-
-  // Renders into out (resized to NX*M x NY*M, RGBA8). The CPU backend ignores the
-  // variant (it is the reference); the CUDA backend runs the requested kernel.
-  virtual void render(const PlenopticGrid& grid, const RenderParams& params,
-                      const RenderConfig& config, Surface& out) = 0;
-
-  // Depth extraction (SAD over patch sizes, plenoptic_depth.hpp) into out (resized to
-  // NX*M x NY*M, R32F, value = chosen patch size). The CPU backend is the reference; the CUDA
-  // backend runs config.variant. Timed as "depth/cpu", "depth/original", "depth/sync",
-  // "depth/nosync". The default throws (a backend without depth support).
-  virtual void depth(const PlenopticGrid& grid, const DepthParams& params,
-                     const DepthConfig& config, Surface& out);
-
-  // All-in-focus render (plenoptic_depth.hpp render_all_in_focus, bit-exact on every
-  // backend) of the depth map made by the last depth() call on this backend: each output
-  // pixel rendered at its own chosen patch size. grid and depth must be the ones that call
-  // used (else lb::Error); render gives view_x, view_y, lim and sigma (its patch is
-  // ignored). out: RGBA8, resized to NX*M x NY*M. CUDA: the map stays on the device (no
-  // round trip), so a viewer calls depth() then render_all_in_focus() per frame. Timed as
-  // "aif/cpu", "aif/cuda". The default throws (a backend without depth support).
-  virtual void render_all_in_focus(const PlenopticGrid& grid, const RenderParams& render,
-                                   const DepthParams& depth, Surface& out);
-
-  // Scoring of the map of the last depth() call against a ground truth of its size (the
-  // patch-size map at the same output patch M): where the map is (device memory on CUDA, so
-  // no second run and no download of the map). Throws lb::Error without a depth map or on a
-  // size mismatch.
-  virtual DepthScore score_last_depth(const ImageF& truth) = 0;
-  // |depth - truth| of the last depth() call into out (R32F, resized).
-  virtual void last_depth_error(const ImageF& truth, Surface& out) = 0;
-  // A surface of this backend's own kind for intermediate results (CUDA: device memory).
-  virtual std::unique_ptr<Surface> scratch_surface(SurfaceFormat format);
-
-  // Blocks until queued work is done (CUDA) and event timings are collected.
-  virtual void synchronize() {}
-
-  TimingRegistry& timings() { return timings_; }
-
- protected:
-  TimingRegistry timings_;
-};
-
-std::unique_ptr<ComputeBackend> make_cpu_backend(int threads = 0);
-
-struct BackendChoice {
-  std::unique_ptr<ComputeBackend> backend;
-  std::string reason;  // e.g. "CUDA: NVIDIA H100 80GB HBM3" or "CPU: no CUDA device (...)"
-};
-// lb::select_backend() and lb::cuda_available() are in lightbench/runners.hpp (kernels/): the
-// CUDA side exists only in CUDA builds and is reached through the algorithm registry.
+// The plenoptic engine behind the runners (PlenopticEngine) is internal:
+// lightbench/engines/plenoptic.hpp (lb_engine_internal).
 
 }  // namespace lb

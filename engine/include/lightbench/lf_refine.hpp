@@ -117,14 +117,6 @@ std::vector<float> defocus_cost_cpu(const LightField4D& lf, const CaeParams& p, 
 LfRefineResult refine_depth_cpu(std::vector<float>& cost, int w, int h, const CaeParams& cae, const ImageF& guide,
                                 const LfRefineParams& p, std::vector<float>* defocus = nullptr, int threads = 0);
 
-// Depth plus refinement on est's backend: on the device where the estimator offers it
-// (CUDA), else the estimator's run with keep_cost and refine_depth_cpu. raw: the unrefined
-// result (exact WTA); the returned times are per step (CUDA events or wall clock), and
-// est.timings() holds them as "lfdepth/refine/<step>" on either path.
-// lf: the light field est holds (the CPU path's defocus cost reads it).
-LfRefineResult run_refined(LightFieldDepthEstimator& est, const LightField4D& lf, const CaeParams& p,
-                           const std::string& variant, CaeRunOptions o, const LfRefineParams& rp, const ImageF& guide,
-                           LfDepthResult* raw, bool* on_device = nullptr);
 
 // Steps alone (tests, the CUDA comparison): the guided filter of one plane in double (gray
 // guide; the colour one is guided_filter_cpu.hpp's guided_filter_rgb_cpu).

@@ -4,7 +4,7 @@
 // parameters with their ranges (describe() feeds a viewer's panel), host tables, the
 // multithreaded CPU reference, the all-in-focus render and scoring against ground truth.
 //
-// A viewer calls it live through ComputeBackend::depth(grid, params, config, surface) with
+// A viewer calls it live through PlenopticEngine::depth(grid, params, config, surface) with
 // an R32F surface (value = chosen patch size P); render_all_in_focus() turns that map into
 // an RGBA8 image.
 #include <cstdint>

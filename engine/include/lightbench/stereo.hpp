@@ -1,7 +1,8 @@
 #pragma once
 // Stereo matching: the types shared by both methods (hierarchical belief propagation,
 // ../shared/specs/stereo-bp.md; center-biased local windows, ../shared/specs/stereo-local.md)
-// and the interface their CPU references and CUDA kernels implement.
+// and their results (the engine their CPU references and CUDA kernels implement is
+// internal: lightbench/engines/stereo.hpp).
 //
 // Conventions (both specs): rectified pair, the left image is the reference; disparity d in
 // [0, ndisp-1] means left(x, y) matches right(x - d, y). Disparity maps are float images
@@ -71,56 +72,6 @@ struct StereoResult {
   double ms = 0.0;         // compute only (GPU: CUDA events, data on the device)
   double ms_total = 0.0;   // including the upload of the pair and the download of the map
   std::string tuning;      // what the auto-tuner chose / tried, when it ran (else empty)
-};
-
-// One interface per method for the CPU reference and the CUDA kernels (the pattern of
-// LightFieldDepthEstimator in cae.hpp). The pair is handed over once and stays resident.
-template <class Params>
-class StereoMatcher {
- public:
-  virtual ~StereoMatcher() = default;
-  virtual BackendKind kind() const = 0;
-  virtual std::string device_name() const = 0;
-  virtual void set_pair(const StereoPair& pair) = 0;
-  virtual bool has_pair() const = 0;
-  virtual std::vector<std::string> variants() const = 0;
-  virtual std::string default_variant() const = 0;
-  // variant "" picks default_variant(); an unknown variant throws lb::Error naming it and
-  // the known ones.
-  virtual StereoResult run(const Params& p, const std::string& variant = "") = 0;
-  // The disparity map into an R32F surface, kept as "the last map" for the error map and the
-  // score. Default: run() + upload_host (the CUDA matchers write from device memory).
-  virtual void run_to_surface(const Params& p, const std::string& variant, Surface& out) {
-    last_ = run(p, variant);
-    has_last_ = true;
-    out.resize(last_.disparity.width, last_.disparity.height);
-    out.upload_host(last_.disparity);
-  }
-  // What the last run_to_surface() ran ("registers", "registers->local ...") and its compute
-  // time (ms, CUDA events on the GPU).
-  virtual std::string last_variant() const { return last_.variant; }
-  virtual double last_ms() const { return last_.ms; }
-  // The Middlebury error map (stereo_error_map) of the last map, as RGBA8.
-  virtual void last_error_to_surface(const StereoGroundTruth& gt, float max_disp, Surface& out) {
-    LB_REQUIRE(has_last_, "stereo error map: no disparity computed yet");
-    const ImageU8 img = to_rgba(stereo_error_map(last_.disparity, gt, 1.0, max_disp));
-    out.resize(img.width, img.height);
-    out.upload_host(img);
-  }
-  // Bad pixels of the last map (threshold 1).
-  virtual StereoScore score_last(const StereoGroundTruth& gt) {
-    LB_REQUIRE(has_last_, "stereo score: no disparity computed yet");
-    return score_stereo(last_.disparity, gt, 1.0);
-  }
-  // A surface of this matcher's own kind for results nobody shows (the map behind an error
-  // map): host memory here, device memory on CUDA (no download).
-  virtual std::unique_ptr<Surface> scratch_surface(SurfaceFormat f) { return std::make_unique<HostSurface>(f); }
-  TimingRegistry& timings() { return timings_; }
-
- protected:
-  StereoResult last_;  // the default run_to_surface's result
-  bool has_last_ = false;
-  TimingRegistry timings_;
 };
 
 }  // namespace lb::stereo

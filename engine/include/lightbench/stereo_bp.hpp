@@ -69,7 +69,4 @@ ImageF bp_stereo_cpu(const StereoPair& pair, const BpParams& p, int threads = 0)
 // rounding: the distance transform adds 1.0f step by step where this adds |d - d'| once.
 ImageF bp_stereo_naive(const StereoPair& pair, const BpParams& p);
 
-// The CPU matcher (variant "reference"), timed as "stereo/bp/cpu".
-std::unique_ptr<StereoMatcher<BpParams>> make_bp_stereo_cpu(int threads = 0);
-
 }  // namespace lb::stereo

@@ -68,7 +68,4 @@ std::vector<int> local_disparity_cpu(const StereoPair& pair, const LocalParams& 
 // and disparity), for tests: must equal local_disparity_cpu exactly.
 std::vector<int> local_disparity_direct(const StereoPair& pair, const LocalParams& p);
 
-// CPU matcher: variant "reference"; timings "stereo/local/reference".
-std::unique_ptr<StereoMatcher<LocalParams>> make_local_stereo_cpu(int threads = 0);
-
 }  // namespace lb::stereo

@@ -4,13 +4,14 @@
 //   refined   refined disparity (lf_refine.hpp)       confidence, refined_error (R32F)
 //   centre, truth   the data
 // The variant picks the CAE kernel and with it the method (cae / binned / exact); the CPU
-// runs the double reference of that method. The runner drives a LightFieldDepthEstimator
+// runs the double reference of that method. The runner drives a LightFieldEngine
 // (CPU, or CUDA from kernels/, which keeps the views and the last depth on the device).
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include "lightbench/algorithms.hpp"
+#include "lightbench/engines/lightfield.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/memory_budget.hpp"
 
@@ -41,7 +42,7 @@ int score_border(const LightField4D& lf) { return std::min(15, std::min(lf.width
 
 class LightFieldRunner final : public Runner {
  public:
-  explicit LightFieldRunner(std::unique_ptr<LightFieldDepthEstimator> e) : est_(std::move(e)) {
+  explicit LightFieldRunner(std::unique_ptr<LightFieldEngine> e) : est_(std::move(e)) {
     LB_REQUIRE(est_ != nullptr, "light-field runner without an estimator");
   }
   BackendKind kind() const override { return est_->kind(); }
@@ -179,7 +180,7 @@ class LightFieldRunner final : public Runner {
     }
   }
 
-  std::unique_ptr<LightFieldDepthEstimator> est_;
+  std::unique_ptr<LightFieldEngine> est_;
   std::unique_ptr<Surface> scratch_;
   std::string depth_key_, refined_key_;
   LfRefineResult refined_;
@@ -319,11 +320,11 @@ AlgorithmSpec lightfield_spec() {
     const LightFieldRunParams p = lightfield_params(v, lf);
     validate(p.cae, lf);
   };
-  s.cpu = [] { return make_lightfield_runner(make_lf_depth_cpu()); };
+  s.cpu = [] { return make_lightfield_runner(make_lightfield_engine_cpu()); };
   return s;
 }
 
-std::unique_ptr<Runner> make_lightfield_runner(std::unique_ptr<LightFieldDepthEstimator> estimator) {
+std::unique_ptr<Runner> make_lightfield_runner(std::unique_ptr<LightFieldEngine> estimator) {
   return std::make_unique<LightFieldRunner>(std::move(estimator));
 }
 

@@ -5,6 +5,7 @@
 // Scores: MAD, d_detect, d_appear of the pair, and the 99.5 % quantiles of the maps (the
 // viewer's display scale for these heavy-tailed maps).
 #include "lightbench/algorithms.hpp"
+#include "lightbench/engines/mad.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/memory_budget.hpp"
 
@@ -27,7 +28,7 @@ std::vector<ParamInfo> describe(MadRunParams& p) {
 
 class MadRunner final : public Runner {
  public:
-  explicit MadRunner(std::unique_ptr<MadEvaluator> e) : e_(std::move(e)) {
+  explicit MadRunner(std::unique_ptr<MadEngine> e) : e_(std::move(e)) {
     LB_REQUIRE(e_ != nullptr, "MAD runner without an evaluator");
   }
   BackendKind kind() const override { return e_->kind(); }
@@ -81,7 +82,7 @@ class MadRunner final : public Runner {
   }
 
  private:
-  std::unique_ptr<MadEvaluator> e_;
+  std::unique_ptr<MadEngine> e_;
   ImageD ref_, dst_;
   std::string key_;
 };
@@ -114,11 +115,11 @@ AlgorithmSpec mad_spec() {
     MadOptions o;
     validate_mad_input(mad_gray(pair.reference), mad_gray(pair.distorted), o);
   };
-  s.cpu = [] { return make_mad_runner(make_mad_cpu()); };
+  s.cpu = [] { return make_mad_runner(make_mad_engine_cpu()); };
   return s;
 }
 
-std::unique_ptr<Runner> make_mad_runner(std::unique_ptr<MadEvaluator> evaluator) {
+std::unique_ptr<Runner> make_mad_runner(std::unique_ptr<MadEngine> evaluator) {
   return std::make_unique<MadRunner>(std::move(evaluator));
 }
 

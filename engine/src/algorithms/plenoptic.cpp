@@ -3,12 +3,13 @@
 //   aif     all-in-focus render (RGBA8)             error  |depth - truth| (R32F, with truth at M)
 //   raw, truth   the data
 // Variants original / sync / nosync apply to render and depth alike; the CPU runs the
-// reference. The runner drives a ComputeBackend (CPU, or CUDA from kernels/), which keeps
+// reference. The runner drives a PlenopticEngine (CPU, or CUDA from kernels/), which keeps
 // the last depth map where it computed it: all-in-focus, error map and score read it there.
 #include <algorithm>
 #include <sstream>
 
 #include "lightbench/algorithms.hpp"
+#include "lightbench/engines/plenoptic.hpp"
 #include "lightbench/error.hpp"
 
 namespace lb {
@@ -33,7 +34,7 @@ PlenopticGrid default_grid() {
 
 class PlenopticRunner final : public Runner {
  public:
-  explicit PlenopticRunner(std::unique_ptr<ComputeBackend> b) : backend_(std::move(b)) {
+  explicit PlenopticRunner(std::unique_ptr<PlenopticEngine> b) : backend_(std::move(b)) {
     LB_REQUIRE(backend_ != nullptr, "plenoptic runner without a backend");
   }
   BackendKind kind() const override { return backend_->kind(); }
@@ -132,7 +133,7 @@ class PlenopticRunner final : public Runner {
                {"scored_with", std::string(to_string(backend_->kind())) + ", " + to_string(v)}};
   }
 
-  std::unique_ptr<ComputeBackend> backend_;
+  std::unique_ptr<PlenopticEngine> backend_;
   std::unique_ptr<Surface> scratch_;
   std::string depth_key_;
 };
@@ -201,11 +202,11 @@ AlgorithmSpec plenoptic_spec() {
     validate(p.render, scene.grid);
     validate(p.depth, scene.grid);
   };
-  s.cpu = [] { return make_plenoptic_runner(make_cpu_backend()); };
+  s.cpu = [] { return make_plenoptic_runner(make_plenoptic_engine_cpu()); };
   return s;
 }
 
-std::unique_ptr<Runner> make_plenoptic_runner(std::unique_ptr<ComputeBackend> backend) {
+std::unique_ptr<Runner> make_plenoptic_runner(std::unique_ptr<PlenopticEngine> backend) {
   return std::make_unique<PlenopticRunner>(std::move(backend));
 }
 

@@ -2,11 +2,12 @@
 // ../shared/specs/stereo-bp.md) and center-biased local windows (seed 002, stereo-local.md):
 //   disparity  the map, 0 .. ndisp-1 (R32F)     error  Middlebury error map (RGBA8, with truth)
 //   left, right, truth   the data
-// One runner shape for both methods, over the method's StereoMatcher (CPU reference, or the
+// One runner shape for both methods, over the method's StereoEngine (CPU reference, or the
 // CUDA matcher from kernels/, which keeps the map on the device for the error map and score).
 #include <sstream>
 
 #include "lightbench/algorithms.hpp"
+#include "lightbench/engines/stereo.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/memory_budget.hpp"
 
@@ -47,7 +48,7 @@ struct MethodTraits<stereo::LocalParams> {
 template <class P>
 class StereoRunner final : public Runner {
  public:
-  explicit StereoRunner(std::unique_ptr<stereo::StereoMatcher<P>> m) : m_(std::move(m)) {
+  explicit StereoRunner(std::unique_ptr<stereo::StereoEngine<P>> m) : m_(std::move(m)) {
     LB_REQUIRE(m_ != nullptr, "stereo runner without a matcher");
   }
   BackendKind kind() const override { return m_->kind(); }
@@ -122,7 +123,7 @@ class StereoRunner final : public Runner {
                {"ran", m_->device_name() + ", " + last_variant_}};
   }
 
-  std::unique_ptr<stereo::StereoMatcher<P>> m_;
+  std::unique_ptr<stereo::StereoEngine<P>> m_;
   std::unique_ptr<Surface> scratch_;
   std::string key_;
 };
@@ -190,7 +191,7 @@ AlgorithmSpec stereo_spec(std::string id, std::string name, std::string spec_fil
 AlgorithmSpec stereo_bp_spec() {
   AlgorithmSpec s = stereo_spec<stereo::BpParams>(
       "stereo-bp", "stereo: hierarchical belief propagation", "../shared/specs/stereo-bp.md", "BP",
-      stereo_bp_params, [] { return make_stereo_bp_runner(stereo::make_bp_stereo_cpu()); });
+      stereo_bp_params, [] { return make_stereo_bp_runner(stereo::make_stereo_bp_engine_cpu()); });
   s.variants = {{"auto", "", true, "the fastest of the kernels and message types below, tuned per device and size"},
                 {"auto:float", "", true, "the fastest with float messages (bit-identical to the CPU reference)"},
                 {"warp", "", true, "one pixel's disparities across the lanes of a (sub-)warp, any L (warp:G)"},
@@ -207,7 +208,7 @@ AlgorithmSpec stereo_bp_spec() {
 AlgorithmSpec stereo_local_spec() {
   AlgorithmSpec s = stereo_spec<stereo::LocalParams>(
       "stereo-local", "stereo: center-biased local windows", "../shared/specs/stereo-local.md", "local-window",
-      stereo_local_params, [] { return make_stereo_local_runner(stereo::make_local_stereo_cpu()); });
+      stereo_local_params, [] { return make_stereo_local_runner(stereo::make_stereo_local_engine_cpu()); });
   s.variants = {{"phase2", "", true, "cost, horizontal, vertical, WTA: separate kernels through global memory"},
                 {"phase3", "", true, "+ the vertical pass split into left- and right-stream kernels"},
                 {"phase4", "", true, "+ re-packed streams, one WTA copy per vertical kernel"},
@@ -218,11 +219,11 @@ AlgorithmSpec stereo_local_spec() {
   return s;
 }
 
-std::unique_ptr<Runner> make_stereo_bp_runner(std::unique_ptr<stereo::StereoMatcher<stereo::BpParams>> m) {
+std::unique_ptr<Runner> make_stereo_bp_runner(std::unique_ptr<stereo::StereoEngine<stereo::BpParams>> m) {
   return std::make_unique<StereoRunner<stereo::BpParams>>(std::move(m));
 }
 
-std::unique_ptr<Runner> make_stereo_local_runner(std::unique_ptr<stereo::StereoMatcher<stereo::LocalParams>> m) {
+std::unique_ptr<Runner> make_stereo_local_runner(std::unique_ptr<stereo::StereoEngine<stereo::LocalParams>> m) {
   return std::make_unique<StereoRunner<stereo::LocalParams>>(std::move(m));
 }
 

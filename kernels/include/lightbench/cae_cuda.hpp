@@ -96,9 +96,6 @@ CaeMethod cae_variant_method(const std::string& variant);
 // floats in [FLT_MIN, 2] where it differs from CUDA's logf (must be 0). Throws without CUDA.
 std::uint64_t cae_log_mismatches(int device = 0);
 
-// CUDA estimator: set_lightfield() uploads the views once (RGB8, RGBA8 and a layered
-// texture); run() times each launch with CUDA events into timings() under
-// "lfdepth/<variant>" and "lfdepth/wta". Throws lb::Error naming why when CUDA is unusable.
-std::unique_ptr<LightFieldDepthEstimator> make_lf_depth_cuda(int device = 0);
+// The CUDA engine (make_lightfield_engine_cuda) is internal: lightbench/engines/cuda.hpp.
 
 }  // namespace lb::cuda

@@ -2,11 +2,11 @@
 // Public C++ API of the kernels library (lb_kernels). No CUDA types. The library and this
 // header's functions exist only in CUDA builds (there are no stubs): front ends reach CUDA
 // through the algorithm registry (lightbench/runners.hpp: lb::builtin_registry(),
-// lb::cuda_available(), lb::select_backend()) and call these only under LB_HAVE_CUDA.
+// lb::cuda_available()) and call these only under LB_HAVE_CUDA. The CUDA engines behind the
+// runners are internal (lightbench/engines/cuda.hpp, lb_engine_internal).
 //
 //   lb::cuda::device_available                 is there a usable device (and why not)
 //   lb::cuda::device_memory                    free / total device memory (cudaMemGetInfo)
-//   lb::cuda::make_cuda_backend                the CUDA ComputeBackend
 //   lb::cuda::make_cuda_surface                headless RGBA8 / R32F CUDA array + surface object
 //   lb::cuda::make_cuda_buffer_surface         pitched device buffer (DeviceTarget::Pitched)
 //   lb::cuda::read_back_rgba                   any of those (or a HostSurface) -> host image
@@ -68,13 +68,8 @@ KernelTuning default_tuning(RenderVariant v, bool direct_loads = false);
 KernelTuning resolve(const KernelTuning& t, RenderVariant v);
 
 // ---------------------------------------------------------------------------------------
-// Backend and surfaces
+// Surfaces (the CUDA plenoptic engine and its tuning setters: lightbench/engines/cuda.hpp)
 // ---------------------------------------------------------------------------------------
-// The CUDA backend on `device`. Throws lb::Error naming why when CUDA is unusable.
-std::unique_ptr<ComputeBackend> make_cuda_backend(int device = 0);
-// Launch shapes used by a CUDA backend's later renders (throws if b is not a CUDA backend).
-void set_kernel_tuning(ComputeBackend& b, const KernelTuning& t);
-
 // Headless CUDA array (RGBA8 or R32F) with a surface object (cudaArraySurfaceLoadStore).
 // map_device() returns DeviceTarget::SurfaceObject.
 std::unique_ptr<Surface> make_cuda_surface(SurfaceFormat format = SurfaceFormat::RGBA8);
@@ -103,11 +98,9 @@ struct DepthTuning {
   int rows = 0;            // Sync/NoSync: output rows per block, (2lim+1)*M threads each (1)
 };
 DepthTuning resolve(const DepthTuning& t);
-// Launch shapes used by a CUDA backend's later depth passes (throws if b is not CUDA).
-void set_depth_tuning(ComputeBackend& b, const DepthTuning& t);
 // All-in-focus render on the device from a host depth map (values: patch sizes pmin..pmax,
 // NX*M x NY*M; else lb::Error): the same image as lb::render_all_in_focus (bit-exact). For
-// tests and one-off calls; a viewer uses ComputeBackend::render_all_in_focus after depth().
+// tests and one-off calls; the plenoptic runner uses its engine's render_all_in_focus after depth().
 ImageU8 render_all_in_focus_cuda(const ImageU8& raw, const PlenopticGrid& grid, const RenderParams& render,
                                  const DepthParams& depth, const ImageF& map, int device = 0);
 

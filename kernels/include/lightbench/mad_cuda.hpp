@@ -35,9 +35,7 @@ namespace lb::cuda {
 // "gather", "shared", "shared_nc", "fused".
 std::vector<std::string> mad_stats_variants();
 
-// CUDA evaluator: variants() = mad_stats_variants(), default "fused". Timings (CUDA events)
-// "mad/csf", "mad/detect", "mad/gabor", "mad/stats/<variant>", "mad/total".
-std::unique_ptr<MadEvaluator> make_mad_cuda(int device = 0);
+// The CUDA engine (make_mad_engine_cuda) is internal: lightbench/engines/cuda.hpp.
 
 // Test hook: block statistics of `planes` float planes (w x h each, contiguous) with one
 // kernel variant; result [plane][block] like mad_cpu_detail::block_stats.

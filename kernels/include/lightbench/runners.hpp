@@ -34,17 +34,4 @@ inline const AlgorithmRegistry& builtin_registry() {
 // Whether this build has CUDA and a usable device; *why says why not.
 inline bool cuda_available(std::string* why = nullptr) { return builtin_registry().cuda_available(why); }
 
-// The plenoptic compute backend for a request (Auto: CUDA when usable). Throws lb::Error
-// ("--backend cuda: <why>") when CUDA is requested but unusable.
-inline BackendChoice select_backend(BackendRequest request) {
-  std::string reason;
-  const BackendKind kind = builtin_registry().choose(request, &reason);
-#if defined(LB_HAVE_CUDA) && LB_HAVE_CUDA
-  if (kind == BackendKind::Cuda) return {cuda::make_cuda_backend(), reason};
-#else
-  (void)kind;
-#endif
-  return {make_cpu_backend(), reason};
-}
-
 }  // namespace lb

@@ -63,7 +63,7 @@ std::vector<int> bp_warp_lane_counts(int ndisp);
 // Disparity counts with a registers instantiation.
 std::vector<int> bp_register_counts();
 
-std::unique_ptr<stereo::StereoMatcher<stereo::BpParams>> make_bp_stereo_cuda(int device = 0);
+// The CUDA engine (make_stereo_bp_engine_cuda) is internal: lightbench/engines/cuda.hpp.
 
 // ---- auto-tuner -----------------------------------------------------------------------
 struct BpTuneCandidate {

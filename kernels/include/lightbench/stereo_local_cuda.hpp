@@ -2,7 +2,7 @@
 // CUDA center-biased local stereo (no CUDA types; stubs throw in builds without CUDA).
 //
 // Variants (../shared/specs/stereo-local.md, the seed's kernel-transformation phases; the
-// pipelines are described in kernels/stereo_local.cu):
+// pipelines are described in kernels/stereo_local_pipeline.cu):
 //   phase2  cost -> horizontal -> vertical -> WTA, separate kernels through global memory,
 //           four disparities per uint4
 //   phase3  the vertical pass split into a left-stream and a right-stream kernel
@@ -28,6 +28,6 @@
 
 namespace lb::cuda {
 
-std::unique_ptr<stereo::StereoMatcher<stereo::LocalParams>> make_local_stereo_cuda(int device = 0);
+// The CUDA engine (make_stereo_local_engine_cuda) is internal: lightbench/engines/cuda.hpp.
 
 }  // namespace lb::cuda

@@ -1,5 +1,5 @@
 #pragma once
-// `lightbench-cli bench render`: the plenoptic render variants (kernels/render.cu) and a
+// `lightbench-cli bench render`: the plenoptic render variants (kernels/render*.cu) and a
 // 16-byte copy kernel, timed on the same device.
 #include <string>
 #include <vector>

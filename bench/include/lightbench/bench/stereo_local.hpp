@@ -1,6 +1,6 @@
 #pragma once
 // `lightbench-cli bench local`: the center-biased local stereo variants
-// (kernels/stereo_local.cu).
+// (kernels/stereo_local_*.cu).
 #include <string>
 #include <vector>
 

@@ -1,4 +1,7 @@
-// The CUDA compute backend, device discovery and backend selection.
+// The plenoptic CUDA engine: the raw image and the render / depth / all-in-focus tables stay
+// resident on the device; render, depth and all-in-focus run the variant's kernels and write
+// their outputs through write_surface (surface_write.hpp: device writes into a mapped
+// surface, or a staging buffer and a host upload), timed with CUDA events.
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
@@ -12,69 +15,25 @@
 #include "cuda_util.hpp"
 #include "lightbench/backend.hpp"
 #include "lightbench/cuda_api.hpp"
+#include "lightbench/engines/cuda.hpp"
+#include "lightbench/engines/plenoptic.hpp"
 #include "lightbench/render_tables.hpp"
 #include "render_launch.hpp"
+#include "surface_write.hpp"
 #include "depth_launch.hpp"
 #include "depth_score.hpp"
 #include "lightbench/plenoptic_depth.hpp"
 
 namespace lb::cuda {
 
-namespace {
-
-std::string error_text(cudaError_t e) {
-  return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
-}
-
-std::string version_text(int v) {
-  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
-}
-
-}  // namespace
-
-DeviceInfo device_info(int device) {
-  DeviceInfo d;
-  d.index = device;
-  std::string why;
-  if (!device_available(&why)) {
-    d.why = why;
-    return d;
-  }
-  int count = 0;
-  CUDA_CHECK_THROW(cudaGetDeviceCount(&count));
-  if (device < 0 || device >= count) {
-    d.why = "device " + std::to_string(device) + " does not exist (" + std::to_string(count) +
-            " CUDA devices)";
-    return d;
-  }
-  cudaDeviceProp prop{};
-  CUDA_CHECK_THROW(cudaGetDeviceProperties(&prop, device));
-  d.available = true;
-  d.name = prop.name;
-  d.cc_major = prop.major;
-  d.cc_minor = prop.minor;
-  d.sm_count = prop.multiProcessorCount;
-  d.total_memory = prop.totalGlobalMem;
-  d.l2_bytes = prop.l2CacheSize;
-  int clock_khz = 0, bus_bits = 0;
-  if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess &&
-      cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) == cudaSuccess)
-    d.peak_gbps = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
-  (void)cudaGetLastError();
-  int v = 0;
-  if (cudaDriverGetVersion(&v) == cudaSuccess) d.driver = version_text(v);
-  if (cudaRuntimeGetVersion(&v) == cudaSuccess) d.runtime = version_text(v);
-  return d;
-}
-
 namespace detail {
 
 // ---------------------------------------------------------------------------------------
-// CudaBackend
+// PlenopticCudaEngine
 // ---------------------------------------------------------------------------------------
-class CudaBackend final : public ComputeBackend {
+class PlenopticCudaEngine final : public PlenopticEngine {
  public:
-  explicit CudaBackend(int device) : device_(device) {
+  explicit PlenopticCudaEngine(int device) : device_(device) {
     CUDA_CHECK_THROW(cudaSetDevice(device_));
     const DeviceInfo d = device_info(device_);
     LB_REQUIRE(d.available, "CUDA backend: " + d.why);
@@ -82,7 +41,7 @@ class CudaBackend final : public ComputeBackend {
     stream_ = std::make_unique<Stream>();
   }
 
-  ~CudaBackend() override {
+  ~PlenopticCudaEngine() override {
     if (stream_) CUDA_CHECK_PRINT(cudaStreamSynchronize(stream_->get()));
     pending_.clear();
   }
@@ -121,59 +80,12 @@ class CudaBackend final : public ComputeBackend {
         touched_ * in_bpp + static_cast<std::uint64_t>(L.out_w) * L.out_h * 4;
     const std::string name = kernel_name(config);
 
-    out.resize(L.out_w, L.out_h);
-    const DeviceTarget t = out.map_device(s);
-    if (t.kind == DeviceTarget::Kind::None) {
-      // The surface takes host images only: render to a staging buffer and upload.
-      staging_.resize(static_cast<std::size_t>(L.out_w) * 4, static_cast<std::size_t>(L.out_h));
-      OutputDevice o;
-      o.kind = OutputDevice::Kind::Pitched;
-      o.ptr = staging_.get();
-      o.pitch = staging_.pitch();
-      launch_timed(name, bytes, config, o);
-      ImageU8 img(L.out_w, L.out_h, 4);
-      CUDA_CHECK_THROW(cudaMemcpy2DAsync(img.data.data(), static_cast<std::size_t>(L.out_w) * 4,
-                                         staging_.get(), staging_.pitch(),
-                                         static_cast<std::size_t>(L.out_w) * 4,
-                                         static_cast<std::size_t>(L.out_h), cudaMemcpyDeviceToHost, s));
-      CUDA_CHECK_THROW(cudaStreamSynchronize(s));
-      collect(false);
-      out.upload_host(img);
-      return;
-    }
-    // Unmap on every path. After a successful launch an unmap failure is reported; while
-    // unwinding from another error it must not escape a destructor (std::terminate).
-    struct Unmap {
-      Surface& out;
-      cudaStream_t s;
-      bool done = false;
-      void now() {
-        done = true;
-        out.unmap_device(s);
-      }
-      ~Unmap() {
-        if (done) return;
-        try {
-          out.unmap_device(s);
-        } catch (...) {
-        }
-      }
-    } unmap{out, s};
-    LB_REQUIRE(t.width >= L.out_w && t.height >= L.out_h,
-               "render: mapped output " + std::to_string(t.width) + "x" + std::to_string(t.height) +
-                   " is smaller than the render " + std::to_string(L.out_w) + "x" +
-                   std::to_string(L.out_h));
-    OutputDevice o;
-    if (t.kind == DeviceTarget::Kind::SurfaceObject) {
-      o.kind = OutputDevice::Kind::Surface;
-      o.surface = t.surface;
-    } else {
-      o.kind = OutputDevice::Kind::Pitched;
-      o.ptr = t.ptr;
-      o.pitch = t.pitch;
-    }
-    launch_timed(name, bytes, config, o);
-    unmap.now();
+    // Into the mapped surface, or (a surface that takes host images only) into the staging
+    // buffer, downloaded and uploaded from the host.
+    const bool direct = write_surface(
+        out, SurfaceFormat::RGBA8, L.out_w, L.out_h, s, "render",
+        [&](const DeviceTarget& t) { launch_timed(name, bytes, config, output_device(t)); }, &staging_);
+    if (!direct) collect(false);
   }
 
   void synchronize() override {
@@ -201,9 +113,10 @@ class CudaBackend final : public ComputeBackend {
       CUDA_CHECK_THROW(cudaStreamSynchronize(s));  // queued passes may still use it
       depth_scratch_.allocate(scratch);
     }
-    // The map is written to a device buffer the backend keeps (render_all_in_focus reads
-    // it there), then copied to the output: a device copy, or a download when the surface
-    // takes host images only. The copy is not part of the timed depth pass.
+    // The map is written to a device buffer the engine keeps (render_all_in_focus reads
+    // it there), then copied to the output by write_surface: into the mapped surface, or
+    // into the staging buffer and downloaded when the surface takes host images only. The
+    // copy is not part of the timed depth pass.
     depth_map_.resize(static_cast<std::size_t>(L.out_w) * 4, static_cast<std::size_t>(L.out_h));
     OutputDevice m;
     m.kind = OutputDevice::Kind::Pitched;
@@ -216,22 +129,14 @@ class CudaBackend final : public ComputeBackend {
     map_valid_ = true;
     map_grid_ = grid;
     map_params_ = params;
-    out.resize(L.out_w, L.out_h);
-    const DeviceTarget t = out.map_device(s);
-    if (t.kind == DeviceTarget::Kind::None) {
-      ImageF img(L.out_w, L.out_h, 1);
-      CUDA_CHECK_THROW(cudaMemcpy2DAsync(img.data.data(), static_cast<std::size_t>(L.out_w) * 4,
-                                         depth_map_.get(), depth_map_.pitch(),
-                                         static_cast<std::size_t>(L.out_w) * 4,
-                                         static_cast<std::size_t>(L.out_h), cudaMemcpyDeviceToHost, s));
-      CUDA_CHECK_THROW(cudaStreamSynchronize(s));
-      collect(false);
-      out.upload_host(img);
-      return;
-    }
-    write_mapped(out, t, L.out_w, L.out_h, "depth", [&](const OutputDevice& o) {
-      launch_copy_map(static_cast<const float*>(depth_map_.get()), depth_map_.pitch(), L.out_w, L.out_h, o, s);
-    });
+    const bool direct = write_surface(
+        out, SurfaceFormat::R32F, L.out_w, L.out_h, s, "depth",
+        [&](const DeviceTarget& t) {
+          launch_copy_map(static_cast<const float*>(depth_map_.get()), depth_map_.pitch(), L.out_w, L.out_h,
+                          output_device(t), s);
+        },
+        &staging_);
+    if (!direct) collect(false);
   }
 
   void render_all_in_focus(const PlenopticGrid& grid, const RenderParams& render, const DepthParams& depth,
@@ -250,25 +155,10 @@ class CudaBackend final : public ComputeBackend {
         launch_aif(L, aif_dev_tables_, raw_, static_cast<const float*>(depth_map_.get()), depth_map_.pitch(), o, s);
       });
     };
-    out.resize(L.out_w, L.out_h);
-    const DeviceTarget t = out.map_device(s);
-    if (t.kind == DeviceTarget::Kind::None) {
-      staging_.resize(static_cast<std::size_t>(L.out_w) * 4, static_cast<std::size_t>(L.out_h));
-      OutputDevice o;
-      o.kind = OutputDevice::Kind::Pitched;
-      o.ptr = staging_.get();
-      o.pitch = staging_.pitch();
-      launch(o);
-      ImageU8 img(L.out_w, L.out_h, 4);
-      CUDA_CHECK_THROW(cudaMemcpy2DAsync(img.data.data(), static_cast<std::size_t>(L.out_w) * 4, staging_.get(),
-                                         staging_.pitch(), static_cast<std::size_t>(L.out_w) * 4,
-                                         static_cast<std::size_t>(L.out_h), cudaMemcpyDeviceToHost, s));
-      CUDA_CHECK_THROW(cudaStreamSynchronize(s));
-      collect(false);
-      out.upload_host(img);
-      return;
-    }
-    write_mapped(out, t, L.out_w, L.out_h, "all-in-focus", launch);
+    const bool direct = write_surface(
+        out, SurfaceFormat::RGBA8, L.out_w, L.out_h, s, "all-in-focus",
+        [&](const DeviceTarget& t) { launch(output_device(t)); }, &staging_);
+    if (!direct) collect(false);
   }
 
   // A host depth map in place of the last depth() result (render_all_in_focus_cuda, tests):
@@ -318,20 +208,12 @@ class CudaBackend final : public ComputeBackend {
     error_map_.resize(static_cast<std::size_t>(w) * 4, static_cast<std::size_t>(h));
     launch_depth_error(static_cast<const float*>(depth_map_.get()), depth_map_.pitch(), truth_dev_.as<float>(), w,
                        h, static_cast<float*>(error_map_.get()), error_map_.pitch(), s);
-    out.resize(w, h);
-    const DeviceTarget t = out.map_device(s);
-    if (t.kind == DeviceTarget::Kind::None) {
-      ImageF img(w, h, 1);
-      CUDA_CHECK_THROW(cudaMemcpy2DAsync(img.data.data(), static_cast<std::size_t>(w) * 4, error_map_.get(),
-                                         error_map_.pitch(), static_cast<std::size_t>(w) * 4,
-                                         static_cast<std::size_t>(h), cudaMemcpyDeviceToHost, s));
-      CUDA_CHECK_THROW(cudaStreamSynchronize(s));
-      out.upload_host(img);
-      return;
-    }
-    write_mapped(out, t, w, h, "depth error", [&](const OutputDevice& o) {
-      launch_copy_map(static_cast<const float*>(error_map_.get()), error_map_.pitch(), w, h, o, s);
-    });
+    write_surface(
+        out, SurfaceFormat::R32F, w, h, s, "depth error",
+        [&](const DeviceTarget& t) {
+          launch_copy_map(static_cast<const float*>(error_map_.get()), error_map_.pitch(), w, h, output_device(t), s);
+        },
+        &staging_);
   }
 
   std::unique_ptr<Surface> scratch_surface(SurfaceFormat format) override {
@@ -387,11 +269,8 @@ class CudaBackend final : public ComputeBackend {
     tables_valid_ = true;
   }
 
-  // Runs launch(o) on a mapped device target; unmaps on every path (an unmap failure while
-  // unwinding from another error must not escape).
-  template <class F>
-  void write_mapped(Surface& out, const DeviceTarget& t, int w, int h, const char* what, F&& launch) {
-    const cudaStream_t s = stream_->get();
+  // The render / depth launchers' view of a target write_surface validated.
+  static OutputDevice output_device(const DeviceTarget& t) {
     OutputDevice o;
     if (t.kind == DeviceTarget::Kind::SurfaceObject) {
       o.kind = OutputDevice::Kind::Surface;
@@ -401,17 +280,7 @@ class CudaBackend final : public ComputeBackend {
       o.ptr = t.ptr;
       o.pitch = t.pitch;
     }
-    try {
-      LB_REQUIRE(t.width >= w && t.height >= h, std::string(what) + ": mapped output is too small");
-      launch(o);
-    } catch (...) {
-      try {
-        out.unmap_device(s);
-      } catch (...) {
-      }
-      throw;
-    }
-    out.unmap_device(s);
+    return o;
   }
 
   void ensure_aif_tables(const PlenopticGrid& g, const RenderParams& r, const DepthParams& p) {
@@ -595,14 +464,14 @@ class CudaBackend final : public ComputeBackend {
 
 }  // namespace detail
 
-std::unique_ptr<ComputeBackend> make_cuda_backend(int device) {
+std::unique_ptr<PlenopticEngine> make_plenoptic_engine_cuda(int device) {
   std::string why;
   if (!device_available(&why)) throw Error("CUDA backend: " + why);
-  return std::make_unique<detail::CudaBackend>(device);
+  return std::make_unique<detail::PlenopticCudaEngine>(device);
 }
 
-void set_depth_tuning(ComputeBackend& b, const DepthTuning& t) {
-  auto* c = dynamic_cast<detail::CudaBackend*>(&b);
+void set_depth_tuning(PlenopticEngine& b, const DepthTuning& t) {
+  auto* c = dynamic_cast<detail::PlenopticCudaEngine*>(&b);
   LB_REQUIRE(c != nullptr, "set_depth_tuning: not a CUDA backend");
   c->set_depth_tuning(t);
 }
@@ -611,7 +480,7 @@ ImageU8 render_all_in_focus_cuda(const ImageU8& raw, const PlenopticGrid& grid, 
                                  const DepthParams& depth, const ImageF& map, int device) {
   std::string why;
   if (!device_available(&why)) throw Error("all-in-focus: " + why);
-  detail::CudaBackend b(device);
+  detail::PlenopticCudaEngine b(device);
   b.set_raw(raw);
   b.set_depth_map(grid, depth, map);
   HostSurface out(SurfaceFormat::RGBA8);
@@ -620,44 +489,10 @@ ImageU8 render_all_in_focus_cuda(const ImageU8& raw, const PlenopticGrid& grid, 
   return out.rgba();
 }
 
-void set_kernel_tuning(ComputeBackend& b, const KernelTuning& t) {
-  auto* c = dynamic_cast<detail::CudaBackend*>(&b);
+void set_kernel_tuning(PlenopticEngine& b, const KernelTuning& t) {
+  auto* c = dynamic_cast<detail::PlenopticCudaEngine*>(&b);
   LB_REQUIRE(c != nullptr, "set_kernel_tuning: not a CUDA backend");
   c->set_tuning(t);
-}
-
-}  // namespace lb::cuda
-
-namespace lb::cuda {
-
-bool device_available(std::string* why) {
-  auto fail = [why](const std::string& w) {
-    if (why) *why = w;
-    return false;
-  };
-  int count = 0;
-  cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    return fail("no CUDA device (" + error_text(e) + ")");
-  }
-  if (count <= 0) return fail("no CUDA device (cudaGetDeviceCount returned 0)");
-  int current = 0;
-  e = cudaGetDevice(&current);
-  if (e == cudaSuccess) e = cudaFree(nullptr);  // creates the context
-  if (e == cudaSuccess) e = detail::probe_kernels();
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    cudaDeviceProp prop{};
-    const std::string name =
-        cudaGetDeviceProperties(&prop, current) == cudaSuccess ? std::string(prop.name) : "device";
-    (void)cudaGetLastError();
-    return fail("CUDA device " + std::to_string(current) + " (" + name + ", sm_" +
-                std::to_string(prop.major) + std::to_string(prop.minor) +
-                ") unusable: " + error_text(e));
-  }
-  if (why) why->clear();
-  return true;
 }
 
 }  // namespace lb::cuda

@@ -1,8 +1,10 @@
-// The CPU reference backend: multithreaded, variant-agnostic (it IS the reference).
+// The plenoptic CPU engine (the reference: multithreaded, variant-agnostic), its default
+// methods, and the backend-kind helpers.
 #include <cmath>
 #include <thread>
 
 #include "lightbench/backend.hpp"
+#include "lightbench/engines/plenoptic.hpp"
 #include "lightbench/parallel.hpp"
 #include "lightbench/plenoptic_depth.hpp"
 #include "lightbench/render_cpu.hpp"
@@ -18,21 +20,21 @@ BackendRequest parse_backend_request(const std::string& s) {
   throw Error("unknown backend '" + s + "' (use auto, cpu or cuda)");
 }
 
-void ComputeBackend::depth(const PlenopticGrid&, const DepthParams&, const DepthConfig&, Surface&) {
+void PlenopticEngine::depth(const PlenopticGrid&, const DepthParams&, const DepthConfig&, Surface&) {
   throw Error("depth: not supported by the " + std::string(to_string(kind())) + " backend");
 }
 
-std::unique_ptr<Surface> ComputeBackend::scratch_surface(SurfaceFormat format) {
+std::unique_ptr<Surface> PlenopticEngine::scratch_surface(SurfaceFormat format) {
   return std::make_unique<HostSurface>(format);
 }
 
-void ComputeBackend::render_all_in_focus(const PlenopticGrid&, const RenderParams&, const DepthParams&, Surface&) {
+void PlenopticEngine::render_all_in_focus(const PlenopticGrid&, const RenderParams&, const DepthParams&, Surface&) {
   throw Error("all-in-focus: not supported by the " + std::string(to_string(kind())) + " backend");
 }
 
 namespace {
 
-class CpuBackend final : public ComputeBackend {
+class CpuBackend final : public PlenopticEngine {
  public:
   explicit CpuBackend(int threads) : threads_(threads > 0 ? threads : default_thread_count()) {}
   BackendKind kind() const override { return BackendKind::Cpu; }
@@ -121,7 +123,7 @@ class CpuBackend final : public ComputeBackend {
 
 }  // namespace
 
-std::unique_ptr<ComputeBackend> make_cpu_backend(int threads) {
+std::unique_ptr<PlenopticEngine> make_plenoptic_engine_cpu(int threads) {
   return std::make_unique<CpuBackend>(threads);
 }
 

@@ -1,0 +1,39 @@
+#pragma once
+// INTERNAL (lb_engine_internal): the CUDA engines behind the CUDA runners, defined in
+// lb_kernels (CUDA builds only; there are no stubs). kernels/runners.cpp hands them to the
+// runners; the benchmarks and tests/gpu drive them directly. Each throws lb::Error naming
+// why when CUDA is unusable.
+#include <memory>
+
+#include "lightbench/engines/lightfield.hpp"
+#include "lightbench/engines/mad.hpp"
+#include "lightbench/engines/plenoptic.hpp"
+#include "lightbench/engines/stereo.hpp"
+
+namespace lb::cuda {
+
+struct KernelTuning;  // lightbench/cuda_api.hpp
+struct DepthTuning;
+
+// Plenoptic (kernels/plenoptic_cuda_engine.cpp): render, depth and all-in-focus kernels, the
+// raw resident on `device`.
+std::unique_ptr<PlenopticEngine> make_plenoptic_engine_cuda(int device = 0);
+// Launch shapes used by a CUDA plenoptic engine's later renders / depth passes (throws if e
+// is not one).
+void set_kernel_tuning(PlenopticEngine& e, const KernelTuning& t);
+void set_depth_tuning(PlenopticEngine& e, const DepthTuning& t);
+
+// Light field (kernels/cae_estimator.cpp): set_lightfield() uploads the views once (RGB8,
+// RGBA8 and a layered texture); run() times each launch with CUDA events into timings()
+// under "lfdepth/<variant>" and "lfdepth/wta".
+std::unique_ptr<LightFieldEngine> make_lightfield_engine_cuda(int device = 0);
+
+// Stereo (kernels/stereo_bp_engine.cpp, stereo_local_engine.cpp).
+std::unique_ptr<stereo::StereoEngine<stereo::BpParams>> make_stereo_bp_engine_cuda(int device = 0);
+std::unique_ptr<stereo::StereoEngine<stereo::LocalParams>> make_stereo_local_engine_cuda(int device = 0);
+
+// MAD (kernels/mad.cu): variants() = mad_stats_variants(), default "fused". Timings (CUDA
+// events) "mad/csf", "mad/detect", "mad/gabor", "mad/stats/<variant>", "mad/total".
+std::unique_ptr<MadEngine> make_mad_engine_cuda(int device = 0);
+
+}  // namespace lb::cuda
