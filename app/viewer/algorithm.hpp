@@ -14,6 +14,7 @@
 
 #include "backend_pool.hpp"
 #include "lightbench/algorithm.hpp"
+#include "run_worker.hpp"
 #include "runner_set.hpp"
 #include "lightbench/gl/gl_texture_surface.hpp"
 #include "lightbench/image.hpp"
@@ -96,10 +97,14 @@ class Algorithm {
     (void)output;
     return nullptr;
   }
-  // Computes `output` into `out` (resizing it) on the backend of `slot`. Throws lb::Error
-  // on bad parameters or an unavailable backend.
-  virtual void run(BackendPool& pool, BackendSlot slot, const PaneRun& run,
-                   const std::string& output, Surface& out) = 0;
+  // Phase one of a run, on the UI thread: the snapshot that computes `output` for the pane
+  // on the backend of `slot` (run_worker.hpp); the worker executes it with nothing else.
+  // Throws lb::Error on an unavailable backend.
+  virtual RunRequest request(BackendPool& pool, BackendSlot slot, const PaneRun& run,
+                             const std::string& output) = 0;
+  // The result of a request the viewer showed (the pane's latest), on the UI thread: the
+  // algorithm keeps its scores for the panel and the sidecar.
+  virtual void accept(const RunResult& result) = 0;
   virtual DisplayHints display(const std::string& output) const {
     (void)output;
     return {};
@@ -113,8 +118,8 @@ class Algorithm {
   virtual nlohmann::json data_json() const { return nlohmann::json::object(); }
   // Timing registries of the algorithm's runners.
   virtual void timing_sources(std::vector<TimingSource>& out) { (void)out; }
-  // Collects the timings queued by the previous frame's launches (once per frame).
-  virtual void synchronize() {}
+  // The workers of the algorithm's runners (results to collect, runs in flight).
+  virtual void workers(std::vector<RunWorker*>& out) { (void)out; }
 
   // Opens the data the command line names for this algorithm (--lf, --stereo, --ref ...);
   // throws lb::Error with a message naming what could not be opened (the bundled data stays).

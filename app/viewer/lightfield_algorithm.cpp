@@ -239,14 +239,26 @@ const gl::GlTextureSurface* LightFieldAlgorithm::input_texture(const std::string
   return nullptr;
 }
 
-void LightFieldAlgorithm::run(BackendPool& pool, BackendSlot slot, const PaneRun& run,
-                              const std::string& output, Surface& out) {
-  Runner& r = runners_.get(pool, slot, data_);
+RunRequest LightFieldAlgorithm::request(BackendPool& pool, BackendSlot slot, const PaneRun& run,
+                                        const std::string& output) {
   Params p = effective(run);
-  r.run(read_values(describe_all(p)), variant_name(run), output, out);
+  RunRequest r;
+  r.worker = runners_.get(pool, slot);
+  r.data = data_;
+  r.values = read_values(describe_all(p));
+  r.variant = variant_name(run);
+  r.output = output;
+  const OutputInfo* o = runners_.spec().output(output);
+  LB_REQUIRE(o != nullptr, "light field: no output '" + output + "'");
+  r.format = o->format;
+  return r;
+}
+
+void LightFieldAlgorithm::accept(const RunResult& result) {
+  const std::string& output = result.request.output;
   if (output == "depth" || output == "error" || output == "refined" || output == "filtered" ||
       output == "refined_error")
-    scores_ = r.scores();
+    scores_ = result.scores;
 }
 
 DisplayHints LightFieldAlgorithm::display(const std::string& output) const {

@@ -39,13 +39,13 @@ class LightFieldAlgorithm final : public Algorithm {
   void reset_params() override;
   std::string run_key(const PaneRun& run, const std::string& output) override;
   const gl::GlTextureSurface* input_texture(const std::string& output) const override;
-  void run(BackendPool& pool, BackendSlot slot, const PaneRun& run, const std::string& output,
-           Surface& out) override;
+  RunRequest request(BackendPool& pool, BackendSlot slot, const PaneRun& run, const std::string& output) override;
+  void accept(const RunResult& result) override;
   DisplayHints display(const std::string& output) const override;
   nlohmann::json run_json(const PaneRun& run) override;
   nlohmann::json results_json() const override;
   void timing_sources(std::vector<TimingSource>& out) override { runners_.timing_sources(out); }
-  void synchronize() override { runners_.synchronize(); }
+  void workers(std::vector<RunWorker*>& out) override { runners_.workers(out); }
   void open_startup(const ViewerOptions& options) override;
   bool opens_folders() const override { return true; }
   void open_folder(const std::string& path) override { open(path); }

@@ -36,6 +36,7 @@ MadAlgorithm::MadAlgorithm()
   const RenderParams p = default_render_params(s.params.grid);
   const ImageU8 view = render_cpu(to_rgba(s.raw), build_render_tables(s.params.grid, p, s.raw.width, s.raw.height));
   set_images(to_rgb(view), ImageU8{}, "render of the bundled plenoptic scene");
+  spec_params_.reset(runners_.spec().params(data_.get()));
 }
 
 MadAlgorithm::~MadAlgorithm() = default;
@@ -120,11 +121,18 @@ std::vector<AlgorithmOutput> MadAlgorithm::outputs() const {
 std::vector<ParamInfo> MadAlgorithm::live_params() {
   using K = ParamInfo::Kind;
   const int d = std::clamp(params_.distortion, 0, 4);
-  return {{"strength", "strength", kStrengthHelp[d], K::Float, &params_.strength, 0.0, kStrengthMax[d]},
-          {"seed", "noise seed", "seed of the white noise", K::Int, &params_.seed, 1, 1000}};
+  std::vector<ParamInfo> v = {
+      {"strength", "strength", kStrengthHelp[d], K::Float, &params_.strength, 0.0, kStrengthMax[d]},
+      {"seed", "noise seed", "seed of the white noise", K::Int, &params_.seed, 1, 1000}};
+  // The spec's own parameters (eight_bit), which the runner gets.
+  for (const auto& p : spec_params_.infos()) v.push_back(p);
+  return v;
 }
 
-void MadAlgorithm::reset_params() { params_ = Params{}; }
+void MadAlgorithm::reset_params() {
+  params_ = Params{};
+  spec_params_.reset(runners_.spec().params(data_.get()));
+}
 
 bool MadAlgorithm::draw_controls() {
   bool changed = false;
@@ -202,7 +210,13 @@ std::string MadAlgorithm::variant_name(const PaneRun& run) const {
 
 std::string MadAlgorithm::run_key(const PaneRun& run, const std::string& output) {
   if (output == "reference" || output == "distorted") return output + "|" + distorted_key_;
-  return output + "|" + variant_name(run) + "|" + distorted_key_;
+  return lb::run_key(runners_.spec(), output, spec_values(run), variant_name(run)) + "|" + distorted_key_;
+}
+
+ParamValues MadAlgorithm::spec_values(const PaneRun& run) const {
+  ParamValues v = spec_params_.values();
+  if (v.count(run.override_param)) v[run.override_param] = run.override_value;
+  return v;
 }
 
 const gl::GlTextureSurface* MadAlgorithm::input_texture(const std::string& output) const {
@@ -211,13 +225,21 @@ const gl::GlTextureSurface* MadAlgorithm::input_texture(const std::string& outpu
   return nullptr;
 }
 
-void MadAlgorithm::run(BackendPool& pool, BackendSlot slot, const PaneRun& run, const std::string& output,
-                       Surface& out) {
+RunRequest MadAlgorithm::request(BackendPool& pool, BackendSlot slot, const PaneRun& run,
+                                 const std::string& output) {
   LB_REQUIRE(output == "hi" || output == "lo", "MAD: no output '" + output + "'");
-  Runner& r = runners_.get(pool, slot, data_);
-  r.run({}, variant_name(run), output, out);
-  scores_ = r.scores();
+  LB_REQUIRE(data_ != nullptr, "MAD: no image pair");
+  RunRequest r;
+  r.worker = runners_.get(pool, slot);
+  r.data = data_;
+  r.values = spec_values(run);
+  r.variant = variant_name(run);
+  r.output = output;
+  r.format = SurfaceFormat::R32F;
+  return r;
 }
+
+void MadAlgorithm::accept(const RunResult& result) { scores_ = result.scores; }
 
 DisplayHints MadAlgorithm::display(const std::string& output) const {
   DisplayHints h;
@@ -232,10 +254,12 @@ DisplayHints MadAlgorithm::display(const std::string& output) const {
 }
 
 nlohmann::json MadAlgorithm::run_json(const PaneRun& run) {
-  return {{"variant", variant_name(run)},
+  nlohmann::json j = spec_values(run);
+  j.update(nlohmann::json{{"variant", variant_name(run)},
           {"distortion", kDistortions[std::clamp(params_.distortion, 0, 4)]},
           {"strength", params_.strength},
-          {"seed", params_.seed}};
+          {"seed", params_.seed}});
+  return j;
 }
 
 nlohmann::json MadAlgorithm::results_json() const {

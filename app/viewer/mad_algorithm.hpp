@@ -13,6 +13,7 @@
 #include <string>
 
 #include "algorithm.hpp"
+#include "param_store.hpp"
 #include "lightbench/algorithms.hpp"
 #include "lightbench/assets.hpp"
 #include "lightbench/distort.hpp"
@@ -40,13 +41,13 @@ class MadAlgorithm final : public Algorithm {
   void reset_params() override;
   std::string run_key(const PaneRun& run, const std::string& output) override;
   const gl::GlTextureSurface* input_texture(const std::string& output) const override;
-  void run(BackendPool& pool, BackendSlot slot, const PaneRun& run, const std::string& output,
-           Surface& out) override;
+  RunRequest request(BackendPool& pool, BackendSlot slot, const PaneRun& run, const std::string& output) override;
+  void accept(const RunResult& result) override;
   DisplayHints display(const std::string& output) const override;
   nlohmann::json run_json(const PaneRun& run) override;
   nlohmann::json results_json() const override;
   void timing_sources(std::vector<TimingSource>& out) override { runners_.timing_sources(out); }
-  void synchronize() override { runners_.synchronize(); }
+  void workers(std::vector<RunWorker*>& out) override { runners_.workers(out); }
   void open_startup(const ViewerOptions& options) override;
   bool compares_pane_images() const override { return true; }
   void set_pane_images(const ImageU8& a, const ImageU8& b, const std::string& source) override {
@@ -73,6 +74,8 @@ class MadAlgorithm final : public Algorithm {
   };
   void refresh_distorted();
   std::string variant_name(const PaneRun& run) const;
+  // The spec's parameters (eight_bit) with the pane's override.
+  ParamValues spec_values(const PaneRun& run) const;
 
   ImageU8 reference_, loaded_distorted_, distorted_;
   std::string source_;
@@ -82,6 +85,7 @@ class MadAlgorithm final : public Algorithm {
   int variant_ = 3;  // "fused"
   std::unique_ptr<gl::GlTextureSurface> ref_tex_, dist_tex_;
   RunnerSet runners_{"mad"};
+  ParamStore spec_params_;  // the spec's parameter table (eight_bit), bound for the panel
   nlohmann::json scores_ = nlohmann::json::object();
   std::string ref_field_, dist_field_, open_error_;
   bool compare_requested_ = false;

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "lightbench/error.hpp"
+#include "lightbench/memory_budget.hpp"
 
 namespace lb::viewer {
 
@@ -38,6 +39,11 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   app.add_option("--algorithm", o.algorithm, "plenoptic | lightfield | stereo | mad (default: plenoptic, or the one whose data is given)");
   app.add_option("--lf", o.lf, "open a 4D light-field folder (HCI input_CamNNN.png, view_U_V.png, NNN.png)");
   app.add_option("--stereo", o.stereo, "open a Middlebury stereo folder (imL.png, imR.png, groundtruth.png, masks)");
+  app.add_option("--gt-scale", o.gt_scale,
+                 "the --stereo folder's ground-truth scale (value / scale = disparity; tsukuba 16 and venus 8 "
+                 "are known by name)");
+  app.add_option("--max-memory", o.max_memory, "host memory a run may allocate, e.g. 512M, 8G (default: half of RAM)");
+  app.add_option("--max-device-memory", o.max_device_memory, "device memory a CUDA run may allocate (default: no limit)");
   app.add_option("--ref", o.ref, "MAD: reference image");
   app.add_option("--dist", o.dist, "MAD: distorted image (default: generated from --ref)");
   app.add_option("--variant", o.variant,
@@ -82,7 +88,12 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   std::string soak_bound;
   app.add_option("--soak-bound", soak_bound,
                  "HOST,DEVICE: live-heap and device-memory growth in MiB allowed after the --soak warm-up; RSS may grow twice HOST (default 32,16)");
-  app.add_option("--frames", o.frames, "frames to render before --screenshot")->capture_default_str();
+  app.add_option("--frames", o.frames,
+                 "frames to render before --screenshot (it then waits for the runs in flight, drawing on)")
+      ->capture_default_str();
+  app.add_option("--script", o.script,
+                 "parameter changes during the frames: FRAME:NAME=VALUE;... sets the panel's live parameter "
+                 "NAME at frame FRAME, as a slider would (runs in flight are superseded)");
   try {
     app.parse(argc, argv);
     if (!size.empty()) {
@@ -130,6 +141,10 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
     if (o.frames < 1) throw Error("--frames must be at least 1");
     if (!o.raw.empty() + !o.scene.empty() + !o.preset.empty() > 1)
       throw Error("give at most one of --raw, --scene and --preset");
+    if (o.gt_scale < 0) throw Error("--gt-scale must be positive");
+    if (!o.max_memory.empty()) set_max_host_memory(parse_memory_size(o.max_memory, "--max-memory"));
+    if (!o.max_device_memory.empty())
+      set_max_device_memory(parse_memory_size(o.max_device_memory, "--max-device-memory"));
     if (!o.raw.empty() && o.pitch <= 0)
       throw Error("--raw needs --pitch D (the micro-image pitch in pixels)");
   } catch (const CLI::ParseError& e) {

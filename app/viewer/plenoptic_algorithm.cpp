@@ -163,11 +163,24 @@ const gl::GlTextureSurface* PlenopticAlgorithm::input_texture(const std::string&
   return nullptr;
 }
 
-void PlenopticAlgorithm::run(BackendPool& pool, BackendSlot slot, const PaneRun& run,
-                             const std::string& output, Surface& out) {
-  Runner& r = runners_.get(pool, slot, scene_.data());
-  r.run(values(effective(run)), variant_name(run), output, out);
-  if (output == "depth" || output == "aif" || output == "error") scores_ = r.scores();
+RunRequest PlenopticAlgorithm::request(BackendPool& pool, BackendSlot slot, const PaneRun& run,
+                                       const std::string& output) {
+  LB_REQUIRE(scene_.data() != nullptr, "plenoptic: no scene loaded");
+  RunRequest r;
+  r.worker = runners_.get(pool, slot);
+  r.data = scene_.data();
+  r.values = values(effective(run));
+  r.variant = variant_name(run);
+  r.output = output;
+  const OutputInfo* o = runners_.spec().output(output);
+  LB_REQUIRE(o != nullptr, "plenoptic: no output '" + output + "'");
+  r.format = o->format;
+  return r;
+}
+
+void PlenopticAlgorithm::accept(const RunResult& result) {
+  const std::string& output = result.request.output;
+  if (output == "depth" || output == "aif" || output == "error") scores_ = result.scores;
 }
 
 DisplayHints PlenopticAlgorithm::display(const std::string& output) const {

@@ -42,8 +42,8 @@ class PlenopticAlgorithm final : public Algorithm {
   void reset_params() override;
   std::string run_key(const PaneRun& run, const std::string& output) override;
   const gl::GlTextureSurface* input_texture(const std::string& output) const override;
-  void run(BackendPool& pool, BackendSlot slot, const PaneRun& run, const std::string& output,
-           Surface& out) override;
+  RunRequest request(BackendPool& pool, BackendSlot slot, const PaneRun& run, const std::string& output) override;
+  void accept(const RunResult& result) override;
   DisplayHints display(const std::string& output) const override;
   nlohmann::json run_json(const PaneRun& run) override;
   nlohmann::json results_json() const override;
@@ -54,7 +54,7 @@ class PlenopticAlgorithm final : public Algorithm {
   bool opens_files() const override { return true; }
   void open_file(const std::string& path) override;
   void timing_sources(std::vector<TimingSource>& out) override { runners_.timing_sources(out); }
-  void synchronize() override { runners_.synchronize(); }
+  void workers(std::vector<RunWorker*>& out) override { runners_.workers(out); }
 
  private:
   // The panel's parameters with a pane's variant / parameter override applied.

@@ -48,7 +48,9 @@ void StereoAlgorithm::generate(unsigned seed) {
   install(bundled_stereo(seed));  // assets/stereo/two_planes.json
 }
 
-void StereoAlgorithm::open(const std::string& folder) { install(stereo::load_stereo_scene(folder)); }
+void StereoAlgorithm::open(const std::string& folder) {
+  install(stereo::load_stereo_scene(folder, gt_scale_));
+}
 
 void StereoAlgorithm::install(stereo::StereoScene s) {
   stereo::validate(s.pair);
@@ -236,18 +238,29 @@ const gl::GlTextureSurface* StereoAlgorithm::input_texture(const std::string& ou
   return nullptr;
 }
 
-void StereoAlgorithm::run(BackendPool& pool, BackendSlot slot, const PaneRun& run,
-                          const std::string& output, Surface& out) {
+RunRequest StereoAlgorithm::request(BackendPool& pool, BackendSlot slot, const PaneRun& run,
+                                    const std::string& output) {
   const bool bp = output == "bp" || output == "bp_error";
   LB_REQUIRE(bp || output == "local" || output == "local_error", "stereo: no output '" + output + "'");
+  LB_REQUIRE(data_ != nullptr, "stereo: no pair loaded");
   Params p = effective(run);
-  Runner& r = (bp ? bp_ : local_).get(pool, slot, data_);
-  const ParamValues v = bp ? read_values(describe(p.bp)) : read_values(describe(p.local));
-  r.run(v, variant_for(run, bp), output == "bp" || output == "local" ? "disparity" : "error", out);
-  (bp ? bp_scores_ : local_scores_) = r.scores();
+  RunRequest r;
+  r.worker = (bp ? bp_ : local_).get(pool, slot);
+  r.data = data_;
+  r.values = bp ? read_values(describe(p.bp)) : read_values(describe(p.local));
+  r.variant = variant_for(run, bp);
+  r.output = output == "bp" || output == "local" ? "disparity" : "error";
+  r.format = output == "bp" || output == "local" ? SurfaceFormat::R32F : SurfaceFormat::RGBA8;
+  r.part = bp ? 0 : 1;
+  return r;
+}
+
+void StereoAlgorithm::accept(const RunResult& result) {
+  (result.request.part == 0 ? bp_scores_ : local_scores_) = result.scores;
 }
 
 void StereoAlgorithm::open_startup(const ViewerOptions& options) {
+  gt_scale_ = options.gt_scale;  // also for folders opened later from the panel
   if (options.stereo.empty()) return;
   try {
     open(options.stereo);

@@ -41,15 +41,15 @@ class StereoAlgorithm final : public Algorithm {
   void reset_params() override;
   std::string run_key(const PaneRun& run, const std::string& output) override;
   const gl::GlTextureSurface* input_texture(const std::string& output) const override;
-  void run(BackendPool& pool, BackendSlot slot, const PaneRun& run, const std::string& output,
-           Surface& out) override;
+  RunRequest request(BackendPool& pool, BackendSlot slot, const PaneRun& run, const std::string& output) override;
+  void accept(const RunResult& result) override;
   DisplayHints display(const std::string& output) const override;
   nlohmann::json run_json(const PaneRun& run) override;
   nlohmann::json results_json() const override;
   void timing_sources(std::vector<TimingSource>& out) override;
-  void synchronize() override {
-    bp_.synchronize();
-    local_.synchronize();
+  void workers(std::vector<RunWorker*>& out) override {
+    bp_.workers(out);
+    local_.workers(out);
   }
   void open_startup(const ViewerOptions& options) override;
 
@@ -76,6 +76,7 @@ class StereoAlgorithm final : public Algorithm {
   RunnerSet bp_{"stereo-bp"}, local_{"stereo-local"};
   nlohmann::json bp_scores_ = nlohmann::json::object(), local_scores_ = nlohmann::json::object();
   std::string path_field_, open_error_;
+  double gt_scale_ = 0;  // --gt-scale (0: the scale known by the folder's name)
 };
 
 }  // namespace lb::viewer

@@ -67,7 +67,7 @@ Run run_viewer(const std::string& name, const std::string& args) {
   r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::ifstream lf(log);
   r.log.assign(std::istreambuf_iterator<char>(lf), {});
-  if (r.rc == 0) {
+  if (fs::exists(png) && fs::exists(png + ".json")) {  // also written by a failed (rc 1) run
     r.shot = lb::load_image(png, 3);
     std::ifstream jf(png + ".json");
     r.layout = nlohmann::json::parse(jf);
@@ -207,7 +207,10 @@ TEST_CASE("viewer: a bad raw path is reported and the bundled scene is shown") {
                            "--backend cpu --raw /nonexistent/raw.png --pitch 20 --size 800x500 "
                            "--frames 2");
   INFO("viewer log:\n" << r.log);
-  REQUIRE(r.rc == 0);
+  // Scripted: showing the bundled scene instead fails the run (issue 20), screenshot written.
+  REQUIRE(r.rc == 1);
+  REQUIRE(r.layout.is_object());
+  CHECK(r.layout.at("errors").dump().find("/nonexistent/raw.png") != std::string::npos);
   CHECK(r.log.find("cannot open the scene") != std::string::npos);
   CHECK(r.layout.at("error").get<std::string>().find("/nonexistent/raw.png") != std::string::npos);
   CHECK(r.layout.at("panes").at(0).contains("image"));
@@ -284,7 +287,8 @@ TEST_CASE("viewer: light field CAE depth pane; its HCI score equals the CPU refe
 TEST_CASE("viewer: a bad light-field folder is reported and the synthetic one is shown") {
   const Run r = run_viewer("smoke_lf_bad", "--backend cpu --lf /nonexistent/lf --size 800x500 --frames 2");
   INFO("viewer log:\n" << r.log);
-  REQUIRE(r.rc == 0);
+  REQUIRE(r.rc == 1);  // the synthetic one shown instead: a failed scripted run
+  REQUIRE(r.layout.is_object());
   CHECK(r.layout.at("error").get<std::string>().find("/nonexistent/lf") != std::string::npos);
   CHECK(r.layout.at("panes").at(0).contains("image"));
 }
@@ -349,7 +353,8 @@ TEST_CASE("viewer: MAD of a live distortion is positive; a bad image path is rep
   const Run r = run_viewer("smoke_mad_live", "--backend cpu --algorithm mad --ref /nonexistent/ref.png "
                                              "--size 900x600 --frames 3 --pane1 output=hi");
   INFO("viewer log:\n" << r.log);
-  REQUIRE(r.rc == 0);
+  REQUIRE(r.rc == 1);  // the bundled reference shown instead: a failed scripted run
+  REQUIRE(r.layout.is_object());
   CHECK(r.layout.at("error").get<std::string>().find("/nonexistent/ref.png") != std::string::npos);
   const auto& res = r.layout.at("results");
   REQUIRE(res.contains("mad"));
