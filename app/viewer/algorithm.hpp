@@ -61,6 +61,7 @@ class Algorithm {
  public:
   virtual ~Algorithm() = default;
   virtual std::string name() const = 0;
+  virtual std::string id() const = 0;  // what --algorithm names ("plenoptic", "stereo", "absdiff")
   virtual DataKind data_kind() const = 0;
   // Changes whenever the algorithm's data changes (part of every pane's key).
   virtual std::uint64_t data_id() const = 0;

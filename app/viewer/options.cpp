@@ -7,6 +7,7 @@
 
 #include "lightbench/error.hpp"
 #include "lightbench/memory_budget.hpp"
+#include "lightbench/runners.hpp"
 
 namespace lb::viewer {
 
@@ -24,10 +25,36 @@ std::pair<double, double> parse_number_pair(const std::string& option, const std
   }
 }
 
+namespace {
+
+// The algorithms, their variants (with notes) and outputs, from the registry: every
+// registered algorithm, the test build's example included, is listed with no edit here.
+std::string algorithms_help() {
+  std::string h = "Algorithms (--algorithm ID; stereo-bp and stereo-local share the entry 'stereo', "
+                  "their outputs prefixed bp / local):\n";
+  for (const AlgorithmSpec& s : builtin_registry().all()) {
+    h += "\n  " + s.id + ": " + s.name + " (data: " + to_string(s.data) + ")\n    variants:";
+    for (const VariantInfo& v : s.variants)
+      h += "\n      " + v.name + (v.name == s.default_variant ? " (default)" : "") + ": " + v.note;
+    h += "\n    outputs:";
+    for (const OutputInfo& out : s.outputs)
+      h += "\n      " + out.name + ": " + out.label + (out.input ? " (input)" : "") +
+           (out.needs_truth ? " (with ground truth)" : "");
+    h += "\n    parameters (--paneN NAME=VALUE, --script FRAME:NAME=VALUE):";
+    for (const ParamInfo& p : s.params(nullptr).infos) h += " " + p.name;
+    h += "\n";
+  }
+  return h;
+}
+
+}  // namespace
+
 int parse_options(int argc, char** argv, ViewerOptions& o) {
-  CLI::App app{"lightbench viewer: interactive GPU image-processing algorithms "
-               "(focused-plenoptic rendering and depth, 4D light-field refocus and CAE depth). With no arguments "
-               "it opens the bundled scenes."};
+  CLI::App app{"lightbench viewer: interactive GPU image-processing algorithms (focused-plenoptic rendering "
+               "and depth, 4D light-field refocus and CAE depth, stereo BP and local windows, MAD image "
+               "quality, and any algorithm registered with LB_REGISTER_ALGORITHM). With no arguments it "
+               "opens the bundled scenes."};
+  app.footer(algorithms_help());
   app.add_option("--raw", o.raw, "open a raw focused-plenoptic image (PNG, JPG, BMP, PPM)");
   app.add_option("--scene", o.scene, "open a scene.json written by `lightbench-cli generate`");
   app.add_option("--preset", o.preset, "generate a synthetic scene: tiny | small | seed");
@@ -36,7 +63,7 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   app.add_option("--offset", o.offset, "grid offset ox,oy in pixels")->capture_default_str();
   app.add_option("--grid", o.grid, "micro-images NX,NY (default: as many as fit)");
   app.add_option("--backend", o.backend, "auto | cpu | cuda")->capture_default_str();
-  app.add_option("--algorithm", o.algorithm, "plenoptic | lightfield | stereo | mad (default: plenoptic, or the one whose data is given)");
+  app.add_option("--algorithm", o.algorithm, "an algorithm id (see below; default: plenoptic, or the one whose data is given)");
   app.add_option("--lf", o.lf, "open a 4D light-field folder (HCI input_CamNNN.png, view_U_V.png, NNN.png)");
   app.add_option("--stereo", o.stereo, "open a Middlebury stereo folder (imL.png, imR.png, groundtruth.png, masks)");
   app.add_option("--gt-scale", o.gt_scale,
@@ -47,8 +74,7 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   app.add_option("--ref", o.ref, "MAD: reference image");
   app.add_option("--dist", o.dist, "MAD: distorted image (default: generated from --ref)");
   app.add_option("--variant", o.variant,
-                 "kernel variant of the algorithm: original | sync | nosync (plenoptic), baseline | vec | "
-                 "tex | coalesced | binned | exact (light field)");
+                 "kernel variant of the algorithm (see below; stereo: bp/NAME or local/NAME)");
   app.add_option("--patch", o.patch, "output patch size M");
   app.add_option("--view", o.view, "perspective shift sx,sy in raw pixels");
   app.add_option("--lim", o.lim, "range limit of neighbour micro-images");
@@ -62,9 +88,8 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
                "no window: an EGL context on a device (no display needed) and an offscreen "
                "framebuffer of the window size; needs --screenshot");
   app.add_option("--pane1", o.pane1,
-                 "left pane source, e.g. output=view,backend=cpu,variant=sync,patch=9 "
-                 "(plenoptic outputs: view | depth | aif | error | raw | truth; light field: depth | error | "
-                 "view | refocus | centre | truth)");
+                 "left pane source, e.g. output=view,backend=cpu,variant=sync,patch=9 (outputs and "
+                 "parameters: see below)");
   app.add_option("--pane2", o.pane2, "right pane source (same syntax)");
   app.add_flag("--diff", o.diff, "start in difference mode (right pane shows |left - right|)");
   app.add_flag("--unlinked", o.unlinked, "do not link zoom/pan of the two panes");

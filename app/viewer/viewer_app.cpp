@@ -291,7 +291,7 @@ void ViewerApp::build_ui(int fb_w, int fb_h) {
     for (auto& p : panes_) p.rendered_key.clear();
 }
 
-void ViewerApp::resize_step(int frame) {
+bool ViewerApp::resize_step(int frame) {
   static const int sizes[][2] = {{1, 1}, {64, 48}, {300, 200}, {2600, 1500}, {120, 900}, {900, 60}};
   constexpr int n = static_cast<int>(std::size(sizes));
   const int k = frame - 1;
@@ -302,6 +302,7 @@ void ViewerApp::resize_step(int frame) {
   else if (k == n) window_.iconify(true);
   else if (k == n + 1) window_.iconify(false);
   else if (k == n + 2) window_.set_size(opt_.width, opt_.height);
+  return k >= n + 3;  // a frame drawn at the size again
 }
 
 int ViewerApp::run() {
@@ -354,8 +355,8 @@ int ViewerApp::run_frames() {
   const bool scripted = !opt_.screenshot.empty();
   int last_script_frame = 0;
   for (const ScriptStep& st : script_) last_script_frame = std::max(last_script_frame, st.frame);
-  int frame = 0, quiet_frames = 0;
-  bool minimised = false;
+  int frame = 0, quiet_frames = 0, resize_frame = 0;
+  bool minimised = false, resize_done = false;
   double frame_start = -1.0;
   while (!window_.should_close()) {
     if (soak_ && !soak_->before_frame()) return soak_->finish();
@@ -396,10 +397,14 @@ int ViewerApp::run_frames() {
     if (soak_) soak_->after_frame();
     ++frame;
     ++quiet_frames;
-    if (opt_.resize_test) resize_step(frame);
+    // The resize test starts once the panes have their first images (runs are off the UI
+    // thread), so it resizes panes with content, and the screenshot waits for its end.
+    if (opt_.resize_test && !resize_done && (resize_frame > 0 || !runs_pending()))
+      resize_done = resize_step(++resize_frame);
     // The screenshot waits for the runs in flight (frames go on meanwhile), so the image and
     // the sidecar belong to the final parameters.
-    if (scripted && frame >= std::max(opt_.frames, last_script_frame + 1) && !runs_pending()) {
+    if (scripted && frame >= std::max(opt_.frames, last_script_frame + 1) && !runs_pending() &&
+        (!opt_.resize_test || resize_done)) {
       try {
         nlohmann::json layout = layout_json(fb_w, fb_h);
         layout["errors"] = errors_;

@@ -65,7 +65,7 @@ class ViewerApp {
   nlohmann::json frames_json() const;
   void draw_panes(int fb_w, int fb_h);
   nlohmann::json layout_json(int fb_w, int fb_h);
-  void resize_step(int frame);
+  bool resize_step(int frame);  // true once the window is back at its size
   int run_frames();  // run()'s frame loop
 
   Algorithm& algorithm() { return *algorithms_[algorithm_index_]; }
