@@ -53,6 +53,14 @@ std::vector<RunResult> RunWorker::take_results() {
   return out;
 }
 
+void RunWorker::recycle(std::unique_ptr<Surface> surface) {
+  if (!surface || !dynamic_cast<gl::DeviceBufferSurface*>(surface.get())) return;  // host: just freed
+  std::lock_guard<std::mutex> lock(mu_);
+  if (spare_.size() < 4) spare_.push_back(std::move(surface));
+  else done_surplus_ = std::move(surface);  // freed by the worker with its next request
+  cv_.notify_all();
+}
+
 bool RunWorker::busy() const {
   std::lock_guard<std::mutex> lock(mu_);
   return running_ || !queue_.empty();
@@ -92,7 +100,20 @@ void RunWorker::loop() {
         runner_->set_data(req.data);  // throws: the runner keeps no data, the next run retries
         data_id_ = req.data->id;
       }
-      if (req.device) res.surface = gl::make_device_buffer_surface(req.format);
+      if (req.device) {
+        std::unique_ptr<Surface> surplus;
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          surplus = std::move(done_surplus_);  // freed here, off the UI thread
+          for (auto it = spare_.begin(); it != spare_.end(); ++it)
+            if ((*it)->format() == req.format) {
+              res.surface = std::move(*it);
+              spare_.erase(it);
+              break;
+            }
+        }
+        if (!res.surface) res.surface = gl::make_device_buffer_surface(req.format);
+      }
       if (!res.surface) {
         req.device = false;
         res.surface = std::make_unique<HostSurface>(req.format);

@@ -73,6 +73,10 @@ class RunWorker {
   void cancel(int pane);
   // Finished runs since the last call (cancelled ones included).
   std::vector<RunResult> take_results();
+  // Hands a result's surface back after the GL thread copied it: device buffers are reused
+  // by later runs and freed on the worker (cudaFree synchronizes the device, which would
+  // stall the UI thread while another run is in flight).
+  void recycle(std::unique_ptr<Surface> surface);
   // A run queued or in flight.
   bool busy() const;
   // Seconds the current run has been in flight (0 when idle).
@@ -96,6 +100,8 @@ class RunWorker {
   std::condition_variable cv_;
   std::deque<RunRequest> queue_;
   std::vector<RunResult> done_;
+  std::vector<std::unique_ptr<Surface>> spare_;  // recycled device buffers (at most a few)
+  std::unique_ptr<Surface> done_surplus_;        // one more, freed by the worker
   bool running_ = false;
   int running_pane_ = -1;
   std::shared_ptr<CancelToken> running_token_;

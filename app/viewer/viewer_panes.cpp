@@ -83,6 +83,13 @@ void ViewerApp::collect_results() {
   for (auto& a : algorithms_) a->workers(workers);
   for (RunWorker* w : workers) {
     for (RunResult& r : w->take_results()) {
+      // Device buffers go back to their worker whatever happens here (freeing one on this
+      // thread would synchronize the device with the runs in flight).
+      struct Recycle {
+        RunWorker* w;
+        RunResult& r;
+        ~Recycle() { w->recycle(std::move(r.surface)); }
+      } recycle{w, r};
       if (r.request.pane < 0 || r.request.pane > 1) continue;
       ImagePane& pane = panes_[r.request.pane];
       // Only the pane's latest request counts: a superseded result (cancelled or not) is

@@ -94,17 +94,30 @@ class CudaInteropLink final : public InteropLink {
 
   void copy_from(const void* src, std::size_t pitch, std::size_t row_bytes, int height) override {
     LB_REQUIRE(!mapped_, "interop: texture is already mapped");
-    // The legacy default stream: the worker synchronized its own stream before handing the
-    // buffer over, and GL must see the copy before it draws (unmap orders it).
-    LB_GL_CUDA_CHECK(cudaGraphicsMapResources(1, &res_, nullptr));
+    // The GL thread's own non-blocking stream: the legacy default stream would wait for
+    // every kernel a run worker has in flight on its stream (the window would stall for a
+    // long CUDA run). The worker synchronized its stream before handing the buffer over;
+    // unmapping orders the copy before GL's next use of the texture; the final stream
+    // synchronize (microseconds: only this copy) lets the worker reuse the buffer at once.
+    static const cudaStream_t s = [] {
+      cudaStream_t st = nullptr;
+      if (cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) != cudaSuccess) {
+        cudaGetLastError();
+        st = nullptr;  // the default stream then (correct, may wait)
+      }
+      return st;
+    }();
+    LB_GL_CUDA_CHECK(cudaGraphicsMapResources(1, &res_, s));
     cudaArray_t array = nullptr;
     cudaError_t e = cudaGraphicsSubResourceGetMappedArray(&array, res_, 0, 0);
     if (e == cudaSuccess)
-      e = cudaMemcpy2DToArray(array, 0, 0, src, pitch, row_bytes, static_cast<std::size_t>(height),
-                              cudaMemcpyDeviceToDevice);
-    const cudaError_t u = cudaGraphicsUnmapResources(1, &res_, nullptr);
+      e = cudaMemcpy2DToArrayAsync(array, 0, 0, src, pitch, row_bytes, static_cast<std::size_t>(height),
+                                   cudaMemcpyDeviceToDevice, s);
+    const cudaError_t u = cudaGraphicsUnmapResources(1, &res_, s);
+    const cudaError_t w = cudaStreamSynchronize(s);
     if (e != cudaSuccess) throw Error("interop copy: " + cuda_error(e));
     if (u != cudaSuccess) throw Error("cudaGraphicsUnmapResources: " + cuda_error(u));
+    if (w != cudaSuccess) throw Error("interop copy: " + cuda_error(w));
   }
 
   void unmap(void* stream) override {
