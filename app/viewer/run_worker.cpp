@@ -28,6 +28,7 @@ RunWorker::~RunWorker() {
 }
 
 void RunWorker::submit(RunRequest r) {
+  r.worker.reset();  // the queue must not own its worker (no cycle; never destroyed on itself)
   {
     std::lock_guard<std::mutex> lock(mu_);
     // The newest value of a pane supersedes what it asked for before.
