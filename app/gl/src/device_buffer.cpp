@@ -9,17 +9,21 @@ DeviceBufferSurface::~DeviceBufferSurface() { detail::device_free(ptr_); }
 
 void DeviceBufferSurface::resize(int width, int height) {
   LB_REQUIRE(width > 0 && height > 0, "device buffer: empty size");
-  if (width == w_ && height == h_ && ptr_) return;
-  detail::device_free(ptr_);
-  ptr_ = nullptr;
   w_ = width;
   h_ = height;
+  // The allocation's own size: a host upload in between may have changed w_ / h_.
+  if (ptr_ && width == alloc_w_ && height == alloc_h_) return;
+  detail::device_free(ptr_);
+  ptr_ = nullptr;
+  alloc_w_ = alloc_h_ = 0;
   ptr_ = detail::device_alloc_pitch(row_bytes(), h_, &pitch_);
+  alloc_w_ = width;
+  alloc_h_ = height;
 }
 
 DeviceTarget DeviceBufferSurface::map_device(void* cuda_stream) {
   (void)cuda_stream;
-  LB_REQUIRE(ptr_ != nullptr, "device buffer: map_device before resize");
+  LB_REQUIRE(ptr_ != nullptr && w_ == alloc_w_ && h_ == alloc_h_, "device buffer: map_device before resize");
   host_ = false;
   DeviceTarget t;
   t.kind = DeviceTarget::Kind::Pitched;

@@ -36,11 +36,12 @@ class DeviceBufferSurface final : public Surface {
   const ImageF& host_scalar() const { return scalar_; }
   const void* device_ptr() const { return ptr_; }
   std::size_t pitch() const { return pitch_; }
-  std::size_t row_bytes() const { return static_cast<std::size_t>(w_) * (format_ == SurfaceFormat::R32F ? 4 : 4); }
+  std::size_t row_bytes() const { return static_cast<std::size_t>(w_) * 4; }  // RGBA8 and R32F: 4 bytes
 
  private:
   SurfaceFormat format_;
-  int w_ = 0, h_ = 0;
+  int w_ = 0, h_ = 0;              // the content's size
+  int alloc_w_ = 0, alloc_h_ = 0;  // the device allocation's
   void* ptr_ = nullptr;
   std::size_t pitch_ = 0;
   bool host_ = false;
