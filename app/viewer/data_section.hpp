@@ -12,11 +12,11 @@
 #include "lightbench/algorithm.hpp"
 #include "lightbench/gl/gl_texture_surface.hpp"
 #include "lightbench/image.hpp"
+#include "viewer_types.hpp"
 
 namespace lb::viewer {
 
 struct ViewerOptions;
-struct DataRequest;
 
 // The panel's live parameters by name, for a section's own widgets (the light field's
 // angular pad moves u and v). get() of an unknown name: 0; set() of one: ignored.

@@ -16,9 +16,16 @@
 #include <utility>
 #include <vector>
 
-#include "algorithm.hpp"
+#include <nlohmann/json.hpp>
+
+#include "backend_pool.hpp"
 #include "data_section.hpp"
+#include "lightbench/algorithm.hpp"
+#include "lightbench/gl/gl_texture_surface.hpp"
 #include "param_store.hpp"
+#include "run_worker.hpp"
+#include "runner_set.hpp"
+#include "viewer_types.hpp"
 
 namespace lb::viewer {
 
@@ -45,47 +52,79 @@ struct AlgorithmLayout {
   std::function<DisplayHints(const std::string& output, const HintContext&)> display;  // may be null
 };
 
-class SpecAlgorithm final : public Algorithm {
+class SpecAlgorithm {
  public:
   SpecAlgorithm(AlgorithmLayout layout, std::unique_ptr<DataSection> section);
-  ~SpecAlgorithm() override;
+  ~SpecAlgorithm();
+  SpecAlgorithm(const SpecAlgorithm&) = delete;
+  SpecAlgorithm& operator=(const SpecAlgorithm&) = delete;
 
-  std::string id() const override { return layout_.id; }
-  std::string name() const override { return name_; }
-  DataKind data_kind() const override { return section_->kind(); }
-  std::uint64_t data_id() const override;
-  bool ready(std::string* why) const override;
-  std::vector<std::string> variants() const override;
-  int current_variant() const override;
-  void set_variant(int index) override;
-  std::vector<AlgorithmOutput> outputs() const override;
-  std::pair<std::string, std::string> default_panes() const override;
-  std::vector<ParamInfo> live_params() override;
-  DataRequest draw_data_section() override;
-  bool draw_controls() override;
-  void draw_results() override;
-  void data_changed() override;
-  void reset_params() override;
-  std::string run_key(const PaneRun& run, const std::string& output) override;
-  const gl::GlTextureSurface* input_texture(const std::string& output) const override {
+  std::string name() const { return name_; }
+  std::string id() const { return layout_.id; }  // what --algorithm names ("plenoptic", "stereo", "absdiff")
+  DataKind data_kind() const { return section_->kind(); }
+  // Changes whenever the data changes (part of every pane's key).
+  std::uint64_t data_id() const;
+  // Whether the data is there to run on (*why: what is missing).
+  bool ready(std::string* why) const;
+
+  // Variants: one list over every part ("bp/registers", "local/fused2" for stereo); the
+  // panel keeps one choice per part, current_variant() is the first part's.
+  std::vector<std::string> variants() const;
+  int current_variant() const;
+  void set_variant(int index);
+  // Outputs available now (results first, then the data's inputs; "truth" only with ground truth).
+  std::vector<AlgorithmOutput> outputs() const;
+  // The two panes' default outputs when this algorithm is chosen.
+  std::pair<std::string, std::string> default_panes() const;
+
+  // The panel's live parameters, bound to the panel's values (ranges fit the data).
+  std::vector<ParamInfo> live_params();
+  // Side-panel headers above the "Algorithm" one (the plenoptic Scene and Grid).
+  DataRequest draw_data_section();
+  // The "Algorithm" section: the data section, variants, generated sliders. True when
+  // anything that changes an output changed.
+  bool draw_controls();
+  // Under the controls: the runners' figures of the latest runs.
+  void draw_results();
+  // Brings the parameters into range after the data changed; back to the defaults.
+  void data_changed();
+  void reset_params();
+
+  // Equal keys mean identical images (the viewer adds the data id, backend and algorithm).
+  std::string run_key(const PaneRun& run, const std::string& output);
+  // Input outputs whose texture the data section holds (no run needed); nullptr otherwise.
+  const gl::GlTextureSurface* input_texture(const std::string& output) const {
     return section_->input_texture(output);
   }
-  RunRequest request(BackendPool& pool, BackendSlot slot, const PaneRun& run, const std::string& output) override;
-  void accept(const RunResult& result) override;
-  DisplayHints display(const std::string& output) const override;
-  nlohmann::json run_json(const PaneRun& run) override;
-  nlohmann::json results_json() const override;
-  nlohmann::json data_json() const override { return section_->data_json(); }
-  void timing_sources(std::vector<TimingSource>& out) override;
-  void workers(std::vector<RunWorker*>& out) override;
-  void open_startup(const ViewerOptions& options) override;
-  bool opens_folders() const override { return section_->opens_folders(); }
-  void open_folder(const std::string& path) override { section_->open_path(path); }
-  bool opens_files() const override { return section_->opens_files(); }
-  void open_file(const std::string& path) override { section_->open_path(path); }
-  bool compares_pane_images() const override { return section_->compares_pane_images(); }
-  bool take_compare_request() override { return section_->take_compare_request(); }
-  void set_pane_images(const ImageU8& a, const ImageU8& b, const std::string& source) override {
+  // Phase one of a run, on the UI thread: the snapshot that computes `output` for the pane
+  // on the backend of `slot` (run_worker.hpp); the worker executes it with nothing else.
+  // Throws lb::Error on an unavailable backend or an unknown output.
+  RunRequest request(BackendPool& pool, BackendSlot slot, const PaneRun& run, const std::string& output);
+  // The result of the pane's latest request, on the UI thread: its part keeps the scores.
+  void accept(const RunResult& result);
+  DisplayHints display(const std::string& output) const;
+  // The effective parameters of a run, for reports (screenshot sidecar).
+  nlohmann::json run_json(const PaneRun& run);
+  // The figures draw_results() shows, for reports; {} when none.
+  nlohmann::json results_json() const;
+  // Top-level sidecar blocks describing the data (the plenoptic "scene").
+  nlohmann::json data_json() const { return section_->data_json(); }
+  // Timing registries and workers of the runners.
+  void timing_sources(std::vector<TimingSource>& out);
+  void workers(std::vector<RunWorker*>& out);
+
+  // The command line's data (--lf, --stereo, --ref ...); throws lb::Error naming what could
+  // not be opened (the bundled data stays). The parameters start from their defaults.
+  void open_startup(const ViewerOptions& options);
+  // Whether a folder / a file opened from the panel or dropped is this algorithm's data.
+  bool opens_folders() const { return section_->opens_folders(); }
+  void open_folder(const std::string& path) { section_->open_path(path); }
+  bool opens_files() const { return section_->opens_files(); }
+  void open_file(const std::string& path) { section_->open_path(path); }
+  // Image pairs: the last two colour panes of the other algorithms can become the pair.
+  bool compares_pane_images() const { return section_->compares_pane_images(); }
+  bool take_compare_request() { return section_->take_compare_request(); }
+  void set_pane_images(const ImageU8& a, const ImageU8& b, const std::string& source) {
     section_->set_pane_images(a, b, source);
   }
 

@@ -10,7 +10,6 @@
 #include <sstream>
 #include <tuple>
 
-#include "algorithm.hpp"
 #include "data_section.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/generator.hpp"
