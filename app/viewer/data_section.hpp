@@ -35,6 +35,11 @@ class DataSection {
   virtual std::string key() const { return ""; }
   // Panel headers above the Algorithm one (the plenoptic Scene and Grid).
   virtual void draw_headers(DataRequest& req) { (void)req; }
+  // Whether the panel's values stay (where the new ranges allow them) when the data changes:
+  // a plenoptic grid edit or a new distortion of an image pair keeps them; a new light
+  // field or stereo pair starts from the
+  // defaults its spec gives for it (its disparity range, count).
+  virtual bool keeps_params() const { return false; }
   // Top of the Algorithm section: open / make the data. True when anything changed.
   virtual bool draw(PanelParams& params) = 0;
   // Input outputs whose texture the section holds (no run needed); nullptr otherwise.

@@ -66,10 +66,11 @@ void SpecAlgorithm::sync_data() const {
   const std::uint64_t id = d ? d->id : 0;
   if (id == params_for_ && !parts_[0]->store.infos().empty()) return;
   const bool first = params_for_ == 0 && parts_[0]->store.infos().empty();
+  const bool keep = !first && section_->keeps_params();
   params_for_ = id;
   for (auto& p : parts_) {
-    const ParamValues keep = p->store.values();
-    p->store.reset(p->spec->params(d.get()), first ? nullptr : &keep);
+    const ParamValues values = p->store.values();
+    p->store.reset(p->spec->params(d.get()), keep ? &values : nullptr);
     p->scores = nlohmann::json::object();  // figures of the previous data
   }
 }

@@ -266,7 +266,7 @@ void same_score(const json& panel, const json& cli, const std::string& key) {
 
 lb::GeneratedScene tiny_scene() { return lb::generate_scene(lb::generator_preset("tiny", 1)); }
 
-// The viewer's bundled light field (lightfield_algorithm.cpp), as a folder.
+// The viewer's bundled light field (app/viewer/sections/lightfield_section.cpp), as a folder.
 std::string lightfield_dir() {
   const std::string dir = out_file("data/lightfield");
   if (!fs::exists(dir + "/gt_disp_lowres.pfm"))

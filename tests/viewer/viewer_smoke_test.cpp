@@ -269,7 +269,7 @@ TEST_CASE("viewer: light field CAE depth pane; its HCI score equals the CPU refe
     CHECK(pane.at("error").get<std::string>().empty());
     REQUIRE(pane.contains("image"));
   }
-  // The viewer's bundled light field (lightfield_algorithm.cpp: 192x160, 9x9, planes at -1.2 / 1.6).
+  // The viewer's bundled light field (sections/lightfield_section.cpp: 192x160, 9x9, planes at -1.2 / 1.6).
   const lb::LightField4D lf = lb::synthetic_two_plane_lightfield(192, 160, 9, 9, -1.2f, 1.6f, 1u, 2);
   lb::CaeParams p;
   p.views = params.at("views").get<int>();
@@ -306,7 +306,7 @@ TEST_CASE("viewer: stereo BP and local panes; their bad-pixel scores equal the C
     CHECK(pane.at("error").get<std::string>().empty());
     REQUIRE(pane.contains("image"));
   }
-  // The viewer's bundled pair (stereo_algorithm.cpp: 256x192, planes at 4 / 11, seed 1, RGB).
+  // The viewer's bundled pair (sections/stereo_section.cpp: 256x192, planes at 4 / 11, seed 1, RGB).
   lb::stereo::StereoGroundTruth gt;
   const lb::stereo::StereoPair pair = lb::stereo::synthetic_two_plane_pair(256, 192, 4, 11, 1u, &gt.disparity, 3);
   const auto& params = r.layout.at("panes").at(0).at("params");

@@ -39,6 +39,8 @@ class ImagePairSection final : public DataSection {
   DataKind kind() const override { return DataKind::ImagePair; }
   std::shared_ptr<const AlgorithmData> data() const override { return data_; }
 
+  // A new distortion is a new pair: the spec's parameters (MAD's 8-bit switch) stay.
+  bool keeps_params() const override { return true; }
   bool draw(PanelParams&) override {
     bool changed = false;
     ImGui::TextWrapped("reference: %s", source_.c_str());

@@ -41,6 +41,7 @@ class PlenopticSection final : public DataSection {
     if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) draw_scene_section(req);
     if (ImGui::CollapsingHeader("Grid")) draw_grid_section();
   }
+  bool keeps_params() const override { return true; }
   bool draw(PanelParams&) override {
     // The data's controls are the Scene and Grid headers; here only what changed there.
     const bool changed = drawn_id_ != scene_.id();
