@@ -1,7 +1,7 @@
 #pragma once
 // The viewer: owns the window's content (backends, algorithms with their data, two panes, display
-// program) and runs the frame loop. Renders only when a pane's inputs change (a slider
-// drag re-renders at once; an idle window renders nothing).
+// program) and runs the frame loop. Runs only when a pane's inputs change, off the UI thread
+// (run_worker.hpp: the frame loop never waits for a run; an idle window renders nothing).
 #include <array>
 #include <memory>
 #include <string>

@@ -1,5 +1,6 @@
-// ViewerApp, panes: rendering each pane's source when its inputs change, the zoom/pan
-// link, drawing the images with GL, the status line and the layout report.
+// ViewerApp, panes: submitting each pane's run when its inputs change and taking finished
+// results into the panes' textures (run_worker.hpp), the zoom/pan link, drawing the images
+// with GL, the status line and the layout report.
 #include <epoxy/gl.h>
 
 #include <algorithm>
