@@ -131,6 +131,11 @@ void RunWorker::loop() {
       else res.error = e.what();
     }
     if (token->cancelled()) res.cancelled = true;
+    // A run stopped half-way may have overwritten what the runner keeps of its last complete
+    // run (the estimator's last depth map, the matcher's last disparity) while the runner's
+    // cache key still names that run: the next request hands the data over again, which
+    // clears the runner's caches (set_data), so no output is ever derived from a torn result.
+    if (res.cancelled || !res.error.empty()) data_id_ = 0;
     if (res.cancelled) {
       try {
         runner_->synchronize();  // leave the runner's stream idle for the next run
