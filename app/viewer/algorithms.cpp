@@ -1,19 +1,28 @@
-// The algorithms the viewer offers, in the order of the panel's combo.
+// The algorithms the viewer offers, in the registry's order: one SpecAlgorithm per layout
+// (hints.cpp), each with the data section of its spec's DataKind.
 #include "algorithm.hpp"
-#include "lightfield_algorithm.hpp"
-#include "mad_algorithm.hpp"
-#include "stereo_algorithm.hpp"
-#include "plenoptic_algorithm.hpp"
+#include "lightbench/runners.hpp"
+#include "spec_algorithm.hpp"
 
 namespace lb::viewer {
 
 std::vector<std::unique_ptr<Algorithm>> make_algorithms() {
   std::vector<std::unique_ptr<Algorithm>> v;
-  v.push_back(std::make_unique<PlenopticAlgorithm>());
-  v.push_back(std::make_unique<LightFieldAlgorithm>());
-  v.push_back(std::make_unique<StereoAlgorithm>());
-  v.push_back(std::make_unique<MadAlgorithm>());
+  for (AlgorithmLayout& l : algorithm_layouts()) {
+    const DataKind kind = builtin_registry().get(l.parts.at(0).spec_id).data;
+    v.push_back(std::make_unique<SpecAlgorithm>(std::move(l), make_data_section(kind)));
+  }
   return v;
+}
+
+std::unique_ptr<DataSection> make_data_section(DataKind kind) {
+  switch (kind) {
+    case DataKind::PlenopticScene: return make_plenoptic_section();
+    case DataKind::LightField: return make_lightfield_section();
+    case DataKind::StereoPair: return make_stereo_section();
+    case DataKind::ImagePair: return make_image_pair_section();
+  }
+  return nullptr;
 }
 
 }  // namespace lb::viewer

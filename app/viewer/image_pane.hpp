@@ -3,6 +3,7 @@
 // ImGui part (header with the source editor, the image region that takes zoom / pan input,
 // a status line with the pixel under the cursor). The image itself is drawn with GL
 // (ImageDisplay) into the region ImGui reserved, before ImGui's own draw data.
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "lightbench/gl/image_display.hpp"
 #include "pane_source.hpp"
 #include "pane_view.hpp"
+#include "run_worker.hpp"
 
 namespace lb::viewer {
 
@@ -27,6 +29,11 @@ class ImagePane {
   }
   gl::GlTextureSurface* computed = nullptr;  // the texture the last run wrote (or null)
   std::string rendered_key;  // key of the image in `computed`
+  // The run in flight for this pane (run_worker.hpp): its key and worker, and since when.
+  // The pane keeps showing `computed` meanwhile ("computing... N s").
+  std::string pending_key;
+  std::shared_ptr<RunWorker> pending_worker;
+  double pending_since = 0.0;  // seconds on the app's clock
   std::string error;         // last render error of this pane (shown in its status line)
 
   // Set by the app each frame: the texture shown (computed, or an input's; may be null).

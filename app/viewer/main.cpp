@@ -1,33 +1,5 @@
-// lightbench: the interactive viewer. See docs/VIEWER.md.
-#include <cstdio>
-#include <exception>
+// lightbench: the interactive viewer. See docs/VIEWER.md. The viewer itself is the lb_viewer
+// library (viewer_main.cpp), so a test build links it with extra algorithms.
+#include "viewer_main.hpp"
 
-#include "app_window.hpp"
-#include "lightbench/backend.hpp"
-#include "options.hpp"
-#include "viewer_app.hpp"
-
-int main(int argc, char** argv) {
-  lb::viewer::ViewerOptions options;
-  if (const int rc = lb::viewer::parse_options(argc, argv, options); rc >= 0) return rc;
-  try {
-    lb::parse_backend_request(options.backend);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "lightbench: %s\n", e.what());
-    return 2;
-  }
-  try {
-    lb::viewer::WindowConfig config;
-    config.width = options.width;
-    config.height = options.height;
-    config.vsync = options.screenshot.empty() && options.soak == 0;
-    config.headless = options.headless;
-    auto window = lb::viewer::open_app_window(config);
-    if (options.headless) std::fprintf(stderr, "lightbench: %s\n", window->description().c_str());
-    lb::viewer::ViewerApp app(*window, options);
-    return app.run();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "lightbench: %s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return lb::viewer::viewer_main(argc, argv); }

@@ -6,6 +6,8 @@
 #include <tuple>
 
 #include "lightbench/error.hpp"
+#include "lightbench/memory_budget.hpp"
+#include "lightbench/runners.hpp"
 
 namespace lb::viewer {
 
@@ -23,10 +25,36 @@ std::pair<double, double> parse_number_pair(const std::string& option, const std
   }
 }
 
+namespace {
+
+// The algorithms, their variants (with notes) and outputs, from the registry: every
+// registered algorithm, the test build's example included, is listed with no edit here.
+std::string algorithms_help() {
+  std::string h = "Algorithms (--algorithm ID; stereo-bp and stereo-local share the entry 'stereo', "
+                  "their outputs prefixed bp / local):\n";
+  for (const AlgorithmSpec& s : builtin_registry().all()) {
+    h += "\n  " + s.id + ": " + s.name + " (data: " + to_string(s.data) + ")\n    variants:";
+    for (const VariantInfo& v : s.variants)
+      h += "\n      " + v.name + (v.name == s.default_variant ? " (default)" : "") + ": " + v.note;
+    h += "\n    outputs:";
+    for (const OutputInfo& out : s.outputs)
+      h += "\n      " + out.name + ": " + out.label + (out.input ? " (input)" : "") +
+           (out.needs_truth ? " (with ground truth)" : "");
+    h += "\n    parameters (--paneN NAME=VALUE, --script FRAME:NAME=VALUE):";
+    for (const ParamInfo& p : s.params(nullptr).infos) h += " " + p.name;
+    h += "\n";
+  }
+  return h;
+}
+
+}  // namespace
+
 int parse_options(int argc, char** argv, ViewerOptions& o) {
-  CLI::App app{"lightbench viewer: interactive GPU image-processing algorithms "
-               "(focused-plenoptic rendering and depth, 4D light-field refocus and CAE depth). With no arguments "
-               "it opens the bundled scenes."};
+  CLI::App app{"lightbench viewer: interactive GPU image-processing algorithms (focused-plenoptic rendering "
+               "and depth, 4D light-field refocus and CAE depth, stereo BP and local windows, MAD image "
+               "quality, and any algorithm registered with LB_REGISTER_ALGORITHM). With no arguments it "
+               "opens the bundled scenes."};
+  app.footer(algorithms_help());
   app.add_option("--raw", o.raw, "open a raw focused-plenoptic image (PNG, JPG, BMP, PPM)");
   app.add_option("--scene", o.scene, "open a scene.json written by `lightbench-cli generate`");
   app.add_option("--preset", o.preset, "generate a synthetic scene: tiny | small | seed");
@@ -35,14 +63,18 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   app.add_option("--offset", o.offset, "grid offset ox,oy in pixels")->capture_default_str();
   app.add_option("--grid", o.grid, "micro-images NX,NY (default: as many as fit)");
   app.add_option("--backend", o.backend, "auto | cpu | cuda")->capture_default_str();
-  app.add_option("--algorithm", o.algorithm, "plenoptic | lightfield | stereo | mad (default: plenoptic, or the one whose data is given)");
+  app.add_option("--algorithm", o.algorithm, "an algorithm id (see below; default: plenoptic, or the one whose data is given)");
   app.add_option("--lf", o.lf, "open a 4D light-field folder (HCI input_CamNNN.png, view_U_V.png, NNN.png)");
   app.add_option("--stereo", o.stereo, "open a Middlebury stereo folder (imL.png, imR.png, groundtruth.png, masks)");
+  app.add_option("--gt-scale", o.gt_scale,
+                 "the --stereo folder's ground-truth scale (value / scale = disparity; tsukuba 16 and venus 8 "
+                 "are known by name)");
+  app.add_option("--max-memory", o.max_memory, "host memory a run may allocate, e.g. 512M, 8G (default: half of RAM)");
+  app.add_option("--max-device-memory", o.max_device_memory, "device memory a CUDA run may allocate (default: no limit)");
   app.add_option("--ref", o.ref, "MAD: reference image");
   app.add_option("--dist", o.dist, "MAD: distorted image (default: generated from --ref)");
   app.add_option("--variant", o.variant,
-                 "kernel variant of the algorithm: original | sync | nosync (plenoptic), baseline | vec | "
-                 "tex | coalesced | binned | exact (light field)");
+                 "kernel variant of the algorithm (see below; stereo: bp/NAME or local/NAME)");
   app.add_option("--patch", o.patch, "output patch size M");
   app.add_option("--view", o.view, "perspective shift sx,sy in raw pixels");
   app.add_option("--lim", o.lim, "range limit of neighbour micro-images");
@@ -56,9 +88,8 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
                "no window: an EGL context on a device (no display needed) and an offscreen "
                "framebuffer of the window size; needs --screenshot");
   app.add_option("--pane1", o.pane1,
-                 "left pane source, e.g. output=view,backend=cpu,variant=sync,patch=9 "
-                 "(plenoptic outputs: view | depth | aif | error | raw | truth; light field: depth | error | "
-                 "view | refocus | centre | truth)");
+                 "left pane source, e.g. output=view,backend=cpu,variant=sync,patch=9 (outputs and "
+                 "parameters: see below)");
   app.add_option("--pane2", o.pane2, "right pane source (same syntax)");
   app.add_flag("--diff", o.diff, "start in difference mode (right pane shows |left - right|)");
   app.add_flag("--unlinked", o.unlinked, "do not link zoom/pan of the two panes");
@@ -82,7 +113,12 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   std::string soak_bound;
   app.add_option("--soak-bound", soak_bound,
                  "HOST,DEVICE: live-heap and device-memory growth in MiB allowed after the --soak warm-up; RSS may grow twice HOST (default 32,16)");
-  app.add_option("--frames", o.frames, "frames to render before --screenshot")->capture_default_str();
+  app.add_option("--frames", o.frames,
+                 "frames to render before --screenshot (it then waits for the runs in flight, drawing on)")
+      ->capture_default_str();
+  app.add_option("--script", o.script,
+                 "parameter changes during the frames: FRAME:NAME=VALUE;... sets the panel's live parameter "
+                 "NAME at frame FRAME, as a slider would (runs in flight are superseded)");
   try {
     app.parse(argc, argv);
     if (!size.empty()) {
@@ -130,6 +166,10 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
     if (o.frames < 1) throw Error("--frames must be at least 1");
     if (!o.raw.empty() + !o.scene.empty() + !o.preset.empty() > 1)
       throw Error("give at most one of --raw, --scene and --preset");
+    if (o.gt_scale < 0) throw Error("--gt-scale must be positive");
+    if (!o.max_memory.empty()) set_max_host_memory(parse_memory_size(o.max_memory, "--max-memory"));
+    if (!o.max_device_memory.empty())
+      set_max_device_memory(parse_memory_size(o.max_device_memory, "--max-device-memory"));
     if (!o.raw.empty() && o.pitch <= 0)
       throw Error("--raw needs --pitch D (the micro-image pitch in pixels)");
   } catch (const CLI::ParseError& e) {

@@ -19,6 +19,8 @@ struct ViewerOptions {
   std::string algorithm;              // plenoptic | lightfield ("": plenoptic, or lightfield with --lf)
   std::string lf;                     // 4D light-field folder
   std::string stereo;                 // Middlebury stereo folder
+  double gt_scale = 0;                // --gt-scale: its ground truth's scale (0: known by name)
+  std::string max_memory, max_device_memory;  // budgets (lightbench/memory_budget.hpp)
   std::string ref, dist;              // MAD: reference and distorted images
   std::string variant;                // a variant of the algorithm ("": its default)
   std::optional<int> patch, lim;
@@ -38,6 +40,9 @@ struct ViewerOptions {
   // framebuffer) as PNG (+ FILE.json) and exit.
   std::string screenshot;
   int frames = 3;
+  // Scripted parameter changes "FRAME:NAME=VALUE;..." (the panel's live parameter NAME set at
+  // frame FRAME, as a slider would), e.g. to drive a parameter while a long run is in flight.
+  std::string script;
   // Test aid: during the frames, resize the window through extreme sizes (1x1 .. 2600x1500)
   // and iconify / restore it, then return to --size.
   bool resize_test = false;

@@ -1,7 +1,5 @@
 #include "runner_set.hpp"
 
-#include <cstdio>
-
 #include "lightbench/error.hpp"
 #include "lightbench/runners.hpp"
 
@@ -11,29 +9,21 @@ RunnerSet::RunnerSet(std::string algorithm_id) : id_(std::move(algorithm_id)) { 
 
 const AlgorithmSpec& RunnerSet::spec() const { return builtin_registry().get(id_); }
 
-Runner& RunnerSet::get(BackendPool& pool, BackendSlot slot, const std::shared_ptr<const AlgorithmData>& data) {
-  LB_REQUIRE(data != nullptr, spec().name + ": no data loaded");
+std::shared_ptr<RunWorker> RunnerSet::get(BackendPool& pool, BackendSlot slot) {
   std::string why;
   const auto kind = pool.kind_of(slot, &why);
   LB_REQUIRE(kind.has_value(), "CUDA backend unavailable: " + why);
   const bool cuda = *kind == BackendKind::Cuda;
-  auto& r = cuda ? cuda_ : cpu_;
-  auto& id = cuda ? cuda_data_ : cpu_data_;
-  if (!r) {
+  auto& w = cuda ? cuda_ : cpu_;
+  if (!w) {
     try {
-      r = builtin_registry().make_runner(id_, *kind);
+      w = std::make_shared<RunWorker>(builtin_registry().make_runner(id_, *kind));
     } catch (const std::exception& e) {
       if (cuda) pool.cuda_failed(e.what());
       throw;
     }
-    id = 0;
   }
-  if (id != data->id) {
-    id = 0;
-    r->set_data(data);  // throws: the runner keeps no data, the next call retries
-    id = data->id;
-  }
-  return *r;
+  return w;
 }
 
 void RunnerSet::timing_sources(std::vector<TimingSource>& out) {
@@ -41,15 +31,9 @@ void RunnerSet::timing_sources(std::vector<TimingSource>& out) {
   if (cuda_) out.push_back({"CUDA", cuda_->device_name(), &cuda_->timings()});
 }
 
-void RunnerSet::synchronize() {
-  for (Runner* r : {cpu_.get(), cuda_.get()}) {
-    if (!r) continue;
-    try {
-      r->synchronize();
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "lightbench: synchronize: %s\n", e.what());
-    }
-  }
+void RunnerSet::workers(std::vector<RunWorker*>& out) {
+  for (auto* w : {cpu_.get(), cuda_.get()})
+    if (w) out.push_back(w);
 }
 
 }  // namespace lb::viewer

@@ -1,13 +1,14 @@
 #pragma once
 // The runners of one algorithm in the viewer: one per backend kind, made on demand from the
-// registry and given the algorithm's data when it changes. Every adapter uses this instead of
-// picking and caching its own engines.
+// registry, each behind its own RunWorker (run_worker.hpp: the thread that owns every call
+// into the runner). Every adapter uses this instead of picking and caching its own engines.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "backend_pool.hpp"
 #include "lightbench/algorithm.hpp"
+#include "run_worker.hpp"
 
 namespace lb::viewer {
 
@@ -22,16 +23,15 @@ class RunnerSet {
  public:
   explicit RunnerSet(std::string algorithm_id);
   const AlgorithmSpec& spec() const;
-  // The runner for the slot's backend holding `data` (set_data when the data id changed).
-  // Throws lb::Error naming why when the slot's backend cannot be had.
-  Runner& get(BackendPool& pool, BackendSlot slot, const std::shared_ptr<const AlgorithmData>& data);
+  // The worker of the slot's backend (made on first use). Throws lb::Error naming why when
+  // the slot's backend cannot be had.
+  std::shared_ptr<RunWorker> get(BackendPool& pool, BackendSlot slot);
   void timing_sources(std::vector<TimingSource>& out);
-  void synchronize();
+  void workers(std::vector<RunWorker*>& out);
 
  private:
   std::string id_;
-  std::unique_ptr<Runner> cpu_, cuda_;
-  std::uint64_t cpu_data_ = 0, cuda_data_ = 0;
+  std::shared_ptr<RunWorker> cpu_, cuda_;
 };
 
 }  // namespace lb::viewer

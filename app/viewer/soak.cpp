@@ -17,9 +17,7 @@
 #include "param_widgets.hpp"
 #include "viewer_app.hpp"
 
-#if defined(LB_HAVE_CUDA) && LB_HAVE_CUDA
-#include "lightbench/cuda_api.hpp"
-#endif
+#include "lightbench/gl/device_buffer.hpp"
 
 namespace lb::viewer {
 namespace {
@@ -29,13 +27,7 @@ constexpr double kMiB = 1024.0 * 1024.0;
 double mib(double bytes) { return bytes / kMiB; }
 
 // Device memory in use (total - free), -1 when it cannot be read or this is a CPU build.
-std::int64_t device_used_bytes() {
-#if defined(LB_HAVE_CUDA) && LB_HAVE_CUDA
-  std::uint64_t free_b = 0, total_b = 0;
-  if (lb::cuda::device_memory(&free_b, &total_b)) return static_cast<std::int64_t>(total_b - free_b);
-#endif
-  return -1;
-}
+std::int64_t device_used_bytes() { return gl::device_memory_used(); }
 
 const char* gl_error_name(GLenum e) {
   switch (e) {

@@ -7,7 +7,10 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <thread>
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
@@ -41,6 +44,7 @@ ViewerApp::ViewerApp(AppWindow& window, const ViewerOptions& options)
   state_.pane_test = opt_.pane_test;
   if (!pool_.startup_error().empty()) report(pool_.startup_error());
   algorithms_ = make_algorithms();
+  parse_script();
   apply_options();
   after_data_change();
   if (opt_.soak > 0) {
@@ -54,11 +58,40 @@ ViewerApp::ViewerApp(AppWindow& window, const ViewerOptions& options)
   }
 }
 
-ViewerApp::~ViewerApp() = default;
+ViewerApp::~ViewerApp() {
+  // Workers first (they cancel and join), while the GL context and panes still exist.
+  for (auto& p : panes_) cancel_pending(p);
+  algorithms_.clear();
+}
+
+void ViewerApp::parse_script() {
+  std::size_t pos = 0;
+  const std::string& s = opt_.script;
+  while (pos < s.size()) {
+    std::size_t end = s.find(';', pos);
+    if (end == std::string::npos) end = s.size();
+    const std::string item = s.substr(pos, end - pos);
+    pos = end + 1;
+    if (item.empty()) continue;
+    const auto colon = item.find(':'), eq = item.find('=');
+    try {
+      if (colon == std::string::npos || eq == std::string::npos || eq < colon) throw Error("");
+      ScriptStep st{std::stoi(item.substr(0, colon)), item.substr(colon + 1, eq - colon - 1),
+                    std::stod(item.substr(eq + 1))};
+      if (st.frame < 1) throw Error("");
+      script_.push_back(st);
+    } catch (const std::exception&) {
+      report("--script: expected FRAME:NAME=VALUE (frame >= 1), got '" + item + "'");
+    }
+  }
+}
 
 void ViewerApp::report(const std::string& message) {
   state_.error = message;
   ++reports_;
+  // Every error of the session, for the sidecar: a scripted run with any is a failed run.
+  if (errors_.size() < 100 && std::find(errors_.begin(), errors_.end(), message) == errors_.end())
+    errors_.push_back(message);
   std::fprintf(stderr, "lightbench: %s\n", message.c_str());
 }
 
@@ -154,6 +187,7 @@ void ViewerApp::show_algorithm_defaults() {
   panes_[0].source.output = a;
   panes_[1].source.output = b;
   for (auto& p : panes_) {
+    cancel_pending(p);
     p.rendered_key.clear();
     p.computed = nullptr;
     p.error.clear();
@@ -191,6 +225,12 @@ void ViewerApp::layout_image_area(float x, float width, float height, float fb_s
       const float image_h = std::max(1.0f, avail.y - 2.0f * line - 4.0f);
       if (pane.layout_image(views_[i], col_w, image_h, fb_scale, state_.hover_readout))
         leader_ = i;
+      if (!pane.pending_key.empty()) {
+        // A run in flight: the last image stays until its result arrives.
+        ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "computing... %.0f s",
+                           std::floor(now_seconds() - pane.pending_since));
+        ImGui::SameLine();
+      }
       if (!pane.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, kRed);
         ImGui::TextUnformatted(pane.error.c_str());
@@ -251,7 +291,7 @@ void ViewerApp::build_ui(int fb_w, int fb_h) {
     for (auto& p : panes_) p.rendered_key.clear();
 }
 
-void ViewerApp::resize_step(int frame) {
+bool ViewerApp::resize_step(int frame) {
   static const int sizes[][2] = {{1, 1}, {64, 48}, {300, 200}, {2600, 1500}, {120, 900}, {900, 60}};
   constexpr int n = static_cast<int>(std::size(sizes));
   const int k = frame - 1;
@@ -262,6 +302,7 @@ void ViewerApp::resize_step(int frame) {
   else if (k == n) window_.iconify(true);
   else if (k == n + 1) window_.iconify(false);
   else if (k == n + 2) window_.set_size(opt_.width, opt_.height);
+  return k >= n + 3;  // a frame drawn at the size again
 }
 
 int ViewerApp::run() {
@@ -275,14 +316,59 @@ int ViewerApp::run() {
   }
 }
 
+double ViewerApp::now_seconds() const {
+  using clock = std::chrono::steady_clock;
+  static const clock::time_point t0 = clock::now();
+  return std::chrono::duration<double>(clock::now() - t0).count();
+}
+
+void ViewerApp::apply_script(int frame) {
+  for (const ScriptStep& st : script_) {
+    if (st.frame != frame) continue;
+    const auto params = algorithm().live_params();
+    const ParamInfo* p = find_param(params, st.name);
+    if (!p) {
+      report("--script: " + algorithm().name() + " has no parameter '" + st.name + "'");
+      continue;
+    }
+    set_param_value(*p, st.value);
+    std::fprintf(stderr, "lightbench: frame %d: %s = %g\n", frame, st.name.c_str(), st.value);
+  }
+}
+
+nlohmann::json ViewerApp::frames_json() const {
+  std::vector<double> t = frame_ms_;
+  std::sort(t.begin(), t.end());
+  auto pct = [&](double q) {
+    if (t.empty()) return 0.0;
+    const auto i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(t.size()))) - 1;
+    return t[std::min(i, t.size() - 1)];
+  };
+  return {{"count", t.size()},
+          {"p50_ms", pct(0.50)},
+          {"p99_ms", pct(0.99)},
+          {"max_ms", t.empty() ? 0.0 : t.back()},
+          {"busy", busy_frames_}};
+}
+
 int ViewerApp::run_frames() {
   const bool scripted = !opt_.screenshot.empty();
-  int frame = 0, quiet_frames = 0;
-  bool minimised = false;
+  int last_script_frame = 0;
+  for (const ScriptStep& st : script_) last_script_frame = std::max(last_script_frame, st.frame);
+  int frame = 0, quiet_frames = 0, resize_frame = 0;
+  bool minimised = false, resize_done = false;
+  double frame_start = -1.0;
   while (!window_.should_close()) {
     if (soak_ && !soak_->before_frame()) return soak_->finish();
-    // Sleep while nothing happens; a few frames after any input let ImGui settle.
-    const bool busy = scripted || soak_ || quiet_frames < 3;
+    // Sleep while nothing happens; a few frames after any input let ImGui settle. While a
+    // run is in flight frames keep coming (the "computing" badge, its result), at most about
+    // 60 a second so a headless loop leaves the cores to the run.
+    const bool in_flight = runs_pending();
+    const bool busy = scripted || soak_ || quiet_frames < 3 || in_flight;
+    if (in_flight && frame_start >= 0.0) {
+      const double wait = 1.0 / 60.0 - (now_seconds() - frame_start);
+      if (wait > 0) std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+    }
     window_.process_events(minimised ? 0.1 : (busy ? 0.0 : 0.25));
     if (window_.take_activity()) quiet_frames = 0;
     handle_drops();
@@ -292,7 +378,14 @@ int ViewerApp::run_frames() {
     minimised = fb_w <= 0 || fb_h <= 0;
     if (minimised) continue;
 
-    for (auto& a : algorithms_) a->synchronize();
+    const double t = now_seconds();
+    // Frame times start to start, from the third frame on: the first ones compile the
+    // display shaders and build ImGui's font atlas (one-off costs, not the frame rate).
+    if (frame_start >= 0.0 && frame >= 2) frame_ms_.push_back((t - frame_start) * 1000.0);
+    frame_start = t;
+    if (in_flight) ++busy_frames_;
+    apply_script(frame + 1);
+    collect_results();
     window_.begin_imgui_frame();
     build_ui(fb_w, fb_h);
     update_outputs();
@@ -306,12 +399,28 @@ int ViewerApp::run_frames() {
     if (soak_) soak_->after_frame();
     ++frame;
     ++quiet_frames;
-    if (opt_.resize_test) resize_step(frame);
-    if (scripted && frame >= opt_.frames) {
+    // The resize test starts once the panes have their first images (runs are off the UI
+    // thread), so it resizes panes with content, and the screenshot waits for its end.
+    if (opt_.resize_test && !resize_done && (resize_frame > 0 || !runs_pending()))
+      resize_done = resize_step(++resize_frame);
+    // The screenshot waits for the runs in flight (frames go on meanwhile), so the image and
+    // the sidecar belong to the final parameters.
+    if (scripted && frame >= std::max(opt_.frames, last_script_frame + 1) && !runs_pending() &&
+        (!opt_.resize_test || resize_done)) {
       try {
-        save_screenshot(opt_.screenshot, fb_w, fb_h, layout_json(fb_w, fb_h));
+        nlohmann::json layout = layout_json(fb_w, fb_h);
+        layout["errors"] = errors_;
+        layout["frames"] = frames_json();
+        save_screenshot(opt_.screenshot, fb_w, fb_h, layout);
         std::printf("lightbench: screenshot %s (%dx%d, %d frames)\n", opt_.screenshot.c_str(),
                     fb_w, fb_h, frame);
+        // Honest scripted runs: data that could not be opened (the bundled data shown
+        // instead), a failed run or a bad option fail the run; the screenshot and the
+        // sidecar's "errors" still say what was shown and why.
+        if (!errors_.empty()) {
+          std::fprintf(stderr, "lightbench: %zu error(s) during the run, exit code 1\n", errors_.size());
+          return 1;
+        }
         return 0;
       } catch (const std::exception& e) {
         std::fprintf(stderr, "lightbench: screenshot failed: %s\n", e.what());

@@ -1,7 +1,7 @@
 #pragma once
 // The viewer: owns the window's content (backends, algorithms with their data, two panes, display
-// program) and runs the frame loop. Renders only when a pane's inputs change (a slider
-// drag re-renders at once; an idle window renders nothing).
+// program) and runs the frame loop. Runs only when a pane's inputs change, off the UI thread
+// (run_worker.hpp: the frame loop never waits for a run; an idle window renders nothing).
 #include <array>
 #include <memory>
 #include <string>
@@ -52,10 +52,20 @@ class ViewerApp {
   void build_ui(int fb_w, int fb_h);
   void layout_image_area(float x, float width, float height, float fb_scale);
   std::string pane_status(ImagePane& pane);
+  // Runs (run_worker.hpp): submits what changed, takes finished results to the panes.
   void update_outputs();
+  void collect_results();
+  void cancel_pending(ImagePane& pane);
+  bool runs_pending() const;  // a pane waits for a run
+  double now_seconds() const;
+  // --script: the parameter changes due at `frame`.
+  void apply_script(int frame);
+  void parse_script();
+  // The sidecar's "frames": frame times and how many were drawn while a run was in flight.
+  nlohmann::json frames_json() const;
   void draw_panes(int fb_w, int fb_h);
   nlohmann::json layout_json(int fb_w, int fb_h);
-  void resize_step(int frame);
+  bool resize_step(int frame);  // true once the window is back at its size
   int run_frames();  // run()'s frame loop
 
   Algorithm& algorithm() { return *algorithms_[algorithm_index_]; }
@@ -80,7 +90,16 @@ class ViewerApp {
   const DiffStats* diff_ = nullptr;
   std::string gl_description_;
   int reports_ = 0;                    // report() calls (the soak checks bad drops)
+  std::vector<std::string> errors_;    // distinct reported errors (the sidecar's "errors")
   std::unique_ptr<SoakDriver> soak_;  // --soak N
+  std::vector<double> frame_ms_;       // every drawn frame's time (start to start)
+  int busy_frames_ = 0;                // frames drawn while a run was in flight
+  struct ScriptStep {
+    int frame;
+    std::string name;
+    double value;
+  };
+  std::vector<ScriptStep> script_;  // --script
 };
 
 }  // namespace lb::viewer

@@ -1,5 +1,6 @@
-// ViewerApp, panes: rendering each pane's source when its inputs change, the zoom/pan
-// link, drawing the images with GL, the status line and the layout report.
+// ViewerApp, panes: submitting each pane's run when its inputs change and taking finished
+// results into the panes' textures (run_worker.hpp), the zoom/pan link, drawing the images
+// with GL, the status line and the layout report.
 #include <epoxy/gl.h>
 
 #include <algorithm>
@@ -67,26 +68,81 @@ std::string ViewerApp::pane_status(ImagePane& pane) {
   return out;
 }
 
+void ViewerApp::cancel_pending(ImagePane& pane) {
+  if (pane.pending_worker) pane.pending_worker->cancel(pane.index());
+  pane.pending_worker.reset();
+  pane.pending_key.clear();
+}
+
+bool ViewerApp::runs_pending() const {
+  return !panes_[0].pending_key.empty() || !panes_[1].pending_key.empty();
+}
+
+void ViewerApp::collect_results() {
+  // Every algorithm's workers: results of an algorithm no longer shown are dropped here.
+  std::vector<RunWorker*> workers;
+  for (auto& a : algorithms_) a->workers(workers);
+  for (RunWorker* w : workers) {
+    for (RunResult& r : w->take_results()) {
+      // Device buffers go back to their worker whatever happens here (freeing one on this
+      // thread would synchronize the device with the runs in flight).
+      struct Recycle {
+        RunWorker* w;
+        RunResult& r;
+        ~Recycle() { w->recycle(std::move(r.surface)); }
+      } recycle{w, r};
+      if (r.request.pane < 0 || r.request.pane > 1) continue;
+      ImagePane& pane = panes_[r.request.pane];
+      // Only the pane's latest request counts: a superseded result (cancelled or not) is
+      // dropped, so the image always belongs to the last value set.
+      if (r.request.key != pane.pending_key || r.cancelled) continue;
+      pane.pending_key.clear();
+      pane.pending_worker.reset();
+      pane.rendered_key = r.request.key;  // also on failure: not retried until the inputs change
+      state_.last_run_ms = r.ms;
+      if (!r.error.empty()) {
+        pane.error = r.error;  // the previous image stays
+        report(r.error);
+        continue;
+      }
+      try {
+        gl::GlTextureSurface& target = pane.output_for(r.request.format);
+        target.set_interop_enabled(state_.use_interop);
+        target.write_from(*r.surface);
+        pane.computed = &target;
+        if (!pane.error.empty() && state_.error == pane.error) state_.error.clear();
+        pane.error.clear();
+        algorithm().accept(r);
+      } catch (const std::exception& e) {
+        pane.error = e.what();
+        report(e.what());
+      }
+    }
+  }
+}
+
 void ViewerApp::update_outputs() {
   Algorithm& algo = algorithm();
   std::vector<AlgorithmOutput> outs = algo.outputs();
-  double slowest_ms = -1.0;  // the slowest pane run of this frame (none: -1)
   for (ImagePane& pane : panes_) {
     const AlgorithmOutput* out = nullptr;
     for (const auto& o : outs)
       if (o.name == pane.source.output) out = &o;
     if (!out) {
+      cancel_pending(pane);
       pane.shown = nullptr;
       pane.error = "no output '" + pane.source.output + "' in " + algo.name();
       continue;
     }
     std::string why;
     if (!algo.ready(&why)) {
+      cancel_pending(pane);
       pane.shown = nullptr;
       pane.error = why;
       continue;
     }
     if (const gl::GlTextureSurface* tex = algo.input_texture(out->name)) {
+      cancel_pending(pane);
       pane.shown = tex;
       pane.error.clear();
       continue;
@@ -94,6 +150,7 @@ void ViewerApp::update_outputs() {
     // Inputs computed on the host ignore the pane's backend.
     const BackendSlot slot = out->input ? BackendSlot::Cpu : pane.source.backend;
     if (!out->input && !pool_.kind_of(slot, &why)) {
+      cancel_pending(pane);
       pane.error = "CUDA backend unavailable: " + why;
       pane.shown = nullptr;
       pane.rendered_key.clear();
@@ -103,29 +160,28 @@ void ViewerApp::update_outputs() {
     std::snprintf(ids, sizeof ids, "%llu|%d|%d|%d|", static_cast<unsigned long long>(algo.data_id()),
                   static_cast<int>(slot), algorithm_index_, state_.use_interop ? 1 : 0);
     const std::string key = ids + algo.run_key(pane.source.run, pane.source.output);
-    gl::GlTextureSurface& target = pane.output_for(out->format);
-    if (key != pane.rendered_key) {
-      pane.rendered_key = key;  // also on failure: do not retry the same inputs every frame
+    if (key != pane.rendered_key && key != pane.pending_key) {
+      // Phase one here (the snapshot), phase two on the runner's worker; a newer key
+      // supersedes the pane's request in flight.
       try {
-        target.set_interop_enabled(state_.use_interop);
-        const auto t0 = std::chrono::steady_clock::now();
-        algo.run(pool_, slot, pane.source.run, pane.source.output, target);
-        slowest_ms = std::max(slowest_ms, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-        pane.computed = &target;
-        if (!pane.error.empty() && state_.error == pane.error) state_.error.clear();
-        pane.error.clear();
+        RunRequest r = algo.request(pool_, slot, pane.source.run, pane.source.output);
+        r.pane = pane.index();
+        r.key = key;
+        r.device = state_.use_interop && r.worker->kind() == BackendKind::Cuda;
+        if (pane.pending_worker && pane.pending_worker != r.worker) cancel_pending(pane);
+        pane.pending_worker = r.worker;
+        pane.pending_key = key;
+        pane.pending_since = now_seconds();
+        r.worker->submit(std::move(r));
       } catch (const std::exception& e) {
-        try {
-          target.unmap_device(nullptr);
-        } catch (const std::exception&) {
-        }
+        cancel_pending(pane);
+        pane.rendered_key = key;
         pane.error = e.what();  // the previous image stays
         report(e.what());
       }
     }
     pane.shown = pane.computed && pane.computed->has_content() ? pane.computed : nullptr;
   }
-  if (slowest_ms >= 0.0) state_.last_run_ms = slowest_ms;
 }
 
 void ViewerApp::draw_panes(int fb_w, int fb_h) {
@@ -208,7 +264,8 @@ nlohmann::json ViewerApp::layout_json(int fb_w, int fb_h) {
                {"source", describe(p.source, algo)},
                {"output", p.source.output},
                {"rect", {r.x, r.y, r.w, r.h}},
-               {"error", p.error}};
+               {"error", p.error},
+               {"computing", !p.pending_key.empty()}};
     if (p.shown && p.shown->has_content()) {
       pj["image"] = {{"width", p.shown->width()},
                      {"height", p.shown->height()},

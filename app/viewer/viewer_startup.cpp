@@ -13,25 +13,25 @@ void ViewerApp::apply_options() {
     for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     return s;
   };
-  // Algorithm: --algorithm, or the light field when --lf names one.
+  // Algorithm: --algorithm (an id, or an alias of a data kind), or the one whose data the
+  // command line names (--lf, --stereo, --ref).
   std::string want = lower(opt_.algorithm);
   if (want.empty() && !opt_.lf.empty()) want = "lightfield";
   if (want.empty() && !opt_.stereo.empty()) want = "stereo";
   if (want.empty() && !opt_.ref.empty()) want = "mad";
+  if (want == "lf") want = "lightfield";
+  if (want == "iqa") want = "mad";
   if (!want.empty()) {
-    DataKind kind = DataKind::PlenopticScene;
-    bool known = true;
-    if (want == "lightfield" || want == "lf") kind = DataKind::LightField;
-    else if (want == "stereo") kind = DataKind::StereoPair;
-    else if (want == "mad" || want == "iqa") kind = DataKind::ImagePair;
-    else known = want == "plenoptic";
     bool found = false;
-    for (int i = 0; i < static_cast<int>(algorithms_.size()); ++i)
-      if (known && algorithms_[i]->data_kind() == kind && !found) {
+    std::string ids;
+    for (int i = 0; i < static_cast<int>(algorithms_.size()); ++i) {
+      ids += (ids.empty() ? "" : " | ") + algorithms_[i]->id();
+      if (!found && lower(algorithms_[i]->id()) == want) {
         algorithm_index_ = i;
         found = true;
       }
-    if (!found) report("unknown --algorithm '" + opt_.algorithm + "' (plenoptic | lightfield | stereo | mad)");
+    }
+    if (!found) report("unknown --algorithm '" + opt_.algorithm + "' (" + ids + ")");
   }
   // Each algorithm opens what the command line names for it (--lf, --stereo, --ref/--dist).
   for (auto& a : algorithms_) {

@@ -3,6 +3,9 @@
 // <GL/gl.h> is a no-op and every GL symbol goes through epoxy.
 #include "cuda_gl_interop.hpp"
 
+#include "lightbench/error.hpp"
+#include "lightbench/gl/device_buffer.hpp"
+
 #if !defined(LB_GL_HAVE_CUDA)
 // Built without CUDA: interop is never possible, results always arrive by glTexSubImage2D.
 namespace lb::gl::detail {
@@ -14,7 +17,18 @@ std::unique_ptr<InteropLink> register_texture(GLuint, std::string* why) {
 
 bool interop_compiled() { return false; }
 
+void* device_alloc_pitch(std::size_t, int, std::size_t*) { throw Error("this build has no CUDA"); }
+void device_free(void*) {}
+void device_download(void*, std::size_t, const void*, std::size_t, std::size_t, int) {
+  throw Error("this build has no CUDA");
+}
+
 }  // namespace lb::gl::detail
+
+namespace lb::gl {
+std::unique_ptr<DeviceBufferSurface> make_device_buffer_surface(SurfaceFormat) { return nullptr; }
+long long device_memory_used() { return -1; }
+}  // namespace lb::gl
 #else
 
 #include <cuda_gl_interop.h>
@@ -78,6 +92,34 @@ class CudaInteropLink final : public InteropLink {
     return t;
   }
 
+  void copy_from(const void* src, std::size_t pitch, std::size_t row_bytes, int height) override {
+    LB_REQUIRE(!mapped_, "interop: texture is already mapped");
+    // The GL thread's own non-blocking stream: the legacy default stream would wait for
+    // every kernel a run worker has in flight on its stream (the window would stall for a
+    // long CUDA run). The worker synchronized its stream before handing the buffer over;
+    // unmapping orders the copy before GL's next use of the texture; the final stream
+    // synchronize (microseconds: only this copy) lets the worker reuse the buffer at once.
+    static const cudaStream_t s = [] {
+      cudaStream_t st = nullptr;
+      if (cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) != cudaSuccess) {
+        cudaGetLastError();
+        st = nullptr;  // the default stream then (correct, may wait)
+      }
+      return st;
+    }();
+    LB_GL_CUDA_CHECK(cudaGraphicsMapResources(1, &res_, s));
+    cudaArray_t array = nullptr;
+    cudaError_t e = cudaGraphicsSubResourceGetMappedArray(&array, res_, 0, 0);
+    if (e == cudaSuccess)
+      e = cudaMemcpy2DToArrayAsync(array, 0, 0, src, pitch, row_bytes, static_cast<std::size_t>(height),
+                                   cudaMemcpyDeviceToDevice, s);
+    const cudaError_t u = cudaGraphicsUnmapResources(1, &res_, s);
+    const cudaError_t w = cudaStreamSynchronize(s);
+    if (e != cudaSuccess) throw Error("interop copy: " + cuda_error(e));
+    if (u != cudaSuccess) throw Error("cudaGraphicsUnmapResources: " + cuda_error(u));
+    if (w != cudaSuccess) throw Error("interop copy: " + cuda_error(w));
+  }
+
   void unmap(void* stream) override {
     if (!mapped_) return;
     auto s = static_cast<cudaStream_t>(stream);
@@ -126,6 +168,45 @@ std::unique_ptr<InteropLink> register_texture(GLuint tex, std::string* why) {
 
 bool interop_compiled() { return true; }
 
+void* device_alloc_pitch(std::size_t row_bytes, int height, std::size_t* pitch) {
+  void* p = nullptr;
+  LB_GL_CUDA_CHECK(cudaMallocPitch(&p, pitch, std::max<std::size_t>(row_bytes, 1),
+                                   static_cast<std::size_t>(std::max(height, 1))));
+  return p;
+}
+
+void device_free(void* ptr) {
+  if (ptr) cudaFree(ptr);
+}
+
+void device_download(void* dst, std::size_t dst_pitch, const void* src, std::size_t pitch, std::size_t row_bytes,
+                     int height) {
+  LB_GL_CUDA_CHECK(cudaMemcpy2D(dst, dst_pitch, src, pitch, row_bytes, static_cast<std::size_t>(height),
+                                cudaMemcpyDeviceToHost));
+}
+
 }  // namespace lb::gl::detail
+
+namespace lb::gl {
+
+std::unique_ptr<DeviceBufferSurface> make_device_buffer_surface(SurfaceFormat format) {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  return std::make_unique<DeviceBufferSurface>(format);
+}
+
+long long device_memory_used() {
+  std::size_t free_b = 0, total_b = 0;
+  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return static_cast<long long>(total_b - free_b);
+}
+
+}  // namespace lb::gl
 
 #endif  // LB_GL_HAVE_CUDA

@@ -1,5 +1,7 @@
 #include "lightbench/gl/gl_texture_surface.hpp"
 
+#include "lightbench/gl/device_buffer.hpp"
+
 #include <atomic>
 #include <cstdio>
 
@@ -73,6 +75,42 @@ void GlTextureSurface::upload_host(const ImageF& scalar) {
   tex_.upload(scalar);
   last_path_ = Path::Host;
   version_ = next_version();
+}
+
+void GlTextureSurface::write_from(const Surface& result) {
+  LB_REQUIRE(result.format() == format_, "surface: result of another format");
+  if (const auto* h = dynamic_cast<const HostSurface*>(&result)) {
+    if (format_ == SurfaceFormat::RGBA8) upload_host(h->rgba());
+    else upload_host(h->scalar());
+    return;
+  }
+  const auto* d = dynamic_cast<const DeviceBufferSurface*>(&result);
+  LB_REQUIRE(d != nullptr, "surface: unknown result surface");
+  if (d->holds_host()) {
+    if (format_ == SurfaceFormat::RGBA8) upload_host(d->host_rgba());
+    else upload_host(d->host_scalar());
+    return;
+  }
+  LB_REQUIRE(!mapped_, "surface: device copy while mapped");
+  resize(d->width(), d->height());
+  if (interop_enabled_ && !link_ && interop_failure_.empty())
+    link_ = detail::register_texture(tex_.id(), &interop_failure_);
+  if (interop_enabled_ && link_) {
+    link_->copy_from(d->device_ptr(), d->pitch(), d->row_bytes(), d->height());
+    last_path_ = Path::Interop;
+    version_ = next_version();
+    return;
+  }
+  // No interop for this texture (switched off, or the GL context is not on the device).
+  if (format_ == SurfaceFormat::RGBA8) {
+    ImageU8 img(d->width(), d->height(), 4);
+    detail::device_download(img.data.data(), d->row_bytes(), d->device_ptr(), d->pitch(), d->row_bytes(), d->height());
+    upload_host(img);
+  } else {
+    ImageF img(d->width(), d->height(), 1);
+    detail::device_download(img.data.data(), d->row_bytes(), d->device_ptr(), d->pitch(), d->row_bytes(), d->height());
+    upload_host(img);
+  }
 }
 
 void GlTextureSurface::set_interop_enabled(bool on, const std::string& reason) {

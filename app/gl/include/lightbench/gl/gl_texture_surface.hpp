@@ -43,6 +43,11 @@ class GlTextureSurface final : public Surface {
   void upload_host(const ImageU8& rgba) override;
   void upload_host(const ImageF& scalar) override;
 
+  // Takes a finished result made off the GL thread: a HostSurface (uploaded), or a
+  // DeviceBufferSurface (device_buffer.hpp: copied in through interop, or downloaded and
+  // uploaded when the texture cannot be registered). Throws lb::Error.
+  void write_from(const Surface& result);
+
   // "CUDA-GL interop" or "host upload (glTexSubImage2D): <reason>".
   std::string transport() const override;
 

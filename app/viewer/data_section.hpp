@@ -1,0 +1,87 @@
+#pragma once
+// What an algorithm keeps apart from its spec in the viewer: its data (one section per
+// lb::DataKind, shared by every algorithm on that kind of data that registers itself) and the
+// panel UI that opens or makes it. Everything else (outputs, variants, parameters, tooltips,
+// run keys, runs) comes from the AlgorithmSpec (spec_algorithm.hpp).
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "lightbench/algorithm.hpp"
+#include "lightbench/gl/gl_texture_surface.hpp"
+#include "lightbench/image.hpp"
+#include "viewer_types.hpp"
+
+namespace lb::viewer {
+
+struct ViewerOptions;
+
+// The panel's live parameters by name, for a section's own widgets (the light field's
+// angular pad moves u and v). get() of an unknown name: 0; set() of one: ignored.
+struct PanelParams {
+  std::function<double(const std::string&)> get;
+  std::function<void(const std::string&, double)> set;
+};
+
+class DataSection {
+ public:
+  virtual ~DataSection() = default;
+  virtual DataKind kind() const = 0;
+  // The current data (nullptr: none yet); a new object whenever it changes.
+  virtual std::shared_ptr<const AlgorithmData> data() const = 0;
+  // Part of every run key beyond the data's id ("" when the id says it all).
+  virtual std::string key() const { return ""; }
+  // Panel headers above the Algorithm one (the plenoptic Scene and Grid).
+  virtual void draw_headers(DataRequest& req) { (void)req; }
+  // Whether the panel's values stay (where the new ranges allow them) when the data changes:
+  // a plenoptic grid edit or a new distortion of an image pair keeps them; a new light
+  // field or stereo pair starts from the
+  // defaults its spec gives for it (its disparity range, count).
+  virtual bool keeps_params() const { return false; }
+  // Top of the Algorithm section: open / make the data. True when anything changed.
+  virtual bool draw(PanelParams& params) = 0;
+  // Input outputs whose texture the section holds (no run needed); nullptr otherwise.
+  virtual const gl::GlTextureSurface* input_texture(const std::string& output) const {
+    (void)output;
+    return nullptr;
+  }
+  // Command-line data (--lf, --stereo, --ref, --raw ...); throws lb::Error naming what
+  // could not be opened (the bundled data stays).
+  virtual void open_startup(const ViewerOptions& options) { (void)options; }
+  virtual bool opens_folders() const { return false; }
+  virtual bool opens_files() const { return false; }
+  virtual void open_path(const std::string& path) { throw Error("cannot open " + path + " here"); }
+  // Image pairs: the images other algorithms' panes showed can become the pair.
+  virtual bool compares_pane_images() const { return false; }
+  virtual bool take_compare_request() { return false; }
+  virtual void set_pane_images(const ImageU8& a, const ImageU8& b, const std::string& source) {
+    (void)a;
+    (void)b;
+    (void)source;
+  }
+  // Sidecar: top-level blocks (the plenoptic "scene") and the section's own settings that a
+  // pane's "params" report (MAD's distortion).
+  virtual nlohmann::json data_json() const { return nlohmann::json::object(); }
+  virtual nlohmann::json settings_json() const { return nlohmann::json::object(); }
+  // Display: the plenoptic grid over the raw image; the truth's value range.
+  virtual bool micro_grid(PlenopticGrid* grid) const {
+    (void)grid;
+    return false;
+  }
+  virtual bool truth_range(float* lo, float* hi) const {
+    (void)lo;
+    (void)hi;
+    return false;
+  }
+};
+
+// One section per data kind (data_sections/*.cpp).
+std::unique_ptr<DataSection> make_plenoptic_section();
+std::unique_ptr<DataSection> make_lightfield_section();
+std::unique_ptr<DataSection> make_stereo_section();
+std::unique_ptr<DataSection> make_image_pair_section();
+std::unique_ptr<DataSection> make_data_section(DataKind kind);
+
+}  // namespace lb::viewer

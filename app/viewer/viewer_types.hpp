@@ -1,0 +1,43 @@
+#pragma once
+// Plain types shared by the viewer's algorithm (spec_algorithm.hpp), its data sections and
+// the panes.
+#include <string>
+
+#include "lightbench/plenoptic_params.hpp"
+#include "lightbench/surface.hpp"
+
+namespace lb::viewer {
+
+// What a pane asks for on top of the panel's settings.
+struct PaneRun {
+  int variant = -1;              // index into variants(); -1: the panel's choice
+  std::string override_param;    // name of a live parameter this pane sets itself ("": none)
+  double override_value = 0.0;
+};
+
+struct AlgorithmOutput {
+  std::string name;     // "view", "depth", "raw", "truth"
+  std::string label;    // "rendered view"
+  SurfaceFormat format;
+  bool input = false;   // shows the data, not a computed result (no backend, no variant)
+};
+
+// How the display shader should show an output (scalar range, overlays).
+struct DisplayHints {
+  bool has_range = false;  // scalar outputs: map [range_min, range_max] through the colour map
+  float range_min = 0.0f, range_max = 1.0f;
+  bool micro_grid = false;  // draw the plenoptic micro-image grid over the image (when the
+                            // algorithm's own "show the grid" switch is on)
+  PlenopticGrid grid;
+};
+
+struct ViewerOptions;
+
+// What an algorithm's data section asks of the viewer after a frame.
+struct DataRequest {
+  std::string open_path;  // open this path as if dropped (a folder goes to the folder opener)
+  bool replaced = false;  // new data in place: the viewer fits the panes, clears the error line
+  std::string error;      // a failed action (the previous data stays): the viewer reports it
+};
+
+}  // namespace lb::viewer

@@ -1,0 +1,182 @@
+// The viewer's runs off the UI thread, its honest headless runs and its algorithms from the
+// registry (issue 20), each through the real viewer with --headless:
+//   * a parameter driven (--script) while a long CPU run is in flight: the window keeps
+//     drawing (the sidecar's frame times: p99 <= 50 ms), the run in flight is superseded,
+//     and the final image is the last value's (equal to a fresh run at that value);
+//   * a --stereo folder that cannot be opened fails the run (exit 1, "errors" in the sidecar);
+//   * a Middlebury folder whose ground-truth scale is not known by name fails without
+//     --gt-scale and, with --gt-scale 16, scores exactly as tsukuba does;
+//   * lightbench-example (the viewer + tests/example/absdiff_algorithm.cpp, registered with
+//     one line) offers the example algorithm with its parameters and panes.
+// Skips (77) when no EGL device gives an OpenGL 3.3 context.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "headless_process.hpp"
+#include "lightbench/gl/egl_headless.hpp"
+#include "lightbench/image_io.hpp"
+#include "shared_data.hpp"
+#include "skip.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using lb::test::quoted;
+
+namespace {
+
+std::string out_file(const std::string& name) { return lb::test::out_dir() + "/async_" + name; }
+
+struct Shot {
+  int rc = -1;
+  std::string log;
+  json layout;
+  lb::ImageU8 png;
+};
+
+Shot run(const std::string& exe, const std::string& name, const std::string& args) {
+  Shot s;
+  const std::string png = out_file(name + ".png");
+  fs::remove(png);
+  fs::remove(png + ".json");
+  const std::string cmd = quoted(exe) + " --headless --backend cpu --size 960x600 " + args + " --screenshot " + quoted(png);
+  MESSAGE("running: " << cmd);
+  const auto r = lb::test::run_logged(cmd, out_file(name + ".log"));
+  s.rc = r.rc;
+  s.log = r.log;
+  if (fs::exists(png) && fs::exists(png + ".json")) {
+    s.png = lb::load_image(png, 3);
+    s.layout = lb::test::read_json(png + ".json");
+  }
+  return s;
+}
+
+Shot viewer(const std::string& name, const std::string& args) { return run(lb::test::viewer_path(), name, args); }
+
+// Pixels of pane A's image (at 1:1 under --pane-test) differing between two screenshots.
+long pane_a_difference(const Shot& a, const Shot& b) {
+  const json& pa = a.layout.at("panes").at(0);
+  const json& pb = b.layout.at("panes").at(0);
+  REQUIRE(pa.contains("image"));
+  REQUIRE(pb.contains("image"));
+  REQUIRE(pa.at("image") == pb.at("image"));  // same size, place and zoom
+  const json& im = pa.at("image");
+  const int ox = static_cast<int>(im.at("origin").at(0).get<double>());
+  const int oy = static_cast<int>(im.at("origin").at(1).get<double>());
+  const int w = std::min(im.at("width").get<int>(), a.png.width - ox);
+  const int h = std::min(im.at("height").get<int>(), a.png.height - oy);
+  long differing = 0;
+  for (int y = std::max(0, oy); y < oy + h; ++y)
+    for (int x = std::max(0, ox); x < ox + w; ++x)
+      for (int c = 0; c < 3; ++c) differing += a.png.at(x, y, c) != b.png.at(x, y, c);
+  return differing;
+}
+
+}  // namespace
+
+TEST_CASE("a parameter changed while a long CPU run is in flight: frames keep coming, the last value wins") {
+  // The light field's CPU refinement (seconds on 2 cores); gf_radius is one of its inputs.
+  // Frame 1 starts the run at the default radius; 20 and 45 change it while it is in flight
+  // (each supersedes the previous run); the screenshot waits for the last one.
+  const std::string args = "--algorithm lightfield --pane-test --pane1 output=refined --pane2 output=centre";
+  const Shot s = viewer("slider", args + " --frames 60 --script '20:gf_radius=9;45:gf_radius=5'");
+  INFO("viewer log:\n" << s.log);
+  REQUIRE(s.rc == 0);
+  const json& frames = s.layout.at("frames");
+  MESSAGE("frames: " << frames.dump());
+  CHECK(frames.at("count").get<int>() >= 50);
+  CHECK(frames.at("busy").get<int>() >= 30);  // drawn while the runs were in flight
+  CHECK(frames.at("p99_ms").get<double>() <= 50.0);
+  const json& pane = s.layout.at("panes").at(0);
+  CHECK(pane.at("error").get<std::string>().empty());
+  CHECK(pane.at("computing").get<bool>() == false);
+  CHECK(pane.at("params").at("gf_radius").get<double>() == 5.0);
+  // The same output computed from scratch at the last value.
+  const Shot fresh = viewer("slider_fresh", "--algorithm lightfield --pane-test --pane1 output=refined,gf_radius=5 "
+                                            "--pane2 output=centre --frames 2");
+  INFO("fresh log:\n" << fresh.log);
+  REQUIRE(fresh.rc == 0);
+  CHECK(fresh.layout.at("panes").at(0).at("params").at("gf_radius").get<double>() == 5.0);
+  CHECK(pane_a_difference(s, fresh) == 0);
+  CHECK(s.layout.at("results") == fresh.layout.at("results"));
+}
+
+TEST_CASE("headless: a --stereo folder that cannot be opened fails the run; the sidecar says why") {
+  const Shot s = viewer("stereo_bad", "--stereo /nonexistent/stereo --frames 2");
+  INFO("viewer log:\n" << s.log);
+  CHECK(s.rc == 1);
+  REQUIRE(s.layout.is_object());  // the screenshot of what was shown instead
+  CHECK(s.layout.at("errors").dump().find("/nonexistent/stereo") != std::string::npos);
+}
+
+TEST_CASE("--gt-scale opens a Middlebury folder whose scale is not known by name") {
+  const std::string tsukuba = lb_shared_data_dir() + "/stereo/tsukuba";
+  if (!fs::exists(tsukuba + "/imL.png")) {
+    MESSAGE("SKIPPED: " << tsukuba << " not found");
+    return;
+  }
+  // The same files under a name with no built-in scale.
+  const std::string dir = out_file("data/mystery_pair");
+  fs::create_directories(dir);
+  for (const auto& e : fs::directory_iterator(tsukuba))
+    fs::copy_file(e.path(), dir + "/" + e.path().filename().string(), fs::copy_options::overwrite_existing);
+  const std::string panes = " --pane1 output=bp_error --pane2 output=local_error --frames 2";
+  const Shot without = viewer("gt_scale_missing", "--stereo " + quoted(dir) + panes);
+  INFO("viewer log:\n" << without.log);
+  CHECK(without.rc == 1);
+  CHECK(without.log.find("--gt-scale") != std::string::npos);
+  const Shot with = viewer("gt_scale", "--stereo " + quoted(dir) + " --gt-scale 16" + panes);
+  const Shot known = viewer("gt_scale_tsukuba", "--stereo " + quoted(tsukuba) + panes);
+  INFO("viewer logs:\n" << with.log << "\n" << known.log);
+  REQUIRE(with.rc == 0);
+  REQUIRE(known.rc == 0);
+  const json& a = with.layout.at("results");
+  const json& b = known.layout.at("results");
+  for (const char* m : {"bp", "local"})
+    for (const char* k : {"bad1_nonocc", "bad1_all", "bad1_disc"}) {
+      INFO(m << " " << k);
+      CHECK(a.at(m).at(k).get<double>() == b.at(m).at(k).get<double>());
+    }
+}
+
+#ifdef LB_EXAMPLE_VIEWER
+TEST_CASE("the example algorithm (one registration line) appears in the viewer with its parameters and panes") {
+  const Shot s = run(LB_EXAMPLE_VIEWER, "example",
+                     "--algorithm absdiff --pane1 output=difference,gain=2 --pane2 output=reference --frames 2");
+  INFO("viewer log:\n" << s.log);
+  REQUIRE(s.rc == 0);
+  CHECK(s.png.width == 960);
+  CHECK(s.layout.at("algorithm").get<std::string>() == "example: absolute difference");
+  std::string outputs;
+  for (const json& o : s.layout.at("outputs")) outputs += o.at("name").get<std::string>() + " ";
+  CHECK(outputs == "difference reference distorted ");
+  const json& a = s.layout.at("panes").at(0);
+  CHECK(a.at("error").get<std::string>().empty());
+  REQUIRE(a.contains("image"));
+  CHECK(a.at("params").at("gain").get<double>() == 2.0);
+  CHECK(a.at("params").contains("threshold"));
+  CHECK(a.at("params").at("variant").get<std::string>() == "reference");
+  CHECK(s.layout.at("results").at("mean_abs_diff").get<double>() > 0.0);  // the bundled pair, blurred
+  bool timed = false;
+  for (const json& t : s.layout.at("timings")) timed |= t.at("name").get<std::string>() == "CPU/absdiff/difference";
+  CHECK(timed);
+  // --help lists it; the plain viewer does not know it.
+  const auto help = lb::test::run_logged(quoted(LB_EXAMPLE_VIEWER) + " --help", out_file("example_help.log"));
+  CHECK(help.log.find("absdiff: example: absolute difference") != std::string::npos);
+  const Shot plain = viewer("example_plain", "--algorithm absdiff --frames 1");
+  CHECK(plain.rc == 1);
+}
+#endif
+
+int main(int argc, char** argv) {
+  std::string why;
+  if (!lb::gl::HeadlessContext::create({}, &why))
+    return lb::test::skip("no EGL device gives an OpenGL 3.3 context: " + why, lb::test::gpu_required());
+  fs::create_directories(lb::test::out_dir());
+  doctest::Context ctx;
+  ctx.applyCommandLine(argc, argv);
+  return ctx.run();
+}
