@@ -309,6 +309,12 @@ AlgorithmSpec lightfield_spec() {
   };
   for (const auto& r : kCaeVariants) s.variants.push_back({r.name, to_string(r.method), r.bit_identical, r.note});
   s.default_variant = "exact";
+  s.value_names = {{"refine_mode", {"filter", "subpixel", "full"}},
+                   {"fusion_confidence", {"fixed", "confidence"}},
+                   {"subpixel_wide", {"parabola", "lsq5"}},
+                   {"semi_global", {"off", "on"}},
+                   {"sgm_weighted", {"plain", "weighted"}},
+                   {"gf_color", {"gray", "rgb"}}};
   s.params = [](const AlgorithmData* d) {
     const LightField4D* lf = d ? &data_as<LightFieldData>(*d, DataKind::LightField).lf : nullptr;
     LightFieldRunParams p = lightfield_defaults(lf);

@@ -10,6 +10,7 @@
 
 #include "lightbench/algorithms.hpp"
 #include "lightbench/error.hpp"
+#include "lightbench/memory_budget.hpp"
 
 namespace lb {
 namespace {
@@ -72,11 +73,14 @@ class PlenopticRunner final : public Runner {
       return;
     }
     validate(p.render, scene.grid);
+    const int rw = scene.raw.width, rh = scene.raw.height, rc = scene.raw.channels;
     if (output == "view") {
+      check_memory(render_host_bytes(scene.grid, p.render.patch, rw, rh, rc));
       backend_->render(scene.grid, p.render, config, out);
       return;
     }
     validate(p.depth, scene.grid);
+    check_memory(depth_host_bytes(p.depth, scene.grid, rw, rh, rc));
     if (output == "depth") {
       backend_->depth(scene.grid, p.depth, DepthConfig{config.variant}, out);
       remember_depth(p, config.variant);
@@ -98,6 +102,11 @@ class PlenopticRunner final : public Runner {
   }
 
  private:
+  // The memory budget (memory_budget.hpp): refused before the run, the caller keeps its image.
+  void check_memory(std::uint64_t need) const {
+    check_host_memory("plenoptic", need);
+    if (backend_->kind() == BackendKind::Cuda) check_device_memory("plenoptic", need);
+  }
   static const AlgorithmSpec& spec() {
     static const AlgorithmSpec s = plenoptic_spec();
     return s;

@@ -117,8 +117,11 @@ class StereoRunner final : public Runner {
       return;
     }
     const stereo::StereoScore s = m_->score_last(d.gt);
-    scores_ = {{"bad1_nonocc", s.nonocc.percent}, {"bad1_all", s.all.percent},
-               {"bad1_disc", s.disc.percent},     {"ms", m_->last_ms()},
+    scores_ = {{"bad1_nonocc", s.nonocc.percent},
+               {"bad1_all", s.all.percent},
+               {"bad1_disc", s.disc.percent},
+               {"evaluated_pixels", {{"nonocc", s.nonocc.pixels}, {"all", s.all.pixels}, {"disc", s.disc.pixels}}},
+               {"ms", m_->last_ms()},
                {"ran", m_->device_name() + ", " + last_variant_}};
   }
 
