@@ -87,7 +87,7 @@ std::vector<CommandDef> legacy_commands() {
     c.primary = "disparity";
     c.outputs = {{{"--out"}, "disparity", "disparity map: .png (scaled for viewing) or .pfm (exact)", true, {}, ""},
                  {{"--error-map"}, "error", "with ground truth: wrong pixels in red (.png)", false, {}, ""}};
-    c.png = {{"disparity", "", "ndisp", -1.0, false}};
+    c.png = {{"disparity", "", "ndisp", -1.0, false}};  // 0 black, ndisp - 1 white
     c.max_repeat = 10000;
     v.push_back(c);
   }

@@ -46,7 +46,8 @@ struct MethodChoice {
 // How an R32F output is mapped to 8 bits for an image file (a .pfm is always exact).
 struct PngScale {
   std::string output;
-  std::string lo_param, hi_param;  // the range's ends from parameters ("" : the map's min / max)
+  // The range's ends from parameters; no hi_param: the map's min .. max; no lo_param: 0.
+  std::string lo_param, hi_param;
   double hi_offset = 0.0;          // added to hi (stereo: ndisp - 1 is white)
   bool colour = false;             // plenoptic depth colour map, else gray
 };

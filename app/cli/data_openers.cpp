@@ -4,7 +4,6 @@
 
 #include "cli_common.hpp"
 #include "lightbench/error.hpp"
-#include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/plenoptic_depth.hpp"
 #include "lightbench/stereo_io.hpp"
@@ -20,19 +19,10 @@ class PlenopticOpener final : public DataOpener {
   void add_options(CLI::App& app) override { in_.add_input(app); }
   std::shared_ptr<const AlgorithmData> open(const ParamValues& given) override {
     auto d = std::make_shared<PlenopticData>();
-    if (!in_.preset.empty() && in_.raw.empty() && in_.scene.empty()) {
-      // Generated here with its ground truth at the requested output patch size, so the
-      // depth map is scored.
-      GeneratorParams gp = generator_preset(in_.preset, in_.seed);
-      const auto patch = given.find("patch");
-      gp.preview_patch = patch != given.end() ? static_cast<int>(patch->second) : default_depth_params(gp.grid).patch;
-      if (gp.preview_patch < 1 || gp.preview_patch > kMaxPatch)
-        throw Error("output patch size M=" + std::to_string(gp.preview_patch) + " out of range");
-      d->scene = to_scene(generate_scene(gp), "preset " + in_.preset);
-      validate(d->scene.grid, d->scene.raw.width, d->scene.raw.height);
-    } else {
-      d->scene = in_.load();
-    }
+    // A generated preset's ground truth at the requested output patch size, so a depth map
+    // is scored.
+    const auto patch = given.find("patch");
+    d->scene = in_.load(patch != given.end() ? static_cast<int>(patch->second) : -1);
     scene_ = &d->scene;
     data_ = d;
     return d;

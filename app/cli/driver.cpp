@@ -146,8 +146,9 @@ void run_command(CommandState& st, const AlgorithmRegistry& reg) {
   // A --method that names a family of variants (lfdepth): its default variant; on the CPU
   // it still tells the runner which reference method to compute.
   if (st.variant.empty() && !method.variant.empty()) variant = method.variant;
-  rec.variant_requested = st.variant.empty() ? (method.variant.empty() ? spec.default_variant : method.variant)
-                                             : spec.resolve_variant(st.variant);
+  rec.variant_requested = !st.variant.empty()        ? (kind == BackendKind::Cuda ? variant : st.variant)
+                          : !method.variant.empty() ? method.variant
+                                                    : spec.default_variant;
 
   ParamValues raw;
   for (const auto& [name, g] : *st.given) raw[name] = g.value;
@@ -246,10 +247,6 @@ Action add_compute_command(CLI::App& app, const CommandDef& def, const Algorithm
       ->check(int_in(1, def.max_repeat));
   if (!app.get_option_no_throw("--crop"))
     app.add_option("--crop", st->crop, "write only the region X,Y,W,H of each output (computed whole)");
-  if (kind == DataKind::LightField)
-    app.add_option("--border", st->border, "legacy: the HCI scoring border is the runner's (15, or less for small fields)")
-        ->capture_default_str()
-        ->check(int_in(0, 100000));
   app.add_option("--json", st->json, "write a JSON report (parameters, backend, scores, timings)");
   std::vector<std::string> ids;
   for (const AlgorithmSpec* s : st->specs) ids.push_back(s->id);
@@ -263,7 +260,7 @@ Action add_compute_command(CLI::App& app, const CommandDef& def, const Algorithm
       const std::string m = e.what();
       const auto at = m.find(": needs ");
       if (at != std::string::npos && m.find(" memory, limit ") != std::string::npos &&
-          m.compare(0, st->def.name.size() + 2, st->def.name + ": ") != 0)
+          m.compare(0, at, st->def.name) != 0)
         throw Error(st->def.name + m.substr(at));
       throw;
     }

@@ -30,7 +30,7 @@ struct CommandState {
   std::shared_ptr<GivenParams> given = std::make_shared<GivenParams>();
   std::deque<OutputFlag> outputs;  // deque: the options hold references to the paths
   std::string backend = "auto", variant, method, json, crop;
-  int repeat = 1, border = 15;
+  int repeat = 1;
 };
 
 // One file written by a run.

@@ -64,7 +64,7 @@ void write_output(const std::string& path, const HostSurface& s, const PngScale*
   if (ext == ".pfm") return save_pfm(path, m);
   if (!scale) return save_image(path, heat_map(m));
   double lo = 0, hi = 0;
-  if (scale->lo_param.empty() || scale->hi_param.empty()) {
+  if (scale->hi_param.empty()) {  // the map's own range; with a named top, 0 is the bottom
     bool any = false;
     for (float v : m.data)
       if (std::isfinite(v)) lo = any ? std::min<double>(lo, v) : v, hi = any ? std::max<double>(hi, v) : v, any = true;

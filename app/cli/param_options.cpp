@@ -1,6 +1,8 @@
 #include "param_options.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -19,8 +21,14 @@ std::vector<std::pair<const AlgorithmSpec*, ParamInfo>> union_table(const std::v
   std::set<std::string> seen;
   for (const AlgorithmSpec* s : specs) {
     if (!s->params) continue;
-    for (const ParamInfo& p : s->params(nullptr).infos)
-      if (seen.insert(p.name).second) v.emplace_back(s, p);
+    for (const ParamInfo& p : s->params(nullptr).infos) {
+      if (seen.insert(p.name).second) {
+        v.emplace_back(s, p);
+        continue;
+      }
+      for (auto& e : v)  // the loosest lower bound of the specs (stereo's ndisp: 2 for BP, 1 local)
+        if (e.second.name == p.name) e.second.min = std::min(e.second.min, p.min);
+    }
   }
   return v;
 }
@@ -55,7 +63,7 @@ std::string parse_value(const AlgorithmSpec& spec, const ParamInfo& info, const 
     case ParamInfo::Kind::Int: {
       errno = 0;
       const long long v = std::strtoll(s, &end, 10);
-      if (!text.empty() && errno != ERANGE && end == s + text.size() && std::llabs(v) < (1LL << 40))
+      if (!text.empty() && errno != ERANGE && end == s + text.size() && v >= INT_MIN && v <= INT_MAX)
         return *out = static_cast<double>(v), std::string();
       break;
     }
@@ -70,6 +78,17 @@ std::string parse_value(const AlgorithmSpec& spec, const ParamInfo& info, const 
                            : info.kind == ParamInfo::Kind::Int ? "an integer"
                                                                 : "a finite number";
   return "must be " + (names ? join_names(*names) + " or " : std::string()) + kind + ", got '" + text + "'";
+}
+
+// Parse time, before any data: the form, and for a parameter that cannot be negative its
+// lower bound (the upper bounds of many depend on the data: checked once it is open).
+std::string parse_checked(const AlgorithmSpec& spec, const ParamInfo& info, const std::string& text) {
+  double v = 0;
+  std::string err = parse_value(spec, info, text, &v);
+  if (err.empty() && info.min >= 0 && v < info.min && info.kind != ParamInfo::Kind::Bool)
+    err = std::string("must be ") + (info.kind == ParamInfo::Kind::Int ? "an integer" : "a finite number") +
+          " >= " + detail::fmt_num(info.min) + ", got '" + text + "'";
+  return err;
 }
 
 std::string range_text(const ParamInfo& p) {
@@ -152,18 +171,19 @@ void add_alias_options(CLI::App& app, const std::vector<ParamAlias>& aliases,
     const ParamInfo info = targets[0]->second;
     app.add_option_function<std::string>(
            flag,
-           [given, info, flag, none](const std::string& text) {
+           [given, spec, info, flag, none](const std::string& text) {
              if (!none.empty() && text == none) {
                given->erase(info.name);
                return;
              }
-             store(*given, info.name, flag, text, 0);  // parsed in the check below
+             double v = 0;
+             (void)parse_value(*spec, info, text, &v);  // the form was checked (below)
+             store(*given, info.name, flag, text, v);
            },
            help + (none.empty() ? "" : " (" + none + ": leave it out)"))
         ->check(CLI::Validator(
             [spec, info, none](std::string& text) -> std::string {
-              double v = 0;
-              return !none.empty() && text == none ? std::string() : parse_value(*spec, info, text, &v);
+              return !none.empty() && text == none ? std::string() : parse_checked(*spec, info, text);
             },
             ""));
   }
@@ -178,13 +198,15 @@ void add_param_options(CLI::App& app, const std::vector<const AlgorithmSpec*>& s
     const ParamInfo p = info;
     const AlgorithmSpec* s = spec;
     app.add_option_function<std::string>(
-           flag, [given, p, flag](const std::string& text) { store(*given, p.name, flag, text, 0); },
+           flag,
+           [given, s, p, flag](const std::string& text) {
+             double v = 0;
+             (void)parse_value(*s, p, text, &v);  // the form was checked (below)
+             store(*given, p.name, flag, text, v);
+           },
            help_of(*spec, info, defaults))
         ->check(CLI::Validator(
-            [s, p](std::string& text) -> std::string {
-              double v = 0;
-              return parse_value(*s, p, text, &v);
-            },
+            [s, p](std::string& text) -> std::string { return parse_checked(*s, p, text); },
             ""));
   }
 }
