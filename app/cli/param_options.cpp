@@ -183,7 +183,15 @@ void add_alias_options(CLI::App& app, const std::vector<ParamAlias>& aliases,
            help + (none.empty() ? "" : " (" + none + ": leave it out)"))
         ->check(CLI::Validator(
             [spec, info, none](std::string& text) -> std::string {
-              return !none.empty() && text == none ? std::string() : parse_checked(*spec, info, text);
+              if (!none.empty() && text == none) return {};
+              // A legacy word alias (--sgm on|off) takes its words only, as it always did.
+              if (const auto* names = names_of(*spec, info.name)) {
+                for (const auto& n : *names)
+                  if (n == text) return {};
+                return "must be " + (none.empty() ? std::string() : none + " | ") + join_names(*names) +
+                       ", got '" + text + "'";
+              }
+              return parse_checked(*spec, info, text);
             },
             ""));
   }

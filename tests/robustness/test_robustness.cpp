@@ -779,7 +779,7 @@ void add_valid_cases(Suite& s) {
   s.ok("lfdepth: refined without the semi-global step",
        kLf + "--lf {in}/lf --refine full --sgm off --out {out}/o.pfm", {"o.pfm"});
   s.ok("lfdepth: refined, semi-global with free jumps and a plain data term",
-       kLf + "--lf {in}/lf --refine subpixel --sgm-data plain --sgm-p1 0 --sgm-p2 0 --sgm-edge 10 --out {out}/o.pfm",
+       kLf + "--lf {in}/lf --refine subpixel --sgm-data plain --sgm-p1 0 --sgm-p2 0 --sgm-edge 0.5 --out {out}/o.pfm",
        {"o.pfm"});
   s.ok("lfdepth: refined with the 3-point parabola",
        kLf + "--lf {in}/lf --refine full --subpixel-fit parabola --out {out}/o.pfm", {"o.pfm"});
