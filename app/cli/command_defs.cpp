@@ -69,10 +69,17 @@ std::vector<CommandDef> legacy_commands() {
     c.outputs = {{{"--out"}, "", "disparity map (.pfm): the refined one with --refine", true, {}, "disparity"},
                  {{"--raw-out"}, "depth", "the unrefined (exact WTA) map as well (.pfm)", false, {}, "raw_disparity"},
                  {{"--confidence"}, "confidence", "refinement confidence in [0, 1] (.pfm)", false, {}, ""}};
-    c.json_groups = {{"refine",
-                      {"refine_mode", "defocus_weight", "defocus_radius", "fusion_confidence", "subpixel_wide",
-                       "defocus_filter_radius", "semi_global", "sgm_weighted", "sgm_p1", "sgm_p2", "sgm_edge",
-                       "gf_color", "gf_radius", "gf_eps", "median_radius", "median_sigma", "median_iterations"}}};
+    // The documented keys of "refine": the parameters under their legacy names, the backend,
+    // and each step's time (the runner's timing rows).
+    c.json_groups = {{"/refine",
+                      {"mode=refine_mode", "backend=$backend", "defocus_weight", "defocus_radius",
+                       "fusion=fusion_confidence", "subpixel_fit=subpixel_wide", "defocus_filter_radius",
+                       "sgm=semi_global", "sgm_data=sgm_weighted", "sgm_p1", "sgm_p2", "sgm_edge",
+                       "gf_guide=gf_color", "gf_radius", "gf_eps", "median_radius", "median_sigma",
+                       "median_iterations", "defocus_ms=@lfdepth/refine/defocus cost",
+                       "normalize_ms=@lfdepth/refine/normalize", "filter_ms=@lfdepth/refine/guided filter",
+                       "fuse_ms=@lfdepth/refine/fuse", "aggregate_ms=@lfdepth/refine/semi-global",
+                       "wta_ms=@lfdepth/refine/wta + subpixel", "median_ms=@lfdepth/refine/weighted median"}}};
     c.displaced_scores_key = "unrefined";
     c.max_repeat = 10000;
     v.push_back(c);

@@ -62,7 +62,9 @@ struct CommandDef {
   std::string primary_if_param, primary_if_output;
   std::vector<ParamAlias> aliases;
   std::vector<OutputAlias> outputs;
-  // parameters.<group> = {name: value} in the JSON report (the documented nesting).
+  // parameters.<group> = {name: value} in the JSON report (the documented nesting). An entry
+  // is a parameter's name, or "key=param" (renamed), "key=@timing row" (its last ms, 0 when it
+  // did not run) or "key=$backend". A group named "/name" sits at the top level instead.
   std::vector<std::pair<std::string, std::vector<std::string>>> json_groups;
   std::vector<PngScale> png;
   // Scores nested under the primary output's name become the top-level keys; the runner's

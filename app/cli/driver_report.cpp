@@ -34,11 +34,24 @@ void write_report(const CommandState& st, const RunRecord& rec, Runner& runner, 
   const ParamTable table = spec.params ? spec.params(&data) : ParamTable{};
   for (const ParamInfo& p : table.infos)
     if (const auto it = rec.values.find(p.name); it != rec.values.end()) params[p.name] = value_json(spec, p, it->second);
-  for (const auto& [group, names] : st.def.json_groups) {
+  TimingRegistry& timings = runner.timings();
+  const auto rows = timings.kernels();
+  for (const auto& [group, entries] : st.def.json_groups) {
     nlohmann::json g = nlohmann::json::object();
-    for (const auto& n : names)
-      if (params.contains(n)) g[n] = params[n];
-    params[group] = g;
+    for (const auto& e : entries) {
+      const auto eq = e.find('=');
+      const std::string key = e.substr(0, eq), src = eq == std::string::npos ? e : e.substr(eq + 1);
+      if (src[0] == '@')
+        g[key] = std::find(rows.begin(), rows.end(), src.substr(1)) != rows.end() ? timings.stats(src.substr(1)).last_ms
+                                                                                  : 0.0;
+      else if (src == "$backend")
+        g[key] = rec.backend;
+      else if (params.contains(src))
+        g[key] = params[src];
+    }
+    // "/name": a top-level group (lfdepth's documented "refine"); others under parameters.
+    if (group[0] == '/') j[group.substr(1)] = g;
+    else params[group] = g;
   }
   params["variant"] = rec.variant_requested;
   params["repeat"] = st.repeat;
