@@ -167,6 +167,16 @@ class LightFieldRunner final : public Runner {
     depth_key_.clear();  // the estimator's last depth may be another run's now
     refined_error_ = ImageF();
     if (lf.has_gt()) {
+      // The raw (exact WTA) map of the same run takes the top-level scores, as a depth run's
+      // would (the CLI reports them as "unrefined").
+      if (!raw.disparity.empty()) {
+        const HciScore r = hci_score_region(raw.disparity, lf.gt, 0, 0, p.border);
+        scores_ = {{"badpix_007", r.badpix_007}, {"badpix_003", r.badpix_003},
+                   {"badpix_001", r.badpix_001}, {"mse_x100", r.mse_x100},
+                   {"scored_pixels", r.pixels},  {"border", r.border},
+                   {"scored_with", std::string(to_string(est_->kind())) + " " + variant + " exact WTA, " +
+                                       std::to_string(cp.views) + "x" + std::to_string(cp.views) + " views"}};
+      }
       refined_error_ = hci_error_map(refined_.refined, lf.gt);
       const HciScore s = hci_score_region(refined_.refined, lf.gt, 0, 0, p.border);
       // Beside the raw map's scores (the exact WTA the CLI reports at the top level).
