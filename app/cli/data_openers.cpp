@@ -5,6 +5,7 @@
 #include "cli_common.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/memory_budget.hpp"
 #include "lightbench/plenoptic_depth.hpp"
 #include "lightbench/stereo_io.hpp"
 #include "option_checks.hpp"
@@ -47,6 +48,10 @@ class LightFieldOpener final : public DataOpener {
     app.add_option("--gt", gt_, "ground-truth disparity (.pfm; default: the folder's, if any)");
   }
   std::shared_ptr<const AlgorithmData> open(const ParamValues&) override {
+    // The views alone, from the folder's listing and one header, before they are decoded (the
+    // runner checks its own buffers before it runs).
+    if (const LightFieldHeader h = probe_lightfield_header(dir_); h.known)
+      check_host_memory("light field", static_cast<std::uint64_t>(h.views) * u8_bytes(h.width, h.height, 4));
     progress("loading " + dir_ + " ...");
     auto d = std::make_shared<LightFieldData>();
     d->lf = load_lightfield(dir_, parse_lf_grid(grid_));

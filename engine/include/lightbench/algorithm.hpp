@@ -143,11 +143,12 @@ struct AlgorithmSpec {
   std::string resolve_variant(const std::string& name) const;
   std::vector<std::string> variant_names() const;
   // The variant a runner of `kind` runs for a request, by one rule for every algorithm and
-  // front end: CUDA resolves the name (resolve_variant); the CPU runs the reference, so it
-  // accepts "", "reference" and "auto" (the best here) and refuses a kernel's name with one
+  // front end: CUDA resolves the name (resolve_variant; "name:options" keeps its options for
+  // the kernel, e.g. BP's warp:8); the CPU runs the reference, so it
+  // accepts "", "reference", "auto" (the best here) and the default variant (the same request
+  // as none) and refuses another kernel's name with one
   // line ("variant 'sync' is a CUDA kernel of plenoptic; the CPU backend runs the reference").
-  // Returns
-  // the name to pass to Runner::run ("" on the CPU: the reference).
+  // Returns the name to pass to Runner::run ("" on the CPU: the reference).
   std::string variant_for(BackendKind kind, const std::string& requested) const;
   // The value name of `value` for parameter `param` ("" when it has none).
   std::string value_name(const std::string& param, double value) const;

@@ -36,6 +36,8 @@ class MadRunner final : public Runner {
   void set_data(std::shared_ptr<const AlgorithmData> data) override {
     const auto& d = data_as<ImagePairData>(*data, DataKind::ImagePair);
     LB_REQUIRE(!d.reference.empty() && !d.distorted.empty(), "MAD: the image pair is incomplete");
+    // The budget before the double-precision gray copies (as large as the run's planes).
+    check_host_memory("MAD", mad_host_bytes(d.reference.width, d.reference.height, 1));
     ref_ = mad_gray(d.reference);
     dst_ = mad_gray(d.distorted);
     data_ = std::move(data);

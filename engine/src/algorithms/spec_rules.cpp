@@ -8,12 +8,22 @@
 namespace lb {
 
 std::string AlgorithmSpec::variant_for(BackendKind kind, const std::string& requested) const {
+  // "name:options" (stereo BP's warp:G, hybrid:R,S): the name is the table's, the options the
+  // kernel's own to parse.
+  const auto colon = requested.find(':');
+  if (kind == BackendKind::Cuda && colon != std::string::npos && colon > 0 && !variant(requested)) {
+    const std::string base = requested.substr(0, colon);
+    return resolve_variant(base) + requested.substr(colon);
+  }
   if (kind == BackendKind::Cuda) return resolve_variant(requested);
   // The CPU computes the reference whatever the variant: a kernel's name there is a mistake
   // the user should hear about, not a silent substitution.
+  // The default variant is accepted too: naming it asks for nothing beyond no variant (a
+  // viewer's sidecar records it on the CPU, and a script can pass it on any machine).
   if (requested.empty() || requested == "reference" || requested == "auto") return "";
-  const std::string name = resolve_variant(requested);  // an unknown name: "unknown variant ... (known: ...)"
-  throw Error("variant '" + name + "' is a CUDA kernel of " + id +
+  if (resolve_variant(requested) == default_variant) return "";
+  const std::string known = resolve_variant(requested);
+  throw Error("variant '" + known + "' is a CUDA kernel of " + id +
               "; the CPU backend runs the reference (use the CUDA backend, or no variant)");
 }
 

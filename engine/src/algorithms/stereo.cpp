@@ -79,7 +79,8 @@ class StereoRunner final : public Runner {
     }
     const AlgorithmSpec& spec = MethodTraits<P>::spec();
     const P p = MethodTraits<P>::params(values);
-    const std::string variant = spec.resolve_variant(variant_in);
+    // The table's name, with any kernel options (warp:G, hybrid:R,S) kept for the matcher.
+    const std::string variant = spec.variant_for(BackendKind::Cuda, variant_in);
     validate(p, d.pair);
     // The memory budget (memory_budget.hpp): refused before the run, the caller keeps its image.
     check_host_memory(spec.name, MethodTraits<P>::host_bytes(p, d.pair.left));
