@@ -113,6 +113,8 @@ AlgorithmSpec mad_spec() {
   };
   s.validate = [](const ParamValues&, const AlgorithmData& d) {
     const auto& pair = data_as<ImagePairData>(d, DataKind::ImagePair);
+    // The budget first: the check below makes the double-precision gray copies.
+    check_host_memory("MAD", mad_host_bytes(pair.reference.width, pair.reference.height, 1));
     MadOptions o;
     validate_mad_input(mad_gray(pair.reference), mad_gray(pair.distorted), o);
   };
