@@ -178,6 +178,7 @@ void run_command(CommandState& st, const AlgorithmRegistry& reg) {
   for (int k = 0; k < st.repeat; ++k) {
     if (st.repeat > 1) progress(st.def.name + " " + std::to_string(k + 1) + "/" + std::to_string(st.repeat));
     surfaces.erase(primary);
+    runner->forget_results();  // each repeat computes (runners cache by parameters)
     const auto t0 = std::chrono::steady_clock::now();
     run_output(primary);
     runner->synchronize();

@@ -49,8 +49,8 @@ TEST_CASE("lfdepth --refine: the documented refine and unrefined keys, the refin
   const std::string json = dir.file("r.json");
   const auto r = lbt::run_cli("lfdepth --lf " + dir.file("lf") +
                               " --views 3 --labels 9 --drange -2,2 --backend cpu --refine subpixel --sgm off"
-                              " --fusion fixed --out " + dir.file("r.pfm") + " --raw-out " + dir.file("raw.pfm") +
-                              " --json " + json);
+                              " --fusion fixed --repeat 2 --out " + dir.file("r.pfm") + " --raw-out " +
+                              dir.file("raw.pfm") + " --json " + json);
   INFO(r.output);
   REQUIRE(r.status == 0);
   const auto j = lbt::read_json(json);
@@ -62,6 +62,7 @@ TEST_CASE("lfdepth --refine: the documented refine and unrefined keys, the refin
     CAPTURE(k);
     CHECK(j["refine"].contains(k));
   }
+  CHECK(j["timings"]["lfdepth/refine/normalize"]["count"] == 2);  // each repeat computed (forget_results)
   CHECK(j["unrefined"].contains("badpix_007"));
   CHECK(j["badpix_007"] == j["scores"]["refined"]["badpix_007"]);
   CHECK(j["parameters"]["semi_global"] == "off");  // one vocabulary: the contract's name

@@ -177,6 +177,9 @@ class Runner {
   virtual nlohmann::json scores() const { return scores_; }
   // Blocks until queued work is done and event timings are collected.
   virtual void synchronize() {}
+  // Forgets cached results (a depth map behind an error map, a refined volume, MAD's maps),
+  // so the next run() computes again: the CLI's --repeat times every repeat.
+  virtual void forget_results() {}
   // What ran last ("exact", "registers->local (no instance for 100)", "reference").
   const std::string& last_variant() const { return last_variant_; }
   // Per-kernel timings of what this runner ran (the viewer's timings table): a runner over

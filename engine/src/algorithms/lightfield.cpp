@@ -56,6 +56,11 @@ class LightFieldRunner final : public Runner {
     scores_ = nlohmann::json::object();
   }
 
+  void forget_results() override {
+    depth_key_.clear();
+    refined_key_.clear();
+  }
+
   void run(const ParamValues& values, const std::string& variant_in, const std::string& output,
            Surface& out) override {
     LB_REQUIRE(data_ != nullptr, "no light field loaded");

@@ -50,6 +50,8 @@ class PlenopticRunner final : public Runner {
   }
   void synchronize() override { backend_->synchronize(); }
 
+  void forget_results() override { depth_key_.clear(); }
+
   void run(const ParamValues& values, const std::string& variant_in, const std::string& output,
            Surface& out) override {
     LB_REQUIRE(data_ != nullptr, "plenoptic: no scene loaded");

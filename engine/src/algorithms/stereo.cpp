@@ -61,6 +61,8 @@ class StereoRunner final : public Runner {
     scores_ = nlohmann::json::object();
   }
 
+  void forget_results() override { key_.clear(); }
+
   void run(const ParamValues& values, const std::string& variant_in, const std::string& output,
            Surface& out) override {
     LB_REQUIRE(data_ != nullptr, "no stereo pair loaded");
