@@ -131,6 +131,8 @@ void run_command(CommandState& st, const AlgorithmRegistry& reg) {
     if (!paths.insert(std::filesystem::absolute(o.path).lexically_normal().string()).second)
       throw Error(o.flag + " '" + o.path + "': another output names the same file (each needs its own path)");
   }
+  if (!st.json.empty() && paths.count(std::filesystem::absolute(st.json).lexically_normal().string()))
+    throw Error("--json '" + st.json + "': another output names the same file (each needs its own path)");
   const Region crop = parse_region("--crop", st.crop);
   RunRecord rec;
   rec.spec = &spec;
