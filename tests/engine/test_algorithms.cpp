@@ -221,7 +221,8 @@ TEST_CASE("value names: each names the values of its parameter's range; value_na
   for (const AlgorithmSpec& s : r.all())
     for (const auto& [param, names] : s.value_names) {
       CAPTURE(s.id + ": " + param);
-      const ParamInfo* p = find_param(s.params(nullptr).infos, param);
+      const ParamTable table = s.params(nullptr);
+      const ParamInfo* p = find_param(table.infos, param);
       REQUIRE(p != nullptr);
       CHECK(static_cast<double>(names.size()) == p->max - p->min + 1);
       for (std::size_t i = 0; i < names.size(); ++i) CHECK(s.value_name(param, p->min + static_cast<double>(i)) == names[i]);
