@@ -52,12 +52,6 @@ Report::Report(std::string command) {
   j_["outputs"] = nlohmann::json::array();
 }
 
-void Report::set_backend(const ComputeBackend& b, const std::string& reason) {
-  j_["backend"] = to_string(b.kind());
-  j_["device"] = b.device_name();
-  j_["backend_reason"] = reason;
-}
-
 void Report::add_output(const std::string& role, const std::string& path, int w, int h) {
   j_["outputs"].push_back({{"role", role}, {"path", path}, {"width", w}, {"height", h}});
 }
@@ -86,11 +80,6 @@ nlohmann::json to_json(const PlenopticGrid& g) {
 nlohmann::json to_json(const RenderParams& p) {
   return {{"patch", p.patch}, {"view_x", p.view_x}, {"view_y", p.view_y},
           {"lim", p.lim},     {"sigma", p.sigma}};
-}
-
-void check_memory(const std::string& command, std::uint64_t host, std::uint64_t device, bool cuda) {
-  check_host_memory(command, host);
-  if (cuda) check_device_memory(command, device);
 }
 
 namespace {

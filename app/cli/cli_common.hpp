@@ -25,7 +25,6 @@ class Report {
  public:
   explicit Report(std::string command);
   nlohmann::json& root() { return j_; }
-  void set_backend(const ComputeBackend& b, const std::string& reason);
   void add_output(const std::string& role, const std::string& path, int w, int h);
   void add_timings(const TimingRegistry& reg);
   void write(const std::string& path) const;
@@ -36,11 +35,6 @@ class Report {
 
 nlohmann::json to_json(const PlenopticGrid& g);
 nlohmann::json to_json(const RenderParams& p);
-
-// Memory budget of a command (memory_budget.hpp), checked before its big buffers: the host
-// need against --max-memory / LB_MAX_MEMORY, and on the CUDA backend the device need against
-// --max-device-memory / LB_MAX_DEVICE_MEMORY. Throws one line naming need and limit.
-void check_memory(const std::string& command, std::uint64_t host, std::uint64_t device, bool cuda);
 
 // One-line progress on stderr when it is a terminal ("bench: original 3/5").
 void progress(const std::string& line);

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "cli_common.hpp"
+#include "lightbench/memory_budget.hpp"
 #include "commands.hpp"
 #include "option_checks.hpp"
 #include "lightbench/assets.hpp"
@@ -57,7 +58,7 @@ Action add_generate(CLI::App& app) {
       const double raw = std::ceil(g.ox + g.nx * g.pitch) * std::ceil(g.oy + g.ny * g.pitch);
       const double truth = double(g.nx) * g.ny * params.preview_patch * params.preview_patch;
       if (raw >= 0 && truth >= 0 && raw * 8 + truth * 8 < 1.8e19)
-        check_memory("generate", static_cast<std::uint64_t>(raw * 8 + truth * 8), 0, false);
+        check_host_memory("generate", static_cast<std::uint64_t>(raw * 8 + truth * 8));
     }
     progress("generate: " + o->preset + " ...");
     GeneratedScene scene = generate_scene(params);

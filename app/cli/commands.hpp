@@ -9,11 +9,7 @@ namespace lb::cli {
 using Action = std::function<void()>;
 
 Action add_generate(CLI::App& app);
-Action add_render(CLI::App& app);
-Action add_depth(CLI::App& app);
-Action add_lfdepth(CLI::App& app);
-Action add_stereo(CLI::App& app);
-Action add_mad(CLI::App& app);
+// The compute commands: driver.hpp (add_compute_command).
 
 // `bench` (cmd_bench.cpp; in a build without CUDA, cmd_bench_unavailable.cpp).
 Action add_bench(CLI::App& app);

@@ -5,7 +5,10 @@
 #include <map>
 #include <string>
 
+#include "command_defs.hpp"
 #include "commands.hpp"
+#include "driver.hpp"
+#include "lightbench/runners.hpp"
 #include "lightbench/atomic_file.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/memory_budget.hpp"
@@ -50,6 +53,8 @@ void check_output_options(const CLI::App& app) {
 
 int main(int argc, char** argv) {
   CLI::App app{"lightbench-cli: GPU light-field, stereo and image-quality algorithms, headless"};
+  app.footer("Algorithms (each command's --help lists its own; variants run on CUDA, the CPU runs the reference):\n" +
+             lb::cli::describe_algorithms(lb::builtin_registry(), {}));
   app.require_subcommand(1);
   app.set_version_flag("--version", "lightbench 0.1.0");
   // Memory limits (memory_budget.hpp), accepted before or after the command.
@@ -69,13 +74,19 @@ int main(int argc, char** argv) {
   };
   add("generate", "write a synthetic focused-plenoptic raw, its ground truth and scene file",
       lb::cli::add_generate);
-  add("render", "render a view from a focused-plenoptic raw", lb::cli::add_render);
-  add("depth", "depth map of a focused-plenoptic raw by SAD over patch sizes", lb::cli::add_depth);
-  add("lfdepth", "depth of a 4D light field (views folder) by constrained angular entropy",
-      lb::cli::add_lfdepth);
-  add("stereo", "disparity of a rectified stereo pair (belief propagation or local windows)", lb::cli::add_stereo);
-  add("mad", "MAD image quality (Most Apparent Distortion) of a distorted image vs its reference",
-      lb::cli::add_mad);
+  // The compute commands: the documented ones, then one per registered algorithm that no
+  // documented command is named after (plug-ins such as the test build's absdiff), all from
+  // the one driver over the algorithm contract.
+  const lb::AlgorithmRegistry& registry = lb::builtin_registry();
+  std::vector<lb::cli::CommandDef> defs = lb::cli::legacy_commands();
+  for (const lb::AlgorithmSpec& spec : registry.all()) {
+    bool named = false;
+    for (const auto& d : defs) named = named || d.name == spec.id;
+    if (!named) defs.push_back(lb::cli::generic_command(spec));
+  }
+  for (const lb::cli::CommandDef& def : defs)
+    add(def.name.c_str(), def.help.c_str(),
+        [&](CLI::App& sub) { return lb::cli::add_compute_command(sub, def, registry); });
   add("bench", "time kernel variants (CUDA events, median) against a copy kernel",
       lb::cli::add_bench);
   // CLI11's messages, one line each, like every other error.

@@ -6,6 +6,7 @@
 #include "option_checks.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/plenoptic_depth.hpp"
 
 namespace lb::cli {
 
@@ -29,7 +30,7 @@ void PlenopticOptions::add_render(CLI::App& app) {
       ->check(real_in(0.5, 1000.0));
 }
 
-PlenopticScene PlenopticOptions::load() const {
+PlenopticScene PlenopticOptions::load(int truth_patch) const {
   const int sources = !raw.empty() + !scene.empty() + !preset.empty();
   if (sources != 1) throw Error("give exactly one of --raw, --scene or --preset");
   // The grid of a scene file or preset is its own: --grid / --offset would be ignored.
@@ -43,7 +44,11 @@ PlenopticScene PlenopticOptions::load() const {
   if (!scene.empty()) {
     s = load_scene(scene);
   } else if (!preset.empty()) {
-    s = to_scene(generate_scene(generator_preset(preset, seed)), "preset " + preset);
+    GeneratorParams gp = generator_preset(preset, seed);
+    gp.preview_patch = truth_patch != -1 ? truth_patch : default_depth_params(gp.grid).patch;
+    if (gp.preview_patch < 1 || gp.preview_patch > kMaxPatch)
+      throw Error("--patch " + std::to_string(gp.preview_patch) + " out of range 1.." + std::to_string(kMaxPatch));
+    s = to_scene(generate_scene(gp), "preset " + preset);
   } else {
     if (pitch <= 0) throw Error("--raw needs --pitch D (the micro-image pitch in pixels)");
     s.raw = load_image(raw);

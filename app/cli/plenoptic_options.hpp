@@ -22,8 +22,9 @@ struct PlenopticOptions {
   void add_input(CLI::App& app);
   void add_render(CLI::App& app);
   // Loads or generates the scene and resolves the grid (inferring its size from the raw
-  // when --grid is absent).
-  PlenopticScene load() const;
+  // when --grid is absent). A generated preset's ground truth is at `truth_patch` (-1: the
+  // depth's default patch size for its grid).
+  PlenopticScene load(int truth_patch = -1) const;
   RenderParams render_params(const PlenopticGrid& grid) const;
 };
 

@@ -194,3 +194,53 @@ TEST_CASE("MAD runner: HI / LO maps and scores of the CPU reference") {
   bad->reference = data->reference;
   CHECK_THROWS_AS(runner->set_data(bad), Error);  // incomplete pair
 }
+
+TEST_CASE("variant_for: one rule for every algorithm; a kernel's name on the CPU is an error") {
+  const AlgorithmRegistry r = make_cpu_registry();
+  for (const AlgorithmSpec& s : r.all()) {
+    CAPTURE(s.id);
+    CHECK(s.variant_for(BackendKind::Cpu, "") == "");
+    CHECK(s.variant_for(BackendKind::Cpu, "reference") == "");
+    CHECK(s.variant_for(BackendKind::Cpu, "auto") == "");
+    CHECK(s.variant_for(BackendKind::Cuda, "") == s.default_variant);
+    for (const auto& v : s.variants) {
+      if (v.name == "auto" || v.name == "reference") continue;
+      if (v.name == s.default_variant) {  // the same request as none
+        CHECK(s.variant_for(BackendKind::Cpu, v.name) == "");
+        continue;
+      }
+      CHECK_THROWS_WITH_AS(s.variant_for(BackendKind::Cpu, v.name), doctest::Contains("is a CUDA kernel"), Error);
+      CHECK(s.variant_for(BackendKind::Cuda, v.name) == v.name);
+    }
+    CHECK_THROWS_WITH_AS(s.variant_for(BackendKind::Cpu, "zzz"), doctest::Contains("unknown variant 'zzz'"), Error);
+  }
+}
+
+TEST_CASE("value names: each names the values of its parameter's range; value_name maps back") {
+  const AlgorithmRegistry r = make_cpu_registry();
+  for (const AlgorithmSpec& s : r.all())
+    for (const auto& [param, names] : s.value_names) {
+      CAPTURE(s.id + ": " + param);
+      const ParamTable table = s.params(nullptr);
+      const ParamInfo* p = find_param(table.infos, param);
+      REQUIRE(p != nullptr);
+      CHECK(static_cast<double>(names.size()) == p->max - p->min + 1);
+      for (std::size_t i = 0; i < names.size(); ++i) CHECK(s.value_name(param, p->min + static_cast<double>(i)) == names[i]);
+    }
+  const AlgorithmSpec& lf = r.get("lightfield");
+  CHECK(lf.value_name("refine_mode", 2) == "subpixel");
+  CHECK(lf.value_name("semi_global", 0) == "off");
+  CHECK(lf.value_name("views", 5) == "");
+}
+
+TEST_CASE("specs validate a complete parameter set: complete_params fills the defaults for the data") {
+  auto d = small_scene();
+  const AlgorithmSpec s = plenoptic_spec();
+  const ParamValues v = complete_params(s, *d, {{"patch", 9}});
+  CHECK(v.at("patch") == 9);
+  CHECK(v.count("pmin") == 1);
+  CHECK_NOTHROW(s.validate(v, *d));
+  ParamValues bad = v;
+  bad["view_x"] = 1e6;
+  CHECK_THROWS_AS(s.validate(bad, *d), Error);
+}

@@ -37,7 +37,7 @@ TEST_CASE("generate then render on the CPU backend reproduces the CPU reference"
 
   const std::string out = dir.file("view.png");
   Run r = run_cli("render --scene " + scene + "/scene.json --patch 12 --view 2.5,-1 --lim 2 "
-                  "--backend cpu --variant sync --out " + out + " --json " + dir.file("r.json"));
+                  "--backend cpu --variant reference --out " + out + " --json " + dir.file("r.json"));
   INFO(r.output);
   REQUIRE(r.status == 0);
 
@@ -83,8 +83,10 @@ TEST_CASE("bad input: one clear line on stderr, non-zero exit, no file written")
   struct Case { std::string args, needle; };
   const Case cases[] = {
       {"render --raw " + dir.file("missing.png") + " --pitch 30 --out " + dir.file("o.png"), "no such file"},
-      {"render" + scene + " --patch 0 --out " + dir.file("o.png"), "--patch: must be an integer in 1..64, got '0'"},
+      {"render" + scene + " --patch 0 --out " + dir.file("o.png"), "--patch: must be an integer >= 1, got '0'"},
       {"render" + scene + " --lim 9 --out " + dir.file("o.png"), "--lim: must be an integer in 0..4, got '9'"},
+      // A kernel's name on the CPU backend: one rule for every algorithm (AlgorithmSpec::variant_for).
+      {"render" + scene + " --backend cpu --variant sync --out " + dir.file("o.png"), "is a CUDA kernel"},
       {"render" + scene + " --view 1 --out " + dir.file("o.png"), "--view"},
       {"render" + scene + " --variant turbo --out " + dir.file("o.png"), "turbo"},
       {"render" + scene + " --backend gpu --out " + dir.file("o.png"), "gpu"},

@@ -41,6 +41,34 @@ TEST_CASE("lfdepth on a synthetic plane: the report scores it against the folder
   CHECK(j["backend"] == "cpu");
 }
 
+TEST_CASE("lfdepth --refine: the documented refine and unrefined keys, the refined map's scores on top") {
+  lbt::TempDir dir("lfref");
+  LightField4D lf = synthetic_plane_lightfield(41, 33, 3, 3, 1.0f, 5u);
+  lf.gt = ImageF(lf.width, lf.height, 1, 1.0f);
+  save_lightfield(dir.file("lf"), lf);
+  const std::string json = dir.file("r.json");
+  const auto r = lbt::run_cli("lfdepth --lf " + dir.file("lf") +
+                              " --views 3 --labels 9 --drange -2,2 --backend cpu --refine subpixel --sgm off"
+                              " --fusion fixed --repeat 2 --out " + dir.file("r.pfm") + " --raw-out " +
+                              dir.file("raw.pfm") + " --json " + json);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto j = lbt::read_json(json);
+  CHECK(j["refine"]["mode"] == "subpixel");
+  CHECK(j["refine"]["sgm"] == "off");
+  CHECK(j["refine"]["fusion"] == "fixed");
+  CHECK(j["refine"]["backend"] == "cpu");
+  for (const char* k : {"defocus_ms", "normalize_ms", "filter_ms", "wta_ms", "gf_radius", "sgm_p1"}) {
+    CAPTURE(k);
+    CHECK(j["refine"].contains(k));
+  }
+  CHECK(j["timings"]["lfdepth/refine/normalize"]["count"] == 2);  // each repeat computed (forget_results)
+  CHECK(j["unrefined"].contains("badpix_007"));
+  CHECK(j["badpix_007"] == j["scores"]["refined"]["badpix_007"]);
+  CHECK(j["parameters"]["semi_global"] == "off");  // one vocabulary: the contract's name
+  CHECK(std::filesystem::exists(dir.file("raw.pfm")));
+}
+
 TEST_CASE("lfdepth bad input: one line, non-zero exit, no output written") {
   lbt::TempDir dir("lfbad");
   LightField4D lf = synthetic_plane_lightfield(21, 17, 3, 3, 0.5f, 3u);

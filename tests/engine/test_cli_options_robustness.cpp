@@ -131,7 +131,7 @@ TEST_CASE("options: a NaN pitch or offset of a raw is refused by name") {
   expect_error(base + " --pitch 16 --offset 1e300,0", "--offset");
   // The limits themselves work.
   expect_ok(base + " --pitch 16 --grid 4,4 --patch 1 --lim 0");
-  expect_ok(base + " --pitch 16 --grid 4,4 --patch 16 --lim 4 --sigma 1000");
+  expect_ok(base + " --pitch 16 --grid 4,4 --patch 16 --lim 4 --sigma 16");  // sigma: 0.5..D (the table's)
 }
 
 TEST_CASE("options: valid values at the limits still work") {

@@ -528,6 +528,23 @@ void add_option_cases(Suite& s) {
   s.fail("generate --preset", "generate --preset ../../etc/passwd --out {out}/g", "passwd");
   s.fail("render --preset", kRender + "--preset nonexistent" + rout, "nonexistent");
   s.fail("unknown option", kRaw + "--frobnicate 3" + rout, "--frobnicate");
+  // The generated options (the contract's parameter and output names) and the one CPU rule.
+  s.fail("render --view-x nan", kRaw + "--view-x nan" + rout, "--view-x");
+  s.fail("render --view-x past the pitch", kRaw + "--view-x 1e9" + rout, "--view-x");
+  s.fail("render --rgba-input 2", kRaw + "--rgba-input 2" + rout, "--rgba-input");
+  s.fail("lfdepth --refine-mode 7", kLf + "--lf {in}/lf --refine-mode 7 --out {out}/o.pfm", "--refine-mode");
+  s.fail("lfdepth --semi-global maybe", kLf + "--lf {in}/lf --semi-global maybe --out {out}/o.pfm", "--semi-global");
+  s.fail("lfdepth --refine bogus", kLf + "--lf {in}/lf --refine bogus --out {out}/o.pfm", "--refine");
+  s.fail("lfdepth --u past the grid", kLf + "--lf {in}/lf --u 99 --out {out}/o.pfm", "--u");
+  s.fail("stereo --lr-check 2", kStereoLR + "--lr-check 2 --out {out}/o.pfm", "--lr-check");
+  s.fail("stereo --error-map without truth", kStereoLR + "--out {out}/o.pfm --error-map {out}/e.png", "ground truth");
+  s.fail("stereo --truth without truth", kStereoLR + "--out {out}/o.pfm --truth {out}/t.pfm", "ground truth");
+  s.fail("render --depth .txt", kRaw + "--depth {out}/d.txt" + rout, "--depth");
+  s.fail("render: a kernel on the CPU", kRaw + "--variant sync" + rout, "CUDA kernel");
+  s.fail("stereo: a kernel on the CPU", kStereoLR + "--variant phase2 --out {out}/o.pfm", "CUDA kernel");
+  s.fail("render --crop outside", kRaw + "--crop 0,0,99999,1" + rout, "not inside");
+  s.fail("render --repeat 0", kRaw + "--repeat 0" + rout, "--repeat");
+  s.fail("stereo-bp: no --left", "stereo-bp --backend cpu --right {in}/r.png --disparity {out}/o.pfm", "--left");
   s.fail("option without value", kRaw + "--out", "--out");
   // bench: without CUDA each says so in one line, with CUDA the option is named.
   for (const auto& [args, opt] : std::vector<std::pair<std::string, std::string>>{
@@ -779,7 +796,7 @@ void add_valid_cases(Suite& s) {
   s.ok("lfdepth: refined without the semi-global step",
        kLf + "--lf {in}/lf --refine full --sgm off --out {out}/o.pfm", {"o.pfm"});
   s.ok("lfdepth: refined, semi-global with free jumps and a plain data term",
-       kLf + "--lf {in}/lf --refine subpixel --sgm-data plain --sgm-p1 0 --sgm-p2 0 --sgm-edge 10 --out {out}/o.pfm",
+       kLf + "--lf {in}/lf --refine subpixel --sgm-data plain --sgm-p1 0 --sgm-p2 0 --sgm-edge 0.5 --out {out}/o.pfm",
        {"o.pfm"});
   s.ok("lfdepth: refined with the 3-point parabola",
        kLf + "--lf {in}/lf --refine full --subpixel-fit parabola --out {out}/o.pfm", {"o.pfm"});

@@ -15,6 +15,7 @@
 // benches and the tests read the same tables (AlgorithmRegistry).
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -129,6 +130,10 @@ struct AlgorithmSpec {
   std::function<void(const ParamValues&, const AlgorithmData&)> validate;
   RunnerFactory cpu;
   RunnerFactory cuda;  // set by lb::cuda::register_runners() in CUDA builds
+  // Names of the values of enumerated parameters, from the parameter's min upwards
+  // ("refine_mode" 1..3 -> {"filter", "subpixel", "full"}; a Bool: {"off", "on"}). Front ends
+  // show and accept the names (CLI: --refine-mode subpixel; viewer: a combo). Optional.
+  std::map<std::string, std::vector<std::string>> value_names;
 
   const OutputInfo* output(const std::string& name) const;
   const VariantInfo* variant(const std::string& name) const;
@@ -137,6 +142,16 @@ struct AlgorithmSpec {
   // "" -> default_variant; an unknown name throws lb::Error listing the known ones.
   std::string resolve_variant(const std::string& name) const;
   std::vector<std::string> variant_names() const;
+  // The variant a runner of `kind` runs for a request, by one rule for every algorithm and
+  // front end: CUDA resolves the name (resolve_variant; "name:options" keeps its options for
+  // the kernel, e.g. BP's warp:8); the CPU runs the reference, so it
+  // accepts "", "reference", "auto" (the best here) and the default variant (the same request
+  // as none) and refuses another kernel's name with one
+  // line ("variant 'sync' is a CUDA kernel of plenoptic; the CPU backend runs the reference").
+  // Returns the name to pass to Runner::run ("" on the CPU: the reference).
+  std::string variant_for(BackendKind kind, const std::string& requested) const;
+  // The value name of `value` for parameter `param` ("" when it has none).
+  std::string value_name(const std::string& param, double value) const;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -162,6 +177,9 @@ class Runner {
   virtual nlohmann::json scores() const { return scores_; }
   // Blocks until queued work is done and event timings are collected.
   virtual void synchronize() {}
+  // Forgets cached results (a depth map behind an error map, a refined volume, MAD's maps),
+  // so the next run() computes again: the CLI's --repeat times every repeat.
+  virtual void forget_results() {}
   // What ran last ("exact", "registers->local (no instance for 100)", "reference").
   const std::string& last_variant() const { return last_variant_; }
   // Per-kernel timings of what this runner ran (the viewer's timings table): a runner over

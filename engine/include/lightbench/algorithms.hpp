@@ -34,6 +34,7 @@ struct LightFieldRunParams {
   CaeParams cae;           // method from the variant
   int refine_mode = 2;     // the "refined" output's steps: 1 filter, 2 + sub-pixel, 3 + weighted median
   LfRefineParams refine;   // its parameters (mode set from refine_mode)
+  int border = 15;         // scoring: pixels left out at each edge (HCI: 15; less for small fields)
 };
 std::vector<ParamInfo> describe(LightFieldRunParams& p, const LightField4D* lf);
 LightFieldRunParams lightfield_params(const ParamValues& values, const LightField4D& lf);

@@ -57,6 +57,11 @@ class LightFieldRunner final : public Runner {
     scores_ = nlohmann::json::object();
   }
 
+  void forget_results() override {
+    depth_key_.clear();
+    refined_key_.clear();
+  }
+
   void run(const ParamValues& values, const std::string& variant_in, const std::string& output,
            Surface& out) override {
     LB_REQUIRE(data_ != nullptr, "no light field loaded");
@@ -103,7 +108,7 @@ class LightFieldRunner final : public Runner {
     CaeParams cp = p.cae;
     cp.method = cae_variant_method(variant);
     validate(cp, lf);
-    const std::string key = depth_cache_key(variant, cp);
+    const std::string key = depth_cache_key(variant, cp) + '|' + std::to_string(p.border);
     if (!out && key == depth_key_) return;
     // The memory budget (memory_budget.hpp): refused before the run, the caller keeps its image.
     check_host_memory("light field", cae_host_bytes(cp, lf.view_count(), lf.width, lf.height));
@@ -120,7 +125,7 @@ class LightFieldRunner final : public Runner {
     depth_key_ = key;
     last_variant_ = est_->kind() == BackendKind::Cuda ? variant : std::string("reference ") + to_string(cp.method);
     if (lf.has_gt()) {
-      const HciScore s = est_->score_last(score_border(lf));
+      const HciScore s = est_->score_last(p.border);
       const nlohmann::json refined = scores_.contains("refined") ? scores_["refined"] : nlohmann::json();
       scores_ = {{"badpix_007", s.badpix_007}, {"badpix_003", s.badpix_003},
                  {"badpix_001", s.badpix_001}, {"mse_x100", s.mse_x100},
@@ -152,7 +157,7 @@ class LightFieldRunner final : public Runner {
     validate(rp);
     // Every refinement parameter, from its table (describe): a new one cannot be left out.
     std::ostringstream k;
-    k << depth_cache_key(variant, cp) << '|' << to_string(rp.mode) << std::hexfloat;
+    k << depth_cache_key(variant, cp) << '|' << p.border << '|' << to_string(rp.mode) << std::hexfloat;
     for (const ParamInfo& info : describe(rp)) k << ',' << info.get();
     if (k.str() == refined_key_) return;
     check_host_memory("light field", 2 * cae_host_bytes(cp, lf.view_count(), lf.width, lf.height) +
@@ -168,8 +173,18 @@ class LightFieldRunner final : public Runner {
     depth_key_.clear();  // the estimator's last depth may be another run's now
     refined_error_ = ImageF();
     if (lf.has_gt()) {
+      // The raw (exact WTA) map of the same run takes the top-level scores, as a depth run's
+      // would (the CLI reports them as "unrefined").
+      if (!raw.disparity.empty()) {
+        const HciScore r = hci_score_region(raw.disparity, lf.gt, 0, 0, p.border);
+        scores_ = {{"badpix_007", r.badpix_007}, {"badpix_003", r.badpix_003},
+                   {"badpix_001", r.badpix_001}, {"mse_x100", r.mse_x100},
+                   {"scored_pixels", r.pixels},  {"border", r.border},
+                   {"scored_with", std::string(to_string(est_->kind())) + " " + variant + " exact WTA, " +
+                                       std::to_string(cp.views) + "x" + std::to_string(cp.views) + " views"}};
+      }
       refined_error_ = hci_error_map(refined_.refined, lf.gt);
-      const HciScore s = hci_score_region(refined_.refined, lf.gt, 0, 0, score_border(lf));
+      const HciScore s = hci_score_region(refined_.refined, lf.gt, 0, 0, p.border);
       // Beside the raw map's scores (the exact WTA the CLI reports at the top level).
       scores_["refined"] = {{"badpix_007", s.badpix_007}, {"badpix_003", s.badpix_003},
                             {"badpix_001", s.badpix_001}, {"mse_x100", s.mse_x100},
@@ -243,6 +258,8 @@ std::vector<ParamInfo> describe(LightFieldRunParams& p, const LightField4D* lf) 
                "the refined output: 1 guided filter per label, 2 + sub-pixel fit, 3 + weighted median", K::Int,
                &p.refine_mode, 1, 3});
   for (auto& c : describe(p.refine)) v.push_back(c);
+  v.push_back({"border", "score border", "scoring: pixels left out at each edge (HCI: 15)", K::Int, &p.border, 0,
+               1000});
   return v;
 }
 
@@ -255,6 +272,7 @@ LightFieldRunParams lightfield_defaults(const LightField4D* lf) {
   p.u = lf->uc();
   p.v = lf->vc();
   p.aperture = std::min(2, std::max(lf->nu, lf->nv) / 2);
+  p.border = score_border(*lf);
   const int nmin = std::min(lf->nu, lf->nv);
   p.cae.views = std::min(5, nmin | 1);
   if (p.cae.views > nmin) p.cae.views = std::max(1, nmin - 1) | 1;
@@ -310,6 +328,12 @@ AlgorithmSpec lightfield_spec() {
   };
   for (const auto& r : kCaeVariants) s.variants.push_back({r.name, to_string(r.method), r.bit_identical, r.note});
   s.default_variant = "exact";
+  s.value_names = {{"refine_mode", {"filter", "subpixel", "full"}},
+                   {"fusion_confidence", {"fixed", "confidence"}},
+                   {"subpixel_wide", {"parabola", "lsq5"}},
+                   {"semi_global", {"off", "on"}},
+                   {"sgm_weighted", {"plain", "weighted"}},
+                   {"gf_color", {"gray", "rgb"}}};
   s.params = [](const AlgorithmData* d) {
     const LightField4D* lf = d ? &data_as<LightFieldData>(*d, DataKind::LightField).lf : nullptr;
     LightFieldRunParams p = lightfield_defaults(lf);
@@ -319,6 +343,9 @@ AlgorithmSpec lightfield_spec() {
     const LightField4D& lf = data_as<LightFieldData>(d, DataKind::LightField).lf;
     const LightFieldRunParams p = lightfield_params(v, lf);
     validate(p.cae, lf);
+    // A truth with nothing to score (all NaN, or a border past the middle) is refused before
+    // computing, not scored 0 %.
+    if (lf.has_gt()) hci_require_truth(lf.gt, 0, 0, lf.width, lf.height, p.border);
   };
   s.cpu = [] { return make_lightfield_runner(make_lightfield_engine_cpu()); };
   return s;

@@ -37,12 +37,16 @@ class MadRunner final : public Runner {
   void set_data(std::shared_ptr<const AlgorithmData> data) override {
     const auto& d = data_as<ImagePairData>(*data, DataKind::ImagePair);
     LB_REQUIRE(!d.reference.empty() && !d.distorted.empty(), "MAD: the image pair is incomplete");
+    // The budget before the double-precision gray copies (as large as the run's planes).
+    check_host_memory("MAD", mad_host_bytes(d.reference.width, d.reference.height, 1));
     ref_ = mad_gray(d.reference);
     dst_ = mad_gray(d.distorted);
     data_ = std::move(data);
     key_.clear();
     scores_ = nlohmann::json::object();
   }
+
+  void forget_results() override { key_.clear(); }
 
   void run(const ParamValues& values, const std::string& variant_in, const std::string& output,
            Surface& out) override {
@@ -112,6 +116,8 @@ AlgorithmSpec mad_spec() {
   };
   s.validate = [](const ParamValues&, const AlgorithmData& d) {
     const auto& pair = data_as<ImagePairData>(d, DataKind::ImagePair);
+    // The budget first: the check below makes the double-precision gray copies.
+    check_host_memory("MAD", mad_host_bytes(pair.reference.width, pair.reference.height, 1));
     MadOptions o;
     validate_mad_input(mad_gray(pair.reference), mad_gray(pair.distorted), o);
   };

@@ -11,6 +11,7 @@
 #include "lightbench/algorithms.hpp"
 #include "lightbench/engines/plenoptic.hpp"
 #include "lightbench/error.hpp"
+#include "lightbench/memory_budget.hpp"
 
 namespace lb {
 namespace {
@@ -50,6 +51,8 @@ class PlenopticRunner final : public Runner {
   }
   void synchronize() override { backend_->synchronize(); }
 
+  void forget_results() override { depth_key_.clear(); }
+
   void run(const ParamValues& values, const std::string& variant_in, const std::string& output,
            Surface& out) override {
     LB_REQUIRE(data_ != nullptr, "plenoptic: no scene loaded");
@@ -73,11 +76,14 @@ class PlenopticRunner final : public Runner {
       return;
     }
     validate(p.render, scene.grid);
+    const int rw = scene.raw.width, rh = scene.raw.height, rc = scene.raw.channels;
     if (output == "view") {
+      check_memory(render_host_bytes(scene.grid, p.render.patch, rw, rh, rc));
       backend_->render(scene.grid, p.render, config, out);
       return;
     }
     validate(p.depth, scene.grid);
+    check_memory(depth_host_bytes(p.depth, scene.grid, rw, rh, rc));
     if (output == "depth") {
       backend_->depth(scene.grid, p.depth, DepthConfig{config.variant}, out);
       remember_depth(p, config.variant);
@@ -99,6 +105,11 @@ class PlenopticRunner final : public Runner {
   }
 
  private:
+  // The memory budget (memory_budget.hpp): refused before the run, the caller keeps its image.
+  void check_memory(std::uint64_t need) const {
+    check_host_memory("plenoptic", need);
+    if (backend_->kind() == BackendKind::Cuda) check_device_memory("plenoptic", need);
+  }
   static const AlgorithmSpec& spec() {
     static const AlgorithmSpec s = plenoptic_spec();
     return s;
@@ -199,8 +210,9 @@ AlgorithmSpec plenoptic_spec() {
   s.validate = [](const ParamValues& v, const AlgorithmData& d) {
     const auto& scene = data_as<PlenopticData>(d, DataKind::PlenopticScene).scene;
     const PlenopticRunParams p = plenoptic_params(v, scene.grid);
+    // The render's parameters; the depth's are validated by the runner when a depth output
+    // runs (a render with lim 0 is valid, a depth with lim 0 is not).
     validate(p.render, scene.grid);
-    validate(p.depth, scene.grid);
   };
   s.cpu = [] { return make_plenoptic_runner(make_plenoptic_engine_cpu()); };
   return s;

@@ -62,6 +62,8 @@ class StereoRunner final : public Runner {
     scores_ = nlohmann::json::object();
   }
 
+  void forget_results() override { key_.clear(); }
+
   void run(const ParamValues& values, const std::string& variant_in, const std::string& output,
            Surface& out) override {
     LB_REQUIRE(data_ != nullptr, "no stereo pair loaded");
@@ -80,7 +82,8 @@ class StereoRunner final : public Runner {
     }
     const AlgorithmSpec& spec = MethodTraits<P>::spec();
     const P p = MethodTraits<P>::params(values);
-    const std::string variant = spec.resolve_variant(variant_in);
+    // The table's name, with any kernel options (warp:G, hybrid:R,S) kept for the matcher.
+    const std::string variant = spec.variant_for(BackendKind::Cuda, variant_in);
     validate(p, d.pair);
     // The memory budget (memory_budget.hpp): refused before the run, the caller keeps its image.
     check_host_memory(spec.name, MethodTraits<P>::host_bytes(p, d.pair.left));
@@ -118,8 +121,11 @@ class StereoRunner final : public Runner {
       return;
     }
     const stereo::StereoScore s = m_->score_last(d.gt);
-    scores_ = {{"bad1_nonocc", s.nonocc.percent}, {"bad1_all", s.all.percent},
-               {"bad1_disc", s.disc.percent},     {"ms", m_->last_ms()},
+    scores_ = {{"bad1_nonocc", s.nonocc.percent},
+               {"bad1_all", s.all.percent},
+               {"bad1_disc", s.disc.percent},
+               {"evaluated_pixels", {{"nonocc", s.nonocc.pixels}, {"all", s.all.pixels}, {"disc", s.disc.pixels}}},
+               {"ms", m_->last_ms()},
                {"ran", m_->device_name() + ", " + last_variant_}};
   }
 

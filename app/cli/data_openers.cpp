@@ -1,0 +1,196 @@
+#include "data_openers.hpp"
+
+#include <filesystem>
+
+#include "cli_common.hpp"
+#include "lightbench/error.hpp"
+#include "lightbench/image_io.hpp"
+#include "lightbench/memory_budget.hpp"
+#include "lightbench/plenoptic_depth.hpp"
+#include "lightbench/stereo_io.hpp"
+#include "option_checks.hpp"
+#include "plenoptic_options.hpp"
+
+namespace lb::cli {
+
+namespace {
+
+class PlenopticOpener final : public DataOpener {
+ public:
+  void add_options(CLI::App& app) override { in_.add_input(app); }
+  std::shared_ptr<const AlgorithmData> open(const ParamValues& given) override {
+    auto d = std::make_shared<PlenopticData>();
+    // A generated preset's ground truth at the requested output patch size, so a depth map
+    // is scored.
+    const auto patch = given.find("patch");
+    d->scene = in_.load(patch != given.end() ? static_cast<int>(patch->second) : -1);
+    scene_ = &d->scene;
+    data_ = d;
+    return d;
+  }
+  void describe(nlohmann::json& p, nlohmann::json& r) const override {
+    p["source"] = scene_->source;
+    p["grid"] = to_json(scene_->grid);
+    r["ground_truth"] = scene_->truth.empty() ? "none" : "truth at M=" + std::to_string(scene_->truth_patch);
+  }
+
+ private:
+  PlenopticOptions in_;
+  std::shared_ptr<const AlgorithmData> data_;
+  const PlenopticScene* scene_ = nullptr;
+};
+
+class LightFieldOpener final : public DataOpener {
+ public:
+  void add_options(CLI::App& app) override {
+    app.add_option("--lf", dir_, "light-field folder (HCI input_CamNNN.png, view_U_V.png or NNN.png)")->required();
+    app.add_option("--grid", grid_, "numbered views only: angular grid UxV (default: square)");
+    app.add_option("--gt", gt_, "ground-truth disparity (.pfm; default: the folder's, if any)");
+  }
+  std::shared_ptr<const AlgorithmData> open(const ParamValues&) override {
+    // The views alone, from the folder's listing and one header, before they are decoded (the
+    // runner checks its own buffers before it runs).
+    if (const LightFieldHeader h = probe_lightfield_header(dir_); h.known)
+      check_host_memory("light field", static_cast<std::uint64_t>(h.views) * u8_bytes(h.width, h.height, 4));
+    progress("loading " + dir_ + " ...");
+    auto d = std::make_shared<LightFieldData>();
+    d->lf = load_lightfield(dir_, parse_lf_grid(grid_));
+    gt_source_ = d->lf.has_gt() ? dir_ + " (folder)" : "";
+    if (!gt_.empty()) {
+      d->lf.gt = load_pfm(gt_);
+      gt_source_ = gt_;
+      LB_REQUIRE(d->lf.gt.channels == 1 && d->lf.gt.width == d->lf.width && d->lf.gt.height == d->lf.height,
+                 "--gt '" + gt_ + "': expected a " + std::to_string(d->lf.width) + "x" +
+                     std::to_string(d->lf.height) + " single-channel PFM");
+    }
+    progress_done();
+    lf_ = &d->lf;
+    data_ = d;
+    return d;
+  }
+  void describe(nlohmann::json& p, nlohmann::json& r) const override {
+    p["lf"] = dir_;
+    p["layout"] = lf_->layout;
+    p["grid"] = {lf_->nu, lf_->nv};
+    p["size"] = {lf_->width, lf_->height};
+    r["ground_truth"] = gt_source_.empty() ? "none" : gt_source_;
+  }
+
+ private:
+  std::string dir_, grid_, gt_, gt_source_;
+  std::shared_ptr<const AlgorithmData> data_;
+  const LightField4D* lf_ = nullptr;
+};
+
+class StereoOpener final : public DataOpener {
+ public:
+  void add_options(CLI::App& app) override {
+    app.add_option("--left", left_, "left image (the reference view)");
+    app.add_option("--right", right_, "right image");
+    app.add_option("--scene", scene_, "Middlebury folder (imL.png, imR.png, groundtruth.png, mask_*.png)");
+    app.add_option("--gt", gt_, "ground-truth disparity (8-bit image with --gt-scale, or .pfm)");
+    app.add_option("--gt-scale", gt_scale_, "ground truth value per disparity (tsukuba 16, venus 8)")
+        ->check(real_in(1e-6, 1e6));
+    app.add_option("--mask-nonocc", mask_nonocc_, "mask of non-occluded pixels (255 = counted)");
+    app.add_option("--mask-all", mask_all_, "mask of evaluated pixels (255 = counted)");
+    app.add_option("--mask-disc", mask_disc_, "mask of pixels near discontinuities (255 = counted)");
+  }
+  std::shared_ptr<const AlgorithmData> open(const ParamValues&) override {
+    if (scene_.empty() && (left_.empty() || right_.empty())) throw Error("give --left and --right, or --scene DIR");
+    if (!scene_.empty() && (!left_.empty() || !right_.empty()))
+      throw Error("--scene and --left/--right exclude each other");
+    progress("stereo: loading ...");
+    auto d = std::make_shared<StereoData>();
+    double scale = gt_scale_;
+    if (!scene_.empty()) {
+      stereo::StereoScene sc = stereo::load_stereo_scene(scene_, gt_scale_);
+      d->pair = std::move(sc.pair);
+      d->gt = std::move(sc.gt);
+      d->ndisp_hint = sc.suggested_ndisp;
+      scale = sc.gt_scale;
+      if (!d->gt.empty()) gt_source_ = scene_ + "/groundtruth.png";
+    } else {
+      d->pair = stereo::load_stereo_pair(left_, right_);
+    }
+    const int w = d->pair.left.width, h = d->pair.left.height;
+    if (!gt_.empty()) {
+      d->gt.disparity = stereo::load_stereo_gt(gt_, scale);
+      gt_source_ = gt_;
+      LB_REQUIRE(d->gt.disparity.width == w && d->gt.disparity.height == h,
+                 "--gt '" + gt_ + "' is " + std::to_string(d->gt.disparity.width) + "x" +
+                     std::to_string(d->gt.disparity.height) + ", the pair is " + std::to_string(w) + "x" +
+                     std::to_string(h));
+    }
+    if (!mask_nonocc_.empty()) d->gt.mask_nonocc = stereo::load_stereo_mask(mask_nonocc_, w, h);
+    if (!mask_all_.empty()) d->gt.mask_all = stereo::load_stereo_mask(mask_all_, w, h);
+    if (!mask_disc_.empty()) d->gt.mask_disc = stereo::load_stereo_mask(mask_disc_, w, h);
+    if (d->gt.empty() && (!d->gt.mask_nonocc.empty() || !d->gt.mask_all.empty() || !d->gt.mask_disc.empty()))
+      throw Error("masks given without ground truth (--gt)");
+    if (!d->gt.empty()) {
+      try {
+        stereo::require_scorable(d->gt);
+      } catch (const Error& e) {
+        throw Error((gt_source_.empty() ? std::string("ground truth") : "'" + gt_source_ + "'") + ": " + e.what());
+      }
+    }
+    progress_done();
+    size_ = {w, h};
+    return d;
+  }
+  void describe(nlohmann::json& p, nlohmann::json& r) const override {
+    p["left"] = left_;
+    p["right"] = right_;
+    p["scene"] = scene_;
+    p["size"] = size_;
+    r["ground_truth"] = gt_source_.empty() ? "none" : gt_source_;
+  }
+
+ private:
+  std::string left_, right_, scene_, gt_, mask_nonocc_, mask_all_, mask_disc_, gt_source_;
+  double gt_scale_ = 0;
+  nlohmann::json size_;
+};
+
+class ImagePairOpener final : public DataOpener {
+ public:
+  void add_options(CLI::App& app) override {
+    app.add_option("--ref", ref_, "reference image (PNG, BMP, JPG, PGM/PPM)")->required();
+    app.add_option("--dist", dist_, "distorted image, same size")->required();
+  }
+  std::shared_ptr<const AlgorithmData> open(const ParamValues&) override {
+    auto d = std::make_shared<ImagePairData>();
+    d->reference = load(ref_, "--ref");
+    d->distorted = load(dist_, "--dist");
+    d->source = ref_ + " vs " + dist_;
+    size_ = {d->reference.width, d->reference.height};
+    return d;
+  }
+  void describe(nlohmann::json& p, nlohmann::json& r) const override {
+    p["ref"] = ref_;
+    p["dist"] = dist_;
+    p["size"] = size_;
+    r["ground_truth"] = "none";
+  }
+
+ private:
+  static ImageU8 load(const std::string& path, const std::string& what) {
+    if (!std::filesystem::exists(path)) throw Error(what + " '" + path + "': file not found");
+    return load_image(path);  // names the file when it cannot decode it
+  }
+  std::string ref_, dist_;
+  nlohmann::json size_;
+};
+
+}  // namespace
+
+std::unique_ptr<DataOpener> make_opener(DataKind kind) {
+  switch (kind) {
+    case DataKind::PlenopticScene: return std::make_unique<PlenopticOpener>();
+    case DataKind::LightField: return std::make_unique<LightFieldOpener>();
+    case DataKind::StereoPair: return std::make_unique<StereoOpener>();
+    case DataKind::ImagePair: return std::make_unique<ImagePairOpener>();
+  }
+  throw Error(std::string("no opener for data kind ") + to_string(kind));
+}
+
+}  // namespace lb::cli

@@ -1,0 +1,88 @@
+// The JSON report of a compute command: what ran (backend, device, variant), the complete
+// parameters (plus the documented nesting of each command), the runner's scores (also at the
+// top level, where the documented keys have always been) and its timings.
+#include <algorithm>
+
+#include "cli_common.hpp"
+#include "driver_state.hpp"
+
+namespace lb::cli {
+
+namespace {
+double median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+}  // namespace
+
+void write_report(const CommandState& st, const RunRecord& rec, Runner& runner, const AlgorithmData& data) {
+  const AlgorithmSpec& spec = *rec.spec;
+  Report rep(st.def.name);
+  nlohmann::json& j = rep.root();
+  j["algorithm"] = spec.id;
+  j["backend"] = rec.backend;
+  j["device"] = rec.device;
+  j["backend_reason"] = rec.reason;
+  j["variant"] = rec.last_variant;
+  if (const VariantInfo* v = spec.variant(rec.variant_requested); v && !v->method.empty()) j["method"] = v->method;
+  else if (!rec.method->name.empty()) j["method"] = rec.method->name;
+  j["primary_output"] = rec.primary;
+
+  nlohmann::json params = nlohmann::json::object();
+  st.opener->describe(params, j);
+  const ParamTable table = spec.params ? spec.params(&data) : ParamTable{};
+  for (const ParamInfo& p : table.infos)
+    if (const auto it = rec.values.find(p.name); it != rec.values.end()) params[p.name] = value_json(spec, p, it->second);
+  TimingRegistry& timings = runner.timings();
+  const auto rows = timings.kernels();
+  for (const auto& [group, entries] : st.def.json_groups) {
+    nlohmann::json g = nlohmann::json::object();
+    for (const auto& e : entries) {
+      const auto eq = e.find('=');
+      const std::string key = e.substr(0, eq), src = eq == std::string::npos ? e : e.substr(eq + 1);
+      if (src[0] == '@')
+        g[key] = std::find(rows.begin(), rows.end(), src.substr(1)) != rows.end() ? timings.stats(src.substr(1)).last_ms
+                                                                                  : 0.0;
+      else if (src == "$backend")
+        g[key] = rec.backend;
+      else if (params.contains(src))
+        g[key] = params[src];
+    }
+    // "/name": a top-level group (lfdepth's documented "refine"); others under parameters.
+    if (group[0] == '/') j[group.substr(1)] = g;
+    else params[group] = g;
+  }
+  params["variant"] = rec.variant_requested;
+  params["repeat"] = st.repeat;
+  if (!st.crop.empty()) params["crop"] = st.crop;
+  j["parameters"] = params;
+
+  for (const Written& w : rec.written) rep.add_output(w.role, w.path, w.width, w.height);
+
+  // Scores: under "scores" as the runner gives them, and at the top level. Scores nested
+  // under the primary output's name (lightfield's "refined") are the primary's: they take
+  // the top level, and the runner's top-level ones move under displaced_scores_key.
+  nlohmann::json scores = rec.scores.is_object() ? rec.scores : nlohmann::json::object();
+  j["scores"] = scores;
+  nlohmann::json top = scores;
+  if (scores.contains(rec.primary) && scores[rec.primary].is_object()) {
+    top = scores[rec.primary];
+    if (!st.def.displaced_scores_key.empty()) {
+      nlohmann::json displaced = scores;
+      displaced.erase(rec.primary);
+      if (!displaced.empty()) j[st.def.displaced_scores_key] = displaced;
+    }
+  }
+  for (const auto& [k, v] : top.items())
+    if (!j.contains(k)) j[k] = v;
+  if (!j.contains("evaluated_pixels") && top.contains("scored_pixels")) j["evaluated_pixels"] = top["scored_pixels"];
+  j["ms_total"] = median(rec.wall_ms);  // wall clock of the primary run, with its transfers
+  if (!j.contains("ms")) j["ms"] = j["ms_total"];
+  j["last_ms"] = rec.scores.contains("ms") ? rec.scores["ms"] : nlohmann::json(rec.wall_ms.empty() ? 0.0 : rec.wall_ms.back());
+  if (!j.contains("tuning")) j["tuning"] = "";
+  rep.add_timings(runner.timings());
+  rep.write(st.json);
+}
+
+}  // namespace lb::cli

@@ -1,0 +1,56 @@
+#pragma once
+// What a compute command's options fill in (driver.cpp) and what a run hands the report
+// (driver_report.cpp).
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "command_defs.hpp"
+#include "data_openers.hpp"
+#include "param_options.hpp"
+
+namespace lb::cli {
+
+// An output flag: the file (or folder) it names and the output it gets.
+struct OutputFlag {
+  std::string flag;    // the first of its names, for messages
+  std::string output;  // "" : the command's primary output
+  std::string role;    // its name in the report
+  std::vector<std::string> folder_outputs;
+  std::string path;    // "" when not given
+};
+
+struct CommandState {
+  CommandDef def;
+  std::vector<const AlgorithmSpec*> specs;  // one per --method row
+  std::unique_ptr<DataOpener> opener;
+  std::shared_ptr<GivenParams> given = std::make_shared<GivenParams>();
+  std::deque<OutputFlag> outputs;  // deque: the options hold references to the paths
+  std::string backend = "auto", variant, method, json, crop;
+  int repeat = 1;
+};
+
+// One file written by a run.
+struct Written {
+  std::string role, path;
+  int width = 0, height = 0;
+};
+
+// What the report needs of a finished run.
+struct RunRecord {
+  const AlgorithmSpec* spec = nullptr;
+  const MethodChoice* method = nullptr;
+  std::string backend, device, reason, variant_requested, last_variant, primary;
+  ParamValues values;  // complete
+  nlohmann::json scores;
+  std::vector<double> wall_ms;  // per repeat of the primary output
+  std::vector<Written> written;
+};
+
+// The JSON report (written atomically with the run's other outputs).
+void write_report(const CommandState& st, const RunRecord& rec, Runner& runner, const AlgorithmData& data);
+
+}  // namespace lb::cli

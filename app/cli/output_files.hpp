@@ -1,0 +1,19 @@
+#pragma once
+// Writing a runner's output (a HostSurface) to the file an output flag names: an R32F map
+// exactly to .pfm, or mapped to 8 bits (gray or colour) for an image file; an RGBA8 image to
+// .png .jpg .bmp .ppm. Extensions are checked before any computing.
+#include <string>
+
+#include "command_defs.hpp"
+#include "lightbench/params.hpp"
+#include "lightbench/surface.hpp"
+
+namespace lb::cli {
+
+// Throws lb::Error naming the flag when the file's extension cannot hold the format.
+void check_output_extension(const std::string& flag, const std::string& path, SurfaceFormat format);
+// Writes the surface (staged by the run's OutputTransaction); `scale` maps an R32F map for an
+// image file (nullptr: a heat colour map over its largest magnitude).
+void write_output(const std::string& path, const HostSurface& s, const PngScale* scale, const ParamValues& values);
+
+}  // namespace lb::cli
