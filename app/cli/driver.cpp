@@ -240,8 +240,12 @@ Action add_compute_command(CLI::App& app, const CommandDef& def, const Algorithm
   add_param_options(app, st->specs, st->given);
   add_output_flags(app, *st);
   std::string variants;
-  for (const AlgorithmSpec* s : st->specs)
+  std::vector<const AlgorithmSpec*> listed;  // lfdepth's methods share one spec: list it once
+  for (const AlgorithmSpec* s : st->specs) {
+    if (std::find(listed.begin(), listed.end(), s) != listed.end()) continue;
+    listed.push_back(s);
     for (const auto& v : s->variants) variants += (variants.empty() ? "" : " | ") + v.name;
+  }
   app.add_option("--variant", st->variant,
                  "kernel variant (CUDA; the CPU runs the reference): " + variants + "; see --help of the command");
   app.add_option("--backend", st->backend, "auto | cpu | cuda (auto: CUDA when usable)")->capture_default_str();
