@@ -102,10 +102,18 @@ void print_summary(const CommandState& st, const RunRecord& rec, const Algorithm
   std::printf("%s: %s on %s [%s]: %.3f ms%s%s\n", st.def.name.c_str(), rec.primary.c_str(), rec.device.c_str(),
               rec.last_variant.c_str(), median(rec.wall_ms), files.empty() ? "" : " -> ", files.c_str());
   if (rec.scores.empty()) return;
-  std::string line;
+  // One line per group of scores: the top level, then each nested group (the light field's
+  // "refined" beside its raw WTA map's scores), named by its key.
+  auto flat = [](const nlohmann::json& group) {
+    std::string line;
+    for (const auto& [k, v] : group.items())
+      if (v.is_number() || v.is_string())
+        line += (line.empty() ? "" : ", ") + k + " " + (v.is_string() ? v.get<std::string>() : v.dump());
+    return line;
+  };
+  std::printf("%s %s\n", data.has_truth() ? "ground truth:" : "scores:", flat(rec.scores).c_str());
   for (const auto& [k, v] : rec.scores.items())
-    if (v.is_number() || v.is_string()) line += (line.empty() ? "" : ", ") + k + " " + (v.is_string() ? v.get<std::string>() : v.dump());
-  std::printf("%s %s\n", data.has_truth() ? "ground truth:" : "scores:", line.c_str());
+    if (v.is_object()) std::printf("  %s: %s\n", k.c_str(), flat(v).c_str());
 }
 
 void run_command(CommandState& st, const AlgorithmRegistry& reg) {
