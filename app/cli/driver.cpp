@@ -99,8 +99,9 @@ double median(std::vector<double> v) {
 void print_summary(const CommandState& st, const RunRecord& rec, const AlgorithmData& data) {
   std::string files;
   for (const auto& w : rec.written) files += (files.empty() ? "" : ", ") + w.path;
-  std::printf("%s: %s on %s [%s]: %.3f ms%s%s\n", st.def.name.c_str(), rec.primary.c_str(), rec.device.c_str(),
-              rec.last_variant.c_str(), median(rec.wall_ms), files.empty() ? "" : " -> ", files.c_str());
+  std::printf("%s: %s on %s [%s]: %.3f ms compute, %.3f ms wall%s%s\n", st.def.name.c_str(), rec.primary.c_str(),
+              rec.device.c_str(), rec.last_variant.c_str(), median(rec.compute_ms), median(rec.wall_ms),
+              files.empty() ? "" : " -> ", files.c_str());
   if (rec.scores.empty()) return;
   // One line per group of scores: the top level, then each nested group (the light field's
   // "refined" beside its raw WTA map's scores), named by its key.
@@ -189,10 +190,12 @@ void run_command(CommandState& st, const AlgorithmRegistry& reg) {
     if (st.repeat > 1) progress(st.def.name + " " + std::to_string(k + 1) + "/" + std::to_string(st.repeat));
     surfaces.erase(primary);
     runner->forget_results();  // each repeat computes (runners cache by parameters)
+    const double recorded0 = runner->timings().total_recorded_ms();
     const auto t0 = std::chrono::steady_clock::now();
     run_output(primary);
-    runner->synchronize();
+    runner->synchronize();  // CUDA events are collected here
     rec.wall_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    rec.compute_ms.push_back(runner->timings().total_recorded_ms() - recorded0);
   }
   progress_done();
   for (const OutputFlag& o : st.outputs) {

@@ -26,6 +26,12 @@ void TimingRegistry::record(const std::string& kernel, double ms, std::uint64_t 
   auto& q = samples_[kernel];
   q.push_back({ms, bytes});
   while (q.size() > history_) q.pop_front();
+  total_ms_ += ms;
+}
+
+double TimingRegistry::total_recorded_ms() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return total_ms_;
 }
 
 std::vector<std::string> TimingRegistry::kernels() const {

@@ -32,12 +32,16 @@ class TimingRegistry {
   std::vector<std::string> kernels() const;
   std::vector<TimingSample> history(const std::string& kernel) const;
   TimingStats stats(const std::string& kernel) const;
+  // The sum of every time ever recorded (kept past the history's length): the difference
+  // across a run is that run's recorded compute time (the CLI's `ms`).
+  double total_recorded_ms() const;
   void clear();
 
  private:
   mutable std::mutex mu_;
   std::size_t history_;
   std::map<std::string, std::deque<TimingSample>> samples_;
+  double total_ms_ = 0.0;
 };
 
 // Steady-clock scope timer for the CPU path.
