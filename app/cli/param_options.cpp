@@ -215,7 +215,12 @@ void add_param_options(CLI::App& app, const std::vector<const AlgorithmSpec*>& s
            help_of(*spec, info, defaults))
         ->check(CLI::Validator(
             [s, p](std::string& text) -> std::string { return parse_checked(*s, p, text); },
-            ""));
+            ""))
+        // The value's kind in --help (the option takes text so value names parse too).
+        ->type_name(spec->value_names.count(info.name) ? "WORD"
+                    : info.kind == ParamInfo::Kind::Int ? "INT"
+                    : info.kind == ParamInfo::Kind::Float ? "FLOAT"
+                                                           : "0|1");
   }
 }
 
