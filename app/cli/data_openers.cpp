@@ -87,7 +87,11 @@ class StereoOpener final : public DataOpener {
   void add_options(CLI::App& app) override {
     app.add_option("--left", left_, "left image (the reference view)");
     app.add_option("--right", right_, "right image");
-    app.add_option("--scene", scene_, "Middlebury folder (imL.png, imR.png, groundtruth.png, mask_*.png)");
+    app.add_option("--scene", scene_,
+                   "stereo folder: Middlebury 2001-2006 (imL/imR or view1/view5, groundtruth.png or disp1.png, "
+                   "mask_*.png) or 2014/2021/MiddEval3 (im0/im1, calib.txt, disp0GT.pfm, mask0nocc.png)");
+    app.add_option("--layout", layout_, "--scene's layout: auto (from the files present), middlebury2001 (2001-2006), middlebury2014 "
+                   "(2014, 2021, MiddEval3)");
     app.add_option("--gt", gt_, "ground-truth disparity (8-bit image with --gt-scale, or .pfm)");
     app.add_option("--gt-scale", gt_scale_, "ground truth value per disparity (tsukuba 16, venus 8)")
         ->check(real_in(1e-6, 1e6));
@@ -99,16 +103,19 @@ class StereoOpener final : public DataOpener {
     if (scene_.empty() && (left_.empty() || right_.empty())) throw Error("give --left and --right, or --scene DIR");
     if (!scene_.empty() && (!left_.empty() || !right_.empty()))
       throw Error("--scene and --left/--right exclude each other");
+    const stereo::StereoLayout layout = stereo::parse_stereo_layout(layout_);
+    if (layout != stereo::StereoLayout::Auto && scene_.empty()) throw Error("--layout needs --scene DIR");
     progress("stereo: loading ...");
     auto d = std::make_shared<StereoData>();
     double scale = gt_scale_;
     if (!scene_.empty()) {
-      stereo::StereoScene sc = stereo::load_stereo_scene(scene_, gt_scale_);
+      stereo::StereoScene sc = stereo::load_stereo_scene(scene_, gt_scale_, layout);
+      layout_used_ = sc.layout;
       d->pair = std::move(sc.pair);
       d->gt = std::move(sc.gt);
       d->ndisp_hint = sc.suggested_ndisp;
       scale = sc.gt_scale;
-      if (!d->gt.empty()) gt_source_ = scene_ + "/groundtruth.png";
+      if (!d->gt.empty()) gt_source_ = sc.gt_path;
     } else {
       d->pair = stereo::load_stereo_pair(left_, right_);
     }
@@ -141,11 +148,13 @@ class StereoOpener final : public DataOpener {
     p["left"] = left_;
     p["right"] = right_;
     p["scene"] = scene_;
+    if (!layout_used_.empty()) p["layout"] = layout_used_;
     p["size"] = size_;
     r["ground_truth"] = gt_source_.empty() ? "none" : gt_source_;
   }
 
  private:
+  std::string layout_ = "auto", layout_used_;
   std::string left_, right_, scene_, gt_, mask_nonocc_, mask_all_, mask_disc_, gt_source_;
   double gt_scale_ = 0;
   nlohmann::json size_;

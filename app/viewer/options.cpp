@@ -8,6 +8,7 @@
 #include "lightbench/error.hpp"
 #include "lightbench/memory_budget.hpp"
 #include "lightbench/runners.hpp"
+#include "lightbench/stereo_io.hpp"
 
 namespace lb::viewer {
 
@@ -65,7 +66,11 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   app.add_option("--backend", o.backend, "auto | cpu | cuda")->capture_default_str();
   app.add_option("--algorithm", o.algorithm, "an algorithm id (see below; default: plenoptic, or the one whose data is given)");
   app.add_option("--lf", o.lf, "open a 4D light-field folder (HCI input_CamNNN.png, view_U_V.png, NNN.png)");
-  app.add_option("--stereo", o.stereo, "open a Middlebury stereo folder (imL.png, imR.png, groundtruth.png, masks)");
+  app.add_option("--stereo", o.stereo,
+                 "open a stereo folder: Middlebury 2001-2006 (imL/imR or view1/view5, groundtruth.png or disp1.png, "
+                 "masks) or 2014/2021/MiddEval3 (im0/im1, calib.txt, disp0GT.pfm, mask0nocc.png)");
+  app.add_option("--layout", o.stereo_layout,
+                 "the --stereo folder's layout: auto (from the files present), middlebury2001, middlebury2014");
   app.add_option("--gt-scale", o.gt_scale,
                  "the --stereo folder's ground-truth scale (value / scale = disparity; tsukuba 16 and venus 8 "
                  "are known by name)");
@@ -167,6 +172,7 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
     if (!o.raw.empty() + !o.scene.empty() + !o.preset.empty() > 1)
       throw Error("give at most one of --raw, --scene and --preset");
     if (o.gt_scale < 0) throw Error("--gt-scale must be positive");
+    stereo::parse_stereo_layout(o.stereo_layout);  // one line naming the choices
     if (!o.max_memory.empty()) set_max_host_memory(parse_memory_size(o.max_memory, "--max-memory"));
     if (!o.max_device_memory.empty())
       set_max_device_memory(parse_memory_size(o.max_device_memory, "--max-device-memory"));

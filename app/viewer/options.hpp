@@ -19,6 +19,7 @@ struct ViewerOptions {
   std::string algorithm;              // plenoptic | lightfield ("": plenoptic, or lightfield with --lf)
   std::string lf;                     // 4D light-field folder
   std::string stereo;                 // Middlebury stereo folder
+  std::string stereo_layout = "auto";  // --layout: the --stereo folder's layout
   double gt_scale = 0;                // --gt-scale: its ground truth's scale (0: known by name)
   std::string max_memory, max_device_memory;  // budgets (lightbench/memory_budget.hpp)
   std::string ref, dist;              // MAD: reference and distorted images

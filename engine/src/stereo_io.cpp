@@ -84,44 +84,6 @@ ImageU8 load_stereo_mask(const std::string& path, int ew, int eh) {
   return m;
 }
 
-double known_gt_scale(const std::string& n) {
-  if (n == "tsukuba") return 16.0;
-  if (n == "venus") return 8.0;
-  return 0.0;
-}
-int known_ndisp(const std::string& n) {
-  if (n == "tsukuba") return 16;
-  if (n == "venus") return 20;
-  return 0;
-}
-
-StereoScene load_stereo_scene(const std::string& dir, double gt_scale) {
-  LB_REQUIRE(fs::is_directory(dir), "--scene '" + dir + "': no such folder");
-  StereoScene s;
-  std::string name = fs::path(dir).filename().string();
-  if (name.empty()) name = fs::path(dir).parent_path().filename().string();
-  s.pair = load_stereo_pair((fs::path(dir) / "imL.png").string(), (fs::path(dir) / "imR.png").string(), name);
-  s.suggested_ndisp = known_ndisp(name);
-  const fs::path gt = fs::path(dir) / "groundtruth.png";
-  if (fs::exists(gt)) {
-    s.gt_scale = gt_scale > 0 ? gt_scale : known_gt_scale(name);
-    LB_REQUIRE(s.gt_scale > 0, "--scene '" + dir + "': unknown scene '" + name +
-                                   "', give the ground truth's scale with --gt-scale");
-    s.gt.disparity = load_stereo_gt(gt.string(), s.gt_scale);
-    const int w = s.pair.left.width, h = s.pair.left.height;
-    LB_REQUIRE(s.gt.disparity.width == w && s.gt.disparity.height == h,
-               "ground truth '" + gt.string() + "' does not have the pair's size " + size_text(s.pair.left));
-    auto mask = [&](const char* f, ImageU8& m) {
-      const fs::path p = fs::path(dir) / f;
-      if (fs::exists(p)) m = load_stereo_mask(p.string(), w, h);
-    };
-    mask("mask_nonocc.png", s.gt.mask_nonocc);
-    mask("mask_all.png", s.gt.mask_all);
-    mask("mask_disc.png", s.gt.mask_disc);
-  }
-  return s;
-}
-
 ImageU8 disparity_to_gray(const ImageF& disp, float max_disp) {
   float m = max_disp;
   if (m <= 0.0f)

@@ -1,6 +1,6 @@
 // The stereo pair (rectified left/right, Middlebury ground truth and masks) that the stereo
-// algorithms run on: a Middlebury folder (--stereo, with --gt-scale when its scale is not
-// known by name) or the bundled synthetic two planes.
+// algorithms run on: a stereo folder in a published layout (--stereo, --layout, --gt-scale;
+// stereo_io.hpp) or the bundled synthetic two planes.
 #include <imgui.h>
 
 #include "data_section.hpp"
@@ -26,7 +26,7 @@ class StereoSection final : public DataSection {
     ImGui::TextDisabled("%d x %d, %s%s", data_->pair.left.width, data_->pair.left.height,
                         data_->pair.left.channels == 1 ? "gray" : "colour",
                         data_->gt.empty() ? "" : ", with ground truth");
-    changed |= path_open_row("stereo", "Middlebury folder (imL, imR, ...)", path_field_, &open_error_,
+    changed |= path_open_row("stereo", "stereo folder (Middlebury imL/imR or im0/im1, ...)", path_field_, &open_error_,
                              [this](const std::string& p) { open_path(p); });
     if (ImGui::SmallButton("synthetic two planes##stereo")) {
       install(bundled_stereo(1));
@@ -46,6 +46,7 @@ class StereoSection final : public DataSection {
 
   void open_startup(const ViewerOptions& options) override {
     gt_scale_ = options.gt_scale;  // also for folders opened later from the panel
+    layout_ = stereo::parse_stereo_layout(options.stereo_layout);
     if (options.stereo.empty()) return;
     try {
       open_path(options.stereo);
@@ -54,7 +55,7 @@ class StereoSection final : public DataSection {
     }
   }
   // All-or-nothing: a failure leaves the current pair.
-  void open_path(const std::string& folder) override { install(stereo::load_stereo_scene(folder, gt_scale_)); }
+  void open_path(const std::string& folder) override { install(stereo::load_stereo_scene(folder, gt_scale_, layout_)); }
 
  private:
   void install(stereo::StereoScene s) {
@@ -80,7 +81,8 @@ class StereoSection final : public DataSection {
   std::shared_ptr<const StereoData> data_;
   std::unique_ptr<gl::GlTextureSurface> left_, right_, truth_;
   std::string path_field_, open_error_;
-  double gt_scale_ = 0;  // --gt-scale (0: the scale known by the folder's name)
+  double gt_scale_ = 0;  // --gt-scale (0: the published scale of the folder's name)
+  stereo::StereoLayout layout_ = stereo::StereoLayout::Auto;  // --layout
 };
 
 }  // namespace

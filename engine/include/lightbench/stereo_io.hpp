@@ -24,18 +24,47 @@ ImageF load_stereo_gt(const std::string& path, double scale);
 // 8-bit mask (first channel). expect_w/h > 0: the size must match.
 ImageU8 load_stereo_mask(const std::string& path, int expect_w = 0, int expect_h = 0);
 
-// A Middlebury scene folder (imL.png, imR.png, groundtruth.png, mask_nonocc.png,
-// mask_all.png, mask_disc.png). gt_scale <= 0: the known scale for the folder's name
-// (tsukuba 16, venus 8; others: error asking for --gt-scale). Missing truth/masks are left
-// empty; missing images are an error.
+// A stereo scene folder in one of the published layouts (stereo_layout.cpp), detected from
+// the files present or forced:
+//  * Middlebury 2001-2006 ("middlebury2001"): imL/imR, view1/view5 or im2/im6 (.png, .ppm
+//    or .pgm); ground truth groundtruth.png, disp1.png or disp2.png as value / scale, the
+//    scale from --gt-scale or the published sets' table (known_gt_scale); masks
+//    mask_nonocc/nonocc, mask_all/all, mask_disc/disc (.png); dmin.txt read when present.
+//  * Middlebury 2014 / 2021 / MiddEval3 ("middlebury2014"): im0.png, im1.png, calib.txt
+//    (required; its ndisp is the suggested disparity count), disp0GT.pfm or disp0.pfm
+//    (inf = unknown), mask0nocc.png (255 non-occluded, 128 occluded, 0 invalid).
+// Both layouts present, a missing right image or a malformed calib.txt: lb::Error in one
+// line naming the files. The folder's name only picks the published scale / ndisp.
+enum class StereoLayout { Auto, Middlebury2001, Middlebury2014 };
+// "auto", "middlebury2001" (also 2003, 2005, 2006), "middlebury2014" (also 2021, eval3).
+StereoLayout parse_stereo_layout(const std::string& name);
+const char* stereo_layout_name(StereoLayout l);
+
+// calib.txt of Middlebury 2014 / 2021 / MiddEval3 (key=value lines; cam0/cam1 as
+// [f 0 cx; 0 f cy; 0 0 1]). Unknown keys are ignored; width, height, ndisp are required.
+struct StereoCalib {
+  double cam0[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+  double doffs = 0, baseline = 0, vmin = 0, vmax = 0;
+  int width = 0, height = 0, ndisp = 0;
+};
+// where: the file's name for the one-line errors.
+StereoCalib parse_stereo_calib(const std::string& text, const std::string& where);
+
 struct StereoScene {
   StereoPair pair;
   StereoGroundTruth gt;
-  double gt_scale = 0;
-  int suggested_ndisp = 0;  // tsukuba 16, venus 20 (data README), else 0
+  double gt_scale = 0;      // 8-bit truth: value / scale = disparity (0: PFM or no truth)
+  int suggested_ndisp = 0;  // calib.txt's ndisp, or the published table's (tsukuba 16, venus 20)
+  std::string layout;       // "middlebury2001" | "middlebury2014"
+  std::string gt_path;      // the ground-truth file read ("" when none)
+  bool has_calib = false;
+  StereoCalib calib;        // middlebury2014
+  double dmin = 0;          // dmin.txt (2005/2006), 0 when absent
 };
-StereoScene load_stereo_scene(const std::string& dir, double gt_scale = 0);
-// Known scale / disparity count by scene name ("tsukuba", "venus"); 0 when unknown.
+StereoScene load_stereo_scene(const std::string& dir, double gt_scale = 0,
+                              StereoLayout layout = StereoLayout::Auto);
+// Published ground-truth scale / disparity count by scene name (case-insensitive); 0 when
+// unknown.
 double known_gt_scale(const std::string& scene_name);
 int known_ndisp(const std::string& scene_name);
 
