@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <limits>
 
 #include "shared_data.hpp"
 #include "cli_runner.hpp"
@@ -137,4 +139,75 @@ TEST_CASE("stereo cli: --scene on the Middlebury data (when present)") {
   const auto j = lbt::read_json(tmp.file("r.json"));
   CHECK(j["parameters"]["ndisp"] == 16);
   CHECK(j["bad1_nonocc"].get<double>() < 10.0);
+}
+
+// Issue 21, item 2: the same tsukuba data as a Middlebury 2001 folder and as a 2014 one
+// (im0/im1, calib.txt with ndisp, disp0GT.pfm with inf where unknown, mask0nocc.png) scores
+// the same; --layout forces a layout in a folder that holds both; an ambiguous folder is
+// refused in one line naming both files.
+TEST_CASE("stereo cli: --scene in the Middlebury 2014 layout scores as the 2001 one (when present)") {
+  namespace fs = std::filesystem;
+  const fs::path src = lb_shared_data_dir() + "/stereo/tsukuba";
+  if (!fs::exists(src)) {
+    MESSAGE("SKIPPED: no Middlebury data at " << src.string());
+    return;
+  }
+  lbt::TempDir tmp("stlayout");
+  const fs::path a = tmp.path / "tsukuba", b = tmp.path / "t2014";
+  fs::create_directories(a);
+  fs::create_directories(b);
+  for (const char* f : {"imL.png", "imR.png", "groundtruth.png", "mask_nonocc.png", "mask_all.png"})
+    fs::copy_file(src / f, a / f);
+  const stereo::StereoScene s = stereo::load_stereo_scene(a.string());
+  fs::copy_file(src / "imL.png", b / "im0.png");
+  fs::copy_file(src / "imR.png", b / "im1.png");
+  std::ofstream(b / "calib.txt") << "cam0=[1 0 0; 0 1 0; 0 0 1]\nbaseline=1\nwidth=" << s.pair.left.width
+                                 << "\nheight=" << s.pair.left.height << "\nndisp=16\n";
+  ImageF gt = s.gt.disparity;
+  for (float& v : gt.data)
+    if (v == 0.0f) v = std::numeric_limits<float>::infinity();
+  save_pfm((b / "disp0GT.pfm").string(), gt);
+  ImageU8 m(s.pair.left.width, s.pair.left.height, 1);
+  for (std::size_t i = 0; i < m.pixels(); ++i)
+    m.data[i] = s.gt.mask_nonocc.data[i] == 255 ? 255 : s.gt.mask_all.data[i] == 255 ? 128 : 0;
+  save_image((b / "mask0nocc.png").string(), m);
+
+  const std::string run = " --method local --radius 3 --backend cpu --out " + tmp.file("d.pfm");
+  const auto ra = lbt::run_cli("stereo --scene " + a.string() + run + " --json " + tmp.file("a.json"));
+  INFO(ra.output);
+  REQUIRE(ra.status == 0);
+  const auto rb = lbt::run_cli("stereo --scene " + b.string() + run + " --json " + tmp.file("b.json"));
+  INFO(rb.output);
+  REQUIRE(rb.status == 0);
+  const auto ja = lbt::read_json(tmp.file("a.json")), jb = lbt::read_json(tmp.file("b.json"));
+  CHECK(ja["parameters"]["layout"] == "middlebury2001");
+  CHECK(jb["parameters"]["layout"] == "middlebury2014");
+  CHECK(jb["parameters"]["ndisp"] == 16);  // calib.txt's
+  for (const char* k : {"bad1_nonocc", "bad1_all", "bad1_disc", "evaluated_pixels"}) {
+    CAPTURE(k);
+    REQUIRE(ja.contains(k));
+    CHECK(ja[k] == jb[k]);
+  }
+
+  // Both layouts in one folder: refused naming both, unless --layout picks one.
+  for (const char* f : {"im0.png", "im1.png", "calib.txt"}) fs::copy_file(b / f, a / f);
+  const auto amb = lbt::run_cli("stereo --scene " + a.string() + run);
+  CHECK(amb.status != 0);
+  CHECK(lbt::count_lines(amb.output) == 1);
+  CHECK(amb.output.find("imL.png") != std::string::npos);
+  CHECK(amb.output.find("im0.png") != std::string::npos);
+  const auto forced = lbt::run_cli("stereo --scene " + a.string() + " --layout middlebury2014" + run + " --json " +
+                                   tmp.file("f.json"));
+  INFO(forced.output);
+  REQUIRE(forced.status == 0);
+  CHECK(lbt::read_json(tmp.file("f.json"))["parameters"]["layout"] == "middlebury2014");
+  const auto badl = lbt::run_cli("stereo --scene " + a.string() + " --layout kitti" + run);
+  CHECK(badl.status != 0);
+  CHECK(lbt::count_lines(badl.output) == 1);
+  // A missing right image is named.
+  fs::remove(b / "im1.png");
+  const auto miss = lbt::run_cli("stereo --scene " + b.string() + run);
+  CHECK(miss.status != 0);
+  CHECK(lbt::count_lines(miss.output) == 1);
+  CHECK(miss.output.find("im1.png") != std::string::npos);
 }
