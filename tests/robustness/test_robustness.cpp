@@ -394,6 +394,43 @@ void add_folder_cases(Suite& s) {
   fs::create_directories(s.in / "st_empty");
   s.fail("stereo folder: empty", kStereo + "--scene {in}/st_empty" + sout, "imL.png");
   s.fail("stereo folder: a file", kStereo + "--scene {in}/lf_file" + sout, "lf_file");
+  // Middlebury 2014 folders (issue 21, item 2): im0/im1 + calib.txt.
+  auto st14 = [&](const std::string& name, const std::string& calib) {
+    fs::create_directories(s.in / name);
+    lb::save_image(s.p(name + "/im0.png"), noise(40, 30, 1, 1));
+    lb::save_image(s.p(name + "/im1.png"), noise(40, 30, 1, 2));
+    s.put(name + "/calib.txt", calib);
+  };
+  const std::string calib_ok = "cam0=[10 0 20; 0 10 15; 0 0 1]\ndoffs=0\nbaseline=1\nwidth=40\nheight=30\nndisp=4\n";
+  st14("st14_garbled", "cam0=[10 0 20; 0 10 15; 0 0 1]\nwidth 40\nheight=30\nndisp=4\n");
+  s.fail("stereo 2014: calib.txt line without '='", kStereo + "--scene {in}/st14_garbled" + sout, "calib.txt");
+  st14("st14_negndisp", "width=40\nheight=30\nndisp=-64\n");
+  s.fail("stereo 2014: negative ndisp", kStereo + "--scene {in}/st14_negndisp" + sout, "ndisp");
+  st14("st14_hugew", "width=4000000000\nheight=30\nndisp=4\n");
+  s.fail("stereo 2014: huge width", kStereo + "--scene {in}/st14_hugew" + sout, "width");
+  st14("st14_wrongw", "width=4000\nheight=30\nndisp=4\n");
+  s.fail("stereo 2014: calib.txt size not the images'", kStereo + "--scene {in}/st14_wrongw" + sout, "4000x30");
+  st14("st14_cam", "cam0=[1 2 3; nan 5 6; 7 8 9]\nwidth=40\nheight=30\nndisp=4\n");
+  s.fail("stereo 2014: cam0 with nan", kStereo + "--scene {in}/st14_cam" + sout, "cam0");
+  st14("st14_big", Bytes(1 << 17, 'x'));
+  s.fail("stereo 2014: calib.txt of 128 KiB", kStereo + "--scene {in}/st14_big" + sout, "calib.txt");
+  st14("st14_nocalib", calib_ok);
+  fs::remove(s.in / "st14_nocalib" / "calib.txt");
+  s.fail("stereo 2014: no calib.txt", kStereo + "--scene {in}/st14_nocalib" + sout, "calib.txt");
+  st14("st14_noright", calib_ok);
+  fs::remove(s.in / "st14_noright" / "im1.png");
+  s.fail("stereo 2014: missing im1.png", kStereo + "--scene {in}/st14_noright" + sout, "im1.png");
+  st14("st14_both", calib_ok);
+  lb::save_image(s.p("st14_both/imL.png"), noise(40, 30, 1, 1));
+  s.fail("stereo: both layouts in one folder", kStereo + "--scene {in}/st14_both" + sout, "ambiguous");
+  st14("st14_gt", calib_ok);
+  lb::save_pfm(s.p("st14_gt/disp0GT.pfm"), lb::ImageF(7, 30, 1, 2.0f));
+  s.fail("stereo 2014: disp0GT.pfm of another size", kStereo + "--scene {in}/st14_gt" + sout, "disp0GT.pfm");
+  st14("st14_mask", calib_ok);
+  lb::save_pfm(s.p("st14_mask/disp0GT.pfm"), lb::ImageF(40, 30, 1, 2.0f));
+  lb::save_image(s.p("st14_mask/mask0nocc.png"), noise(40, 3, 1, 3));
+  s.fail("stereo 2014: mask0nocc.png of another size", kStereo + "--scene {in}/st14_mask" + sout, "mask0nocc");
+  s.fail("stereo: unknown --layout", kStereo + "--scene {in}/st14_both --layout kitti2015" + sout, "kitti2015");
   lb::save_image(s.p("r_narrow.png"), noise(39, 30, 3, 2));
   s.fail("stereo: --left and --right sizes differ", kStereo + "--left {in}/l.png --right {in}/r_narrow.png" + sout,
          "size||39");
@@ -770,6 +807,21 @@ void add_valid_cases(Suite& s) {
        kStereo + "--ndisp 4 --left {in}/v_l65535.ppm --right {in}/v_r16.png --gt {in}/v_gt_le.pfm --out {out}/o.pfm --error-map {out}/e.png",
        {"o.pfm", "e.png"});
   s.ok("stereo: big-endian PFM truth", kStereoLR + "--gt {in}/v_gt_be.pfm --out {out}/o.png --json {out}/r.json", {"o.png", "r.json"});
+  {
+    fs::create_directories(s.in / "v_st14");
+    lb::save_image(s.p("v_st14/im0.png"), noise(40, 30, 1, 1));
+    lb::save_image(s.p("v_st14/im1.png"), noise(40, 30, 1, 2));
+    s.put("v_st14/calib.txt", "cam0=[10 0 20; 0 10 15; 0 0 1]\r\nwidth=40\r\nheight=30\r\nndisp=4\r\nisint=0\r\n");
+    lb::ImageF gt(40, 30, 1, 2.0f);
+    for (int x = 0; x < 40; ++x) gt.at(x, 0) = INFINITY;
+    lb::save_pfm(s.p("v_st14/disp0GT.pfm"), gt);
+    lb::ImageU8 m(40, 30, 1, 255);
+    m.at(3, 3) = 128;
+    m.at(4, 4) = 0;
+    lb::save_image(s.p("v_st14/mask0nocc.png"), m);
+  }
+  s.ok("stereo: Middlebury 2014 folder (CRLF calib.txt, inf truth, mask0nocc)",
+       kStereo + "--scene {in}/v_st14 --out {out}/o.pfm --json {out}/r.json", {"o.pfm", "r.json"});
   s.ok("stereo: 2x2 pair", kStereo + "--ndisp 1 --left {in}/v_2x2.png --right {in}/v_2x2b.png --out {out}/o.pfm", {"o.pfm"});
   for (int u = 0; u < 3; ++u)
     for (int v = 0; v < 3; ++v) s.put("lf_1x1/view_" + std::to_string(u) + "_" + std::to_string(v) + ".png", grey16(1, 1));
