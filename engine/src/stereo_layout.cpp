@@ -189,7 +189,7 @@ int known_ndisp(const std::string& name) {
 }
 
 StereoScene load_stereo_scene(const std::string& dir_s, double gt_scale, StereoLayout layout) {
-  LB_REQUIRE(fs::is_directory(dir_s), "--scene '" + dir_s + "': no such folder");
+  LB_REQUIRE(fs::is_directory(dir_s), "stereo folder '" + dir_s + "': no such folder");
   const fs::path dir(dir_s);
   std::string name = dir.filename().string();
   if (name.empty()) name = dir.parent_path().filename().string();
@@ -210,11 +210,11 @@ StereoScene load_stereo_scene(const std::string& dir_s, double gt_scale, StereoL
   const bool has14 = !l14.empty() || !r14.empty();
   if (layout == StereoLayout::Auto) {
     if (p01 && has14)
-      throw Error("--scene '" + dir_s + "': ambiguous, it holds both " + (l01.empty() ? r01 : l01) +
+      throw Error("stereo folder '" + dir_s + "': ambiguous, it holds both " + (l01.empty() ? r01 : l01) +
                   " (Middlebury 2001-2006) and " + (l14.empty() ? r14 : l14) +
                   " (Middlebury 2014); choose one with --layout middlebury2001|middlebury2014");
     if (!p01 && !has14)
-      throw Error("--scene '" + dir_s +
+      throw Error("stereo folder '" + dir_s +
                   "': no stereo pair found (expected imL.png + imR.png or view1.png + view5.png for Middlebury "
                   "2001-2006, or im0.png + im1.png + calib.txt for Middlebury 2014)");
     layout = has14 ? StereoLayout::Middlebury2014 : StereoLayout::Middlebury2001;
@@ -224,10 +224,10 @@ StereoScene load_stereo_scene(const std::string& dir_s, double gt_scale, StereoL
   s.layout = stereo_layout_name(layout);
   auto require_pair = [&](const std::string& l, const std::string& r, const std::string& ln,
                           const std::string& rn) {
-    LB_REQUIRE(!l.empty() || !r.empty(), "--scene '" + dir_s + "': no " + ln + " / " + rn + " (layout " +
+    LB_REQUIRE(!l.empty() || !r.empty(), "stereo folder '" + dir_s + "': no " + ln + " / " + rn + " (layout " +
                                              s.layout + ")");
-    LB_REQUIRE(!l.empty(), "--scene '" + dir_s + "': the left image " + ln + " is missing (" + r + " is there)");
-    LB_REQUIRE(!r.empty(), "--scene '" + dir_s + "': the right image " + rn + " is missing (" + l + " is there)");
+    LB_REQUIRE(!l.empty(), "stereo folder '" + dir_s + "': the left image " + ln + " is missing (" + r + " is there)");
+    LB_REQUIRE(!r.empty(), "stereo folder '" + dir_s + "': the right image " + rn + " is missing (" + l + " is there)");
     s.pair = load_stereo_pair((dir / l).string(), (dir / r).string(), name);
   };
   auto check_size = [&](const ImageF& f, const fs::path& p) {
@@ -243,7 +243,7 @@ StereoScene load_stereo_scene(const std::string& dir_s, double gt_scale, StereoL
   if (layout == StereoLayout::Middlebury2014) {
     require_pair(l14, r14, "im0.png", "im1.png");
     const fs::path cp = dir / "calib.txt";
-    LB_REQUIRE(fs::is_regular_file(cp), "--scene '" + dir_s + "': calib.txt is missing (Middlebury 2014 layout)");
+    LB_REQUIRE(fs::is_regular_file(cp), "stereo folder '" + dir_s + "': calib.txt is missing (Middlebury 2014 layout)");
     s.calib = parse_stereo_calib(read_small_text(cp, "calib"), "calib.txt '" + cp.string() + "'");
     s.has_calib = true;
     LB_REQUIRE(s.calib.width == s.pair.left.width && s.calib.height == s.pair.left.height,
@@ -276,7 +276,7 @@ StereoScene load_stereo_scene(const std::string& dir_s, double gt_scale, StereoL
   if (!g.empty()) {
     s.gt_path = (dir / g).string();
     s.gt_scale = gt_scale > 0 ? gt_scale : known_gt_scale(name);
-    LB_REQUIRE(s.gt_scale > 0, "--scene '" + dir_s + "': '" + name +
+    LB_REQUIRE(s.gt_scale > 0, "stereo folder '" + dir_s + "': '" + name +
                                    "' is not a published set of known scale; give the ground truth's scale (" + g +
                                    " value / scale = disparity) with --gt-scale");
     // The 8-bit maps hold the disparity between the images as distributed (value / scale; 0 =

@@ -5,20 +5,25 @@
 //     and the final image is the last value's (equal to a fresh run at that value);
 //   * a --stereo folder that cannot be opened fails the run (exit 1, "errors" in the sidecar);
 //   * a Middlebury folder whose ground-truth scale is not known by name fails without
-//     --gt-scale and, with --gt-scale 16, scores exactly as tsukuba does;
+//     --gt-scale and, with --gt-scale 16, scores exactly as tsukuba does; the same pair as a
+//     Middlebury 2014 folder beside imL.png is refused as ambiguous, and with --layout
+//     middlebury2014 scores as tsukuba does;
 //   * lightbench-example (the viewer + tests/example/absdiff_algorithm.cpp, registered with
 //     one line) offers the example algorithm with its parameters and panes.
 // Skips (77) when no EGL device gives an OpenGL 3.3 context.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <filesystem>
 #include <string>
 
 #include "headless_process.hpp"
 #include "lightbench/gl/egl_headless.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/stereo_io.hpp"
 #include "shared_data.hpp"
 #include "skip.hpp"
 
@@ -139,6 +144,39 @@ TEST_CASE("--gt-scale opens a Middlebury folder whose scale is not known by name
     for (const char* k : {"bad1_nonocc", "bad1_all", "bad1_disc"}) {
       INFO(m << " " << k);
       CHECK(a.at(m).at(k).get<double>() == b.at(m).at(k).get<double>());
+    }
+
+  // The same pair as a Middlebury 2014 folder (im0/im1, calib.txt, disp0GT.pfm with inf where
+  // unknown, mask0nocc.png) next to imL.png: ambiguous without --layout, and with it scores
+  // as tsukuba does (issue 21, item 2).
+  const std::string d14 = out_file("data/tsukuba2014");
+  fs::create_directories(d14);
+  const lb::stereo::StereoScene sc = lb::stereo::load_stereo_scene(tsukuba);
+  fs::copy_file(tsukuba + "/imL.png", d14 + "/im0.png", fs::copy_options::overwrite_existing);
+  fs::copy_file(tsukuba + "/imR.png", d14 + "/im1.png", fs::copy_options::overwrite_existing);
+  fs::copy_file(tsukuba + "/imL.png", d14 + "/imL.png", fs::copy_options::overwrite_existing);
+  std::ofstream(d14 + "/calib.txt") << "width=" << sc.pair.left.width << "\nheight=" << sc.pair.left.height
+                                    << "\nndisp=16\n";
+  lb::ImageF gt = sc.gt.disparity;
+  for (float& v : gt.data)
+    if (v == 0.0f) v = INFINITY;
+  lb::save_pfm(d14 + "/disp0GT.pfm", gt);
+  lb::ImageU8 m(gt.width, gt.height, 1);
+  for (std::size_t i = 0; i < m.pixels(); ++i)
+    m.data[i] = sc.gt.mask_nonocc.data[i] == 255 ? 255 : sc.gt.mask_all.data[i] == 255 ? 128 : 0;
+  lb::save_image(d14 + "/mask0nocc.png", m);
+  const Shot amb = viewer("layout_ambiguous", "--stereo " + quoted(d14) + panes);
+  INFO("viewer log:\n" << amb.log);
+  CHECK(amb.rc == 1);
+  CHECK(amb.log.find("ambiguous") != std::string::npos);
+  const Shot forced = viewer("layout_2014", "--stereo " + quoted(d14) + " --layout middlebury2014" + panes);
+  INFO("viewer log:\n" << forced.log);
+  REQUIRE(forced.rc == 0);
+  const json& c = forced.layout.at("results");
+  for (const char* mth : {"bp", "local"})
+    for (const char* k : {"bad1_nonocc", "bad1_all"}) {
+      INFO(mth << " " << k);
+      CHECK(c.at(mth).at(k).get<double>() == b.at(mth).at(k).get<double>());
     }
 }
 
