@@ -68,29 +68,61 @@ void validate(const LightField4D& lf) {
                    " single-channel");
 }
 
-// num_cams_x / num_cams_y from an HCI benchmark folder's parameters.cfg ("num_cams_x = 9"
-// lines); {0, 0} when there is no such file or it lacks either key. A value outside 1..99 is
-// an error: the file is there to be trusted.
-static std::pair<int, int> hci_grid_from_cfg(const std::string& dir) {
+// An HCI benchmark folder's parameters.cfg: num_cams_x / num_cams_y ("num_cams_x = 9"
+// lines; {0, 0} when there is no such file or it lacks either key) and the scene's disparity
+// range (disp_min / disp_max; both or neither). A value out of range is an error: the file is
+// there to be trusted.
+struct HciCfg {
+  int x = 0, y = 0;
+  bool has_range = false;
+  float disp_min = 0, disp_max = 0;
+};
+static HciCfg read_hci_cfg(const std::string& dir) {
+  HciCfg c;
   const fs::path cfg = fs::path(dir) / "parameters.cfg";
   std::error_code ec;
-  if (!fs::is_regular_file(cfg, ec)) return {0, 0};
+  if (!fs::is_regular_file(cfg, ec)) return c;
   LB_REQUIRE(fs::file_size(cfg, ec) < (1u << 20) && !ec, "light field '" + dir + "': parameters.cfg is not a small text file");
   std::ifstream in(cfg);
   LB_REQUIRE(in.good(), "light field '" + dir + "': cannot read parameters.cfg");
   const std::regex key(R"(\s*num_cams_([xy])\s*=\s*([0-9]+)\s*\r?)");
-  int x = 0, y = 0;
+  const std::regex disp(R"(\s*disp_(min|max)\s*=\s*(\S*)\s*\r?)");
+  bool has_min = false, has_max = false;
   std::string line;
   while (std::getline(in, line)) {
     std::smatch m;
+    if (std::regex_match(line, m, disp)) {
+      const std::string v = m[2].str();
+      float f = 0;
+      std::size_t used = 0;
+      try {
+        f = std::stof(v, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      LB_REQUIRE(used > 0 && used == v.size() && std::isfinite(f) && std::fabs(f) <= 1000.0f,
+                 "light field '" + dir + "': parameters.cfg: disp_" + m[1].str() + " = '" + v +
+                     "' is not a disparity in -1000..1000");
+      (m[1].str() == "min" ? c.disp_min : c.disp_max) = f;
+      (m[1].str() == "min" ? has_min : has_max) = true;
+      continue;
+    }
     if (!std::regex_match(line, m, key)) continue;
     const std::string v = m[2].str();
     const int n = v.size() <= 2 ? std::stoi(v) : 100;
     LB_REQUIRE(n >= 1 && n <= 99, "light field '" + dir + "': parameters.cfg: num_cams_" + m[1].str() + " = " + v +
                                       " is out of range (1..99)");
-    (m[1].str() == "x" ? x : y) = n;
+    (m[1].str() == "x" ? c.x : c.y) = n;
   }
-  return x > 0 && y > 0 ? std::pair<int, int>{x, y} : std::pair<int, int>{0, 0};
+  if (!(c.x > 0 && c.y > 0)) c.x = c.y = 0;
+  LB_REQUIRE(has_min == has_max, "light field '" + dir + "': parameters.cfg gives disp_" +
+                                     (has_min ? "min" : "max") + " without disp_" + (has_min ? "max" : "min"));
+  if (has_min)
+    LB_REQUIRE(c.disp_min < c.disp_max, "light field '" + dir + "': parameters.cfg: disp_min " +
+                                            std::to_string(c.disp_min) + " is not below disp_max " +
+                                            std::to_string(c.disp_max));
+  c.has_range = has_min;
+  return c;
 }
 
 LightField4D load_lightfield(const std::string& dir, const LightFieldLoadOptions& opt) {
@@ -153,7 +185,8 @@ LightField4D load_lightfield(const std::string& dir, const LightFieldLoadOptions
       // grid in parameters.cfg. A folder whose views simply stop early (64 of 81 copied) looks
       // like a complete 8 x 8 grid, so the count alone never decides the grid here: it comes
       // from parameters.cfg, from --grid, or is the benchmark's 9 x 9.
-      const auto [cx, cy] = hci_grid_from_cfg(dir);
+      const HciCfg hc = read_hci_cfg(dir);
+      const int cx = hc.x, cy = hc.y;
       const int gx = cx > 0 ? cx : 9, gy = cy > 0 ? cy : 9;
       LB_REQUIRE(gx * gy == n,
                  "light field '" + dir + "': " + std::to_string(n) + " input_Cam views (0.." + std::to_string(n - 1) +
@@ -226,6 +259,10 @@ LightField4D load_lightfield(const std::string& dir, const LightFieldLoadOptions
         break;
       }
     }
+  }
+  if (const HciCfg hc = read_hci_cfg(dir); hc.has_range) {
+    lf.disp_min = hc.disp_min;
+    lf.disp_max = hc.disp_max;
   }
   validate(lf);
   return lf;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "lightbench/algorithms.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/lightfield.hpp"
 #include "test_util.hpp"
@@ -62,6 +63,35 @@ TEST_CASE("light field: HCI and numbered layouts") {
     CHECK(contains(error_of([&] { load_lightfield(dir.path.string()); }), "parameters.cfg says 4x3 = 12"));
     lbt::spit(dir.file("parameters.cfg"), "num_cams_x = 0\nnum_cams_y = 3\n");
     CHECK(contains(error_of([&] { load_lightfield(dir.path.string()); }), "num_cams_x = 0 is out of range"));
+    // disp_min / disp_max (issue 21, item 2): the scene's range, both or neither, min < max.
+    CHECK_FALSE(back.has_disp_range());
+    lbt::spit(dir.file("parameters.cfg"),
+              "[meta]\ndisp_min = -1.5\r\ndisp_max = 2.25\n[extrinsics]\nnum_cams_x = 3\nnum_cams_y = 3\n");
+    const LightField4D ranged = load_lightfield(dir.path.string());
+    REQUIRE(ranged.has_disp_range());
+    CHECK(ranged.disp_min == -1.5f);
+    CHECK(ranged.disp_max == 2.25f);
+    {
+      auto data = std::make_shared<LightFieldData>();
+      data->lf = ranged;
+      const ParamValues d = lightfield_spec().params(data.get()).defaults;
+      CHECK(d.at("dmin") == doctest::Approx(-1.5));
+      CHECK(d.at("dmax") == doctest::Approx(2.25));
+      data->lf = back;  // no range in the folder: the CAE default
+      const ParamValues d0 = lightfield_spec().params(data.get()).defaults;
+      CHECK(d0.at("dmin") == doctest::Approx(-3.3));
+      CHECK(d0.at("dmax") == doctest::Approx(2.8));
+    }
+    for (const char* bad : {"num_cams_x = 3\nnum_cams_y = 3\ndisp_min = -1\n",
+                            "num_cams_x = 3\nnum_cams_y = 3\ndisp_min = 2\ndisp_max = 1\n",
+                            "num_cams_x = 3\nnum_cams_y = 3\ndisp_min = abc\ndisp_max = 1\n",
+                            "num_cams_x = 3\nnum_cams_y = 3\ndisp_min = -1e30\ndisp_max = 1\n"}) {
+      CAPTURE(bad);
+      lbt::spit(dir.file("parameters.cfg"), bad);
+      const std::string e = error_of([&] { load_lightfield(dir.path.string()); });
+      CHECK(contains(e, "disp_"));
+      CHECK(e.find('\n') == std::string::npos);
+    }
     std::filesystem::remove(dir.file("parameters.cfg"));
     LightFieldLoadOptions o;  // --grid decides without the file
     o.grid_u = o.grid_v = 3;

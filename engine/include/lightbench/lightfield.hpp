@@ -34,6 +34,10 @@ struct LightField4D {
   ImageF gt;                   // ground-truth disparity of the centre view (empty: none)
   std::string source;          // folder it came from, or "synthetic ..."
   std::string layout;          // "hci", "grid-uv", "grid-numbered", "memory"
+  // The scene's disparity range from its parameters.cfg (HCI disp_min / disp_max): the
+  // default CAE range when given (disp_min < disp_max); 0, 0 when the folder has none.
+  float disp_min = 0, disp_max = 0;
+  bool has_disp_range() const { return disp_min < disp_max; }
 
   int uc() const { return nu / 2; }
   int vc() const { return nv / 2; }

@@ -277,9 +277,19 @@ LightFieldRunParams lightfield_defaults(const LightField4D* lf) {
   const int nmin = std::min(lf->nu, lf->nv);
   p.cae.views = std::min(5, nmin | 1);
   if (p.cae.views > nmin) p.cae.views = std::max(1, nmin - 1) | 1;
-  // The disparity range stays the CAE default (-3.3 .. 2.8 px, the HCI benchmark's span)
-  // whatever the truth says: a default fitted to the ground truth would score a method with
-  // knowledge it cannot have. Only the refocus plane (a display choice) follows the truth.
+  // The disparity range is the scene's stated one (HCI parameters.cfg disp_min / disp_max,
+  // published with the inputs, as a user of the benchmark has it), else the CAE default
+  // (-3.3 .. 2.8 px, the HCI benchmark's span), whatever the truth says: a default fitted to
+  // the ground truth would score a method with knowledge it cannot have. Only the refocus
+  // plane (a display choice) follows the truth.
+  // Clamped to the parameters' bounds (-16 .. 16 px).
+  if (lf->has_disp_range()) {
+    const float lo = std::clamp(lf->disp_min, -16.0f, 16.0f), hi = std::clamp(lf->disp_max, -16.0f, 16.0f);
+    if (lo < hi) {
+      p.cae.dmin = lo;
+      p.cae.dmax = hi;
+    }
+  }
   if (lf->has_gt()) {
     float tmax = 0;
     bool any = false;
