@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <png.h>
+
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
 #include "test_util.hpp"
@@ -23,6 +25,36 @@ ImageU16 random_image16(int w, int h, int c, std::uint32_t seed) {
   img.data[0] = 0;
   img.data[img.data.size() - 1] = 65535;
   return img;
+}
+
+// An Adam7-interlaced 16-bit RGB PNG written by libpng (big-endian samples, as in the file).
+std::string interlaced16(const ImageU16& img) {
+  std::string out;
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+  png_infop info = png_create_info_struct(png);
+  png_set_write_fn(
+      png, &out,
+      [](png_structp p, png_bytep d, png_size_t n) {
+        static_cast<std::string*>(png_get_io_ptr(p))->append(reinterpret_cast<const char*>(d), n);
+      },
+      [](png_structp) {});
+  png_set_IHDR(png, info, img.width, img.height, 16, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_ADAM7,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  std::vector<std::vector<png_byte>> rows(img.height);
+  std::vector<png_bytep> ptrs;
+  for (int y = 0; y < img.height; ++y) {
+    for (int k = 0; k < img.width * 3; ++k) {
+      const std::uint16_t v = img.row(y)[k];
+      rows[y].push_back(static_cast<png_byte>(v >> 8));
+      rows[y].push_back(static_cast<png_byte>(v & 0xff));
+    }
+    ptrs.push_back(rows[y].data());
+  }
+  png_write_image(png, ptrs.data());
+  png_write_end(png, nullptr);
+  png_destroy_write_struct(&png, &info);
+  return out;
 }
 
 // The error of loading `path` with `load` (empty when it loaded): one line naming the file.
@@ -88,6 +120,14 @@ TEST_CASE("16-bit PNG: the 8-bit API refuses it in one line; load_image16 reads 
   CHECK(error_of(dir.file("x.bmp"), [&] { (void)load_image16(dir.file("x.bmp")); }).find("PNG only") !=
         std::string::npos);
   CHECK_THROWS_AS(save_png16(dir.file("x.pfm"), grey), Error);
+}
+
+TEST_CASE("an interlaced 16-bit RGB PNG reads exactly") {
+  lbt::TempDir dir("pngil");
+  const ImageU16 a = random_image16(13, 7, 3, 99);
+  const std::string bytes = interlaced16(a);
+  lbt::write_bytes(dir.file("il.png"), std::vector<char>(bytes.begin(), bytes.end()));
+  CHECK(load_image16(dir.file("il.png")).data == a.data);
 }
 
 TEST_CASE("cut and corrupt PNG and JPEG files are refused in one line") {
