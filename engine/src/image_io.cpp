@@ -24,7 +24,6 @@ namespace image_io_detail {
 
 using detail::kStbMaxDimension;
 using detail::stb_decode;
-using detail::stb_info;
 
 bool known_magic(const std::vector<unsigned char>& b);
 
@@ -219,17 +218,9 @@ void check_bmp(const std::string& path, const std::vector<unsigned char>& b,
   }
 }
 
-// ---- PNG: IHDR checked before decoding. stb reads palette entries past PLTE's end for
-// out-of-range indices (uninitialised memory), so a short palette is padded to 256 entries
-// with a colour the palette does not hold, and any decoded pixel of that colour is an
-// out-of-range index: the file is rejected. ----
-struct PngPalette {
-  std::vector<unsigned char> patched;  // the file with PLTE padded to 256 entries; empty: none
-  unsigned char marker[3] = {0, 0, 0};
-  std::size_t entries = 0;
-};
-
-PngPalette check_png(const std::string& path, const std::vector<unsigned char>& b,
+// ---- PNG: IHDR and the chunk layout checked before libpng sees the file (its size against
+// the budget, and a file cut anywhere up to IEND refused with the place it was cut). ----
+void check_png(const std::string& path, const std::vector<unsigned char>& b,
                      std::uint64_t limit) {
   if (b.size() < 33) io_fail(path, "truncated PNG header (" + std::to_string(b.size()) + " bytes)");
   if (be32(&b[8]) != 13 || !starts_with(b, "IHDR", 4, 12))
@@ -242,7 +233,6 @@ PngPalette check_png(const std::string& path, const std::vector<unsigned char>& 
   check_pixels(path, w, h, limit);
   // Every chunk must lie inside the file, up to IEND: stb accepts a file cut after its
   // image data, and a cut file is refused here whatever part is missing.
-  std::size_t plte = 0, plte_len = 0;
   bool iend = false;
   for (std::size_t pos = 8; !iend;) {
     if (b.size() - pos < 12)
@@ -253,102 +243,9 @@ PngPalette check_png(const std::string& path, const std::vector<unsigned char>& 
       io_fail(path, "truncated PNG: chunk at byte " + std::to_string(pos) + " needs " +
                         std::to_string(len + 12) + " bytes, " + std::to_string(b.size() - pos) +
                         " left");
-    if (type == "PLTE" && plte == 0) {
-      plte = pos;
-      plte_len = static_cast<std::size_t>(len);
-    }
     iend = type == "IEND";
     pos += 12 + static_cast<std::size_t>(len);
   }
-  PngPalette pal;
-  // Colour type 3 with a short palette (stb rejects a bad PLTE length itself).
-  if (b[25] != 3 || plte == 0 || plte_len == 0 || plte_len % 3 != 0 || plte_len >= 768)
-    return pal;
-  pal.entries = plte_len / 3;
-  const unsigned char* e = &b[plte + 8];
-  for (int k = 0; k < 256; ++k) {  // at most 255 entries: one of 256 reds is free
-    bool used = false;
-    for (std::size_t i = 0; i < pal.entries && !used; ++i)
-      used = e[3 * i] == k && e[3 * i + 1] == 0 && e[3 * i + 2] == 0;
-    if (!used) {
-      pal.marker[0] = static_cast<unsigned char>(k);
-      break;
-    }
-  }
-  pal.patched.reserve(b.size() + 768);
-  pal.patched.assign(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(plte));
-  const unsigned char head[8] = {0, 0, 3, 0, 'P', 'L', 'T', 'E'};  // length 768
-  pal.patched.insert(pal.patched.end(), head, head + 8);
-  pal.patched.insert(pal.patched.end(), e, e + plte_len);
-  for (std::size_t i = pal.entries; i < 256; ++i)
-    pal.patched.insert(pal.patched.end(), pal.marker, pal.marker + 3);
-  const unsigned char crc[4] = {0, 0, 0, 0};  // stb does not check chunk CRCs
-  pal.patched.insert(pal.patched.end(), crc, crc + 4);
-  pal.patched.insert(pal.patched.end(),
-                     b.begin() + static_cast<std::ptrdiff_t>(plte + 12 + plte_len), b.end());
-  return pal;
-}
-
-// stb 2.27 (Debian's header) sums a DHT table's 16 code counts and writes that many sizes and
-// symbols into arrays of 257 and 256 entries without checking the sum (up to 4080): a
-// corrupt table overwrites the decoder's memory (found by fuzz_image; stb 2.28 added the
-// check). Every DHT segment is walked here the way stb reads it, before stb sees the file.
-void check_jpeg_huffman(const std::string& path, const std::vector<unsigned char>& b) {
-  std::size_t i = 2;  // after SOI
-  while (i + 1 < b.size()) {
-    if (b[i] != 0xFF) {  // entropy-coded data: markers only follow 0xFF
-      ++i;
-      continue;
-    }
-    const unsigned char m = b[i + 1];
-    if (m == 0xFF) {  // fill byte
-      ++i;
-      continue;
-    }
-    if (m == 0x00 || m == 0x01 || (m >= 0xD0 && m <= 0xD8)) {  // stuffing, TEM, RSTn, SOI
-      i += 2;
-      continue;
-    }
-    if (m == 0xD9 || i + 4 > b.size()) return;  // EOI, or no room for a segment length
-    const std::size_t len = (static_cast<std::size_t>(b[i + 2]) << 8) | b[i + 3];
-    if (m == 0xC4) {
-      long rem = static_cast<long>(len) - 2;
-      std::size_t p = i + 4;
-      while (rem > 0 && p < b.size()) {
-        std::size_t n = 0;
-        for (std::size_t k = 1; k <= 16; ++k) n += p + k < b.size() ? b[p + k] : 0;
-        if (n > 256)
-          io_fail(path, "corrupt JPEG: Huffman table at byte " + std::to_string(p) + " has " +
-                            std::to_string(n) + " codes (at most 256)");
-        p += 17 + n;
-        rem -= static_cast<long>(17 + n);
-      }
-    }
-    i += 2 + len;
-  }
-}
-
-void check_jpeg(const std::string& path, const std::vector<unsigned char>& b,
-                std::uint64_t limit) {
-  // stb fills missing JPEG data silently: a complete JPEG ends with the EOI marker (allow a
-  // little trailing padding).
-  const std::size_t from = b.size() > 64 ? b.size() - 64 : 0;
-  bool eoi = false;
-  for (std::size_t k = from; k + 1 < b.size(); ++k) eoi |= (b[k] == 0xFF && b[k + 1] == 0xD9);
-  if (!eoi) io_fail(path, "truncated JPEG (no end-of-image marker)");
-  check_jpeg_huffman(path, b);
-  int w = 0, h = 0, n = 0;
-  std::string why;
-  if (!stb_info(b.data(), b.size(), w, h, n, why))
-    io_fail(path, "not a readable JPEG (" + why + ")");
-  check_pixels(path, static_cast<std::uint64_t>(w), static_cast<std::uint64_t>(h), limit);
-  // stb decodes missing entropy-coded data as zeros, so a few hundred bytes declaring
-  // 64007x2048 took seconds (found by fuzz_image). Every 8x8 block of the full-resolution
-  // component costs at least one bit in any Huffman-coded JPEG (baseline: two).
-  const std::uint64_t blocks = (static_cast<std::uint64_t>(w) + 7) / 8 * ((static_cast<std::uint64_t>(h) + 7) / 8);
-  if (static_cast<std::uint64_t>(b.size()) * 8 < blocks)
-    io_fail(path, "truncated JPEG: " + std::to_string(b.size()) + " bytes cannot hold the " +
-                      std::to_string(w) + "x" + std::to_string(h) + " image its header declares");
 }
 
 // Gray: Rec. 601 luma, rounded.
@@ -409,30 +306,45 @@ ImageU8 decode_image(const std::vector<unsigned char>& bytes, const std::string&
                   "expected here");
   if (format == Format::Pnm) {
     img = decode_pnm(path, bytes, limit);
-  } else {
-    PngPalette pal;
-    if (format == Format::Bmp) check_bmp(path, bytes, limit);
-    if (format == Format::Jpeg) check_jpeg(path, bytes, limit);
-    if (format == Format::Png) pal = check_png(path, bytes, limit);
-    const auto& input = pal.patched.empty() ? bytes : pal.patched;
+  } else if (format == Format::Png) {
+    check_png(path, bytes, limit);
+    img = decode_png(path, bytes, limit);
+  } else if (format == Format::Jpeg) {
+    img = decode_jpeg(path, bytes, limit);
+  } else {  // BMP: stb, after check_bmp
+    check_bmp(path, bytes, limit);
     std::string why;
-    if (!stb_decode(input.data(), input.size(), img, why))
+    if (!stb_decode(bytes.data(), bytes.size(), img, why))
       io_fail(path, "not a readable image (" + why + ")");
-    if (!pal.patched.empty() && img.channels >= 3) {
-      for (std::size_t i = 0; i < img.pixels(); ++i) {
-        const auto* p = &img.data[i * img.channels];
-        if (p[0] == pal.marker[0] && p[1] == pal.marker[1] && p[2] == pal.marker[2])
-          io_fail(path, "corrupt PNG: a palette index at pixel (" +
-                            std::to_string(i % img.width) + ", " +
-                            std::to_string(i / img.width) + ") is past the palette's " +
-                            std::to_string(pal.entries) + " entries");
-      }
-    }
   }
   if (want_channels == 0 || want_channels == img.channels) return img;
   if (want_channels == 4) return to_rgba(img);
   if (want_channels == 3) return to_rgb(img);
   return to_gray(img);
+}
+
+ImageU16 load_image16(const std::string& path, std::uint64_t max_pixels, int* bit_depth) {
+  const std::uint64_t limit = pixel_limit(max_pixels);
+  return decode_image16(read_file(path, limit), path, max_pixels, bit_depth);
+}
+
+ImageU16 decode_image16(const std::vector<unsigned char>& bytes, const std::string& path,
+                        std::uint64_t max_pixels, int* bit_depth) {
+  const std::uint64_t limit = pixel_limit(max_pixels);
+  if (bytes.empty()) io_fail(path, "file is empty");
+  if (bytes.size() < 8) io_fail(path, "file too short to be an image");
+  const Format format = sniff(bytes);
+  if (format == Format::Other) unsupported(path, bytes);
+  if (format != Format::Png)
+    io_fail(path, "full-depth (16-bit) images are read from PNG only; this file is not a PNG");
+  check_png(path, bytes, limit);
+  return decode_png16(path, bytes, limit, bit_depth);
+}
+
+void save_png16(const std::string& path, const ImageU16& img) {
+  if (img.empty()) io_fail(path, "refusing to write an empty image");
+  if (file_extension(path) != ".png") io_fail(path, "a 16-bit image is written as .png only");
+  write_file_atomic(path, encode_png16(path, img));
 }
 
 void save_image(const std::string& path, const ImageU8& img, int jpeg_quality) {

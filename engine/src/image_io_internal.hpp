@@ -25,4 +25,18 @@ std::uint32_t le32(const unsigned char* p);
 // Binary PNM (P5 / P6, maxval up to 65535, scaled to 8 bits) from the file's bytes.
 ImageU8 decode_pnm(const std::string& path, const std::vector<unsigned char>& bytes, std::uint64_t limit);
 
+// PNG through libpng (image_io_png_jpeg.cpp): 8-bit samples; a 16-bit file is refused in one
+// line. Palette indices are checked against the palette; tRNS becomes an alpha channel.
+ImageU8 decode_png(const std::string& path, const std::vector<unsigned char>& bytes, std::uint64_t limit);
+// Full depth: 16-bit samples as they are, 8-bit (and lower) samples widened unscaled;
+// *bit_depth (when given) is the file's depth (1, 2, 4, 8 or 16).
+ImageU16 decode_png16(const std::string& path, const std::vector<unsigned char>& bytes,
+                      std::uint64_t limit, int* bit_depth);
+// A 16-bit PNG of 1..4 channels, in memory.
+std::string encode_png16(const std::string& path, const ImageU16& img);
+// JPEG through libjpeg-turbo: grey or RGB; corrupt, cut or bomb files refused.
+ImageU8 decode_jpeg(const std::string& path, const std::vector<unsigned char>& bytes, std::uint64_t limit);
+// Header only (no pixel allocation): PNG's IHDR or JPEG's frame header. False when unreadable.
+bool png_jpeg_info(const unsigned char* d, std::size_t n, int& w, int& h, int& channels);
+
 }  // namespace lb::image_io_detail

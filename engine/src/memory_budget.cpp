@@ -14,6 +14,7 @@
 
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
+#include "image_io_internal.hpp"
 #include "stb_image_impl.hpp"
 
 namespace lb {
@@ -151,7 +152,9 @@ ImageHeader probe_image_header(const std::string& path) {
   d.resize(static_cast<std::size_t>(f.gcount()));
   std::string why;
   if (pnm_header(d, h.width, h.height, h.channels) ||
-      detail::stb_info(d.data(), d.size(), h.width, h.height, h.channels, why))
+      image_io_detail::png_jpeg_info(d.data(), d.size(), h.width, h.height, h.channels) ||
+      (d.size() >= 2 && d[0] == 'B' && d[1] == 'M' &&
+       detail::stb_info(d.data(), d.size(), h.width, h.height, h.channels, why)))
     h.known = h.width > 0 && h.height > 0 && h.channels > 0;
   // A header past the decoding limit is the loader's to refuse, with the file's name and the
   // limit (a 118-byte BMP claiming 16000 x 16000 must say so, not "needs 175 GiB").

@@ -1,12 +1,11 @@
-// The one translation unit that compiles stb_image (header from Debian's libstb-dev). Only
-// the formats lightbench supports are built; HDR, GIF, PIC, PSD, TGA and stb's PNM are not,
+// The one translation unit that compiles stb_image (header from Debian's libstb-dev), for BMP
+// only: PNG and JPEG are read by libpng and libjpeg-turbo (image_io_png_jpeg.cpp). Every other
+// stb format (PNG, JPEG, HDR, GIF, PIC, PSD, TGA, stb's PNM) is left out of the build,
 // so a file of those kinds can never reach their loaders (image_io.cpp decides the format by
 // its magic bytes before calling here). STB_IMAGE_STATIC keeps every stb symbol local to this
 // file: no clash with libstb.a, which the viewer's libimgui.a still needs.
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#define STBI_ONLY_JPEG
 #define STBI_ONLY_BMP
 #define STBI_NO_STDIO
 #define STBI_NO_LINEAR

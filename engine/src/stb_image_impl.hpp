@@ -1,6 +1,6 @@
 #pragma once
-// The project's own build of stb_image (engine/src/stb_image_impl.cpp): PNG, JPEG and BMP
-// only, STBI_MAX_DIMENSIONS = kStbMaxDimension, every symbol static to that file so it never
+// The project's own build of stb_image (engine/src/stb_image_impl.cpp): BMP only
+// (PNG, JPEG: libpng, libjpeg-turbo), STBI_MAX_DIMENSIONS = kStbMaxDimension, every symbol static to that file so it never
 // clashes with Debian's libstb.a (still linked for stb_image_write, stb_truetype and
 // stb_rect_pack). Callers (image_io.cpp) check the header and the pixel budget first.
 #include <cstddef>

@@ -94,3 +94,18 @@ TEST_CASE("mad cli: bad input gives one line and a non-zero exit") {
   }
   CHECK_FALSE(std::filesystem::exists(dir.file("no")));
 }
+
+TEST_CASE("mad cli: a 16-bit PNG pair is refused in one line, never scored on truncated data") {
+  lbt::TempDir dir("madcli16");
+  ImageU16 g(40, 32, 1);
+  for (std::size_t i = 0; i < g.data.size(); ++i) g.data[i] = static_cast<std::uint16_t>(i * 37 + 255);
+  save_png16(dir.file("a.png"), g);
+  save_png16(dir.file("b.png"), g);
+  const auto r = lbt::run_cli("mad --ref " + dir.file("a.png") + " --dist " + dir.file("b.png") +
+                              " --backend cpu --json " + dir.file("m.json"));
+  INFO(r.output);
+  CHECK(r.status != 0);
+  CHECK(r.output.find("16-bit PNG (grey, 40x32): this input takes 8-bit images") != std::string::npos);
+  CHECK(r.output.find('\n') == r.output.size() - 1);  // one line
+  CHECK(!std::filesystem::exists(dir.file("m.json")));
+}

@@ -475,12 +475,18 @@ TEST_CASE("odd but valid images load with the right pixels") {
   const ImageU8 j = loaded(dir, "one.jpg", encoded(".jpg", ImageU8(1, 1, 1, 200), dir));
   CHECK(j.width == 1);
   CHECK(std::abs(int(j.data[0]) - 200) <= 2);
-  // 16-bit grey and RGB PNG: stb keeps the high byte.
-  ImageU8 g16 = loaded(dir, "g16.png", make_png(2, 1, 16, 0, Bytes{0x12, 0x34, (char)0xff, 0x00}));
+  // 16-bit grey and RGB PNG: refused by the 8-bit reader, read exactly by load_image16.
+  const Bytes g16b = make_png(2, 1, 16, 0, Bytes{0x12, 0x34, (char)0xff, 0x00});
+  CHECK(rejected(dir, "g16.png", g16b).find("16-bit PNG (grey, 2x1): this input takes 8-bit images") !=
+        std::string::npos);
+  lbt::write_bytes(dir.file("g16.png"), g16b);
+  int depth = 0;
+  const ImageU16 g16 = load_image16(dir.file("g16.png"), 0, &depth);
+  CHECK(depth == 16);
   CHECK(g16.channels == 1);
-  CHECK(g16.data == std::vector<std::uint8_t>{0x12, 0xff});
-  ImageU8 c16 = loaded(dir, "c16.png", make_png(1, 1, 16, 2, Bytes{1, 0, 2, 0, 3, 0}));
-  CHECK(c16.data == std::vector<std::uint8_t>{1, 2, 3});
+  CHECK(g16.data == std::vector<std::uint16_t>{0x1234, 0xff00});
+  lbt::write_bytes(dir.file("c16.png"), make_png(1, 1, 16, 2, Bytes{1, 0, 2, 0, 3, 0}));
+  CHECK(load_image16(dir.file("c16.png")).data == std::vector<std::uint16_t>{0x100, 0x200, 0x300});
   // Grey + alpha (2 channels), odd size 3x3.
   Bytes ga;
   for (int k = 0; k < 9; ++k) {

@@ -101,7 +101,8 @@ inline Bytes zlib_zeros(std::uint64_t n) {
   }
   huff(0, 7);  // end of block (256)
   if (bits > 0) put(0, 8 - bits);
-  put_be32(z, 1);  // adler of zeros is 1 for any n below 5552 * 65521; wrong beyond: fine
+  // Adler-32 of n zeros: a stays 1, b = n mod 65521 (libpng checks it).
+  put_be32(z, static_cast<std::uint32_t>((n % 65521) << 16 | 1));
   return z;
 }
 

@@ -43,6 +43,7 @@ struct Image {
 
 using ImageU8 = Image<std::uint8_t>;
 using ImageF = Image<float>;
+using ImageU16 = Image<std::uint16_t>;
 
 // Channel conversions (RGB <-> RGBA, gray -> RGB). Alpha added is 255.
 ImageU8 to_rgba(const ImageU8& in);
