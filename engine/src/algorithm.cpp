@@ -35,6 +35,14 @@ const char* to_string(DataKind k) {
 
 AlgorithmData::AlgorithmData() : id(next_data_id()) {}
 
+bool write_image_pair_input(const ImagePairData& d, const std::string& output, Surface& out) {
+  if (output != "reference" && output != "distorted") return false;
+  const ImageU8 img = to_rgba(output == "reference" ? d.reference : d.distorted);
+  out.resize(img.width, img.height);
+  out.upload_host(img);
+  return true;
+}
+
 void throw_data_kind_mismatch(DataKind got, DataKind expected) {
   throw Error(std::string("wrong data: expected a ") + to_string(expected) + ", got a " + to_string(got));
 }

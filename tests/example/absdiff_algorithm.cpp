@@ -49,12 +49,7 @@ class AbsDiffRunner final : public Runner {
            Surface& out) override {
     LB_REQUIRE(data_ != nullptr, "absdiff: no image pair");
     const auto& d = static_cast<const ImagePairData&>(*data_);
-    if (output == "reference" || output == "distorted") {
-      const ImageU8 img = to_rgba(output == "reference" ? d.reference : d.distorted);
-      out.resize(img.width, img.height);
-      out.upload_host(img);
-      return;
-    }
+    if (write_image_pair_input(d, output, out)) return;
     LB_REQUIRE(output == "difference", "absdiff: no output '" + output + "'");
     (void)variant;  // one CPU reference
     AbsDiffParams p;

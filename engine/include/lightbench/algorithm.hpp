@@ -76,6 +76,10 @@ struct ImagePairData final : AlgorithmData {
   bool has_truth() const override { return false; }
 };
 
+// The image pair's own outputs ("reference", "distorted") as RGBA8 into out: what every
+// image-pair runner shows of its data. False (out untouched) for any other output name.
+bool write_image_pair_input(const ImagePairData& d, const std::string& output, Surface& out);
+
 [[noreturn]] void throw_data_kind_mismatch(DataKind got, DataKind expected);
 // The data as its concrete type; throws lb::Error naming both kinds on a mismatch.
 template <class T>

@@ -52,12 +52,7 @@ class MadRunner final : public Runner {
            Surface& out) override {
     LB_REQUIRE(data_ != nullptr, "MAD: no image pair");
     const auto& d = static_cast<const ImagePairData&>(*data_);
-    if (output == "reference" || output == "distorted") {
-      const ImageU8 img = to_rgba(output == "reference" ? d.reference : d.distorted);
-      out.resize(img.width, img.height);
-      out.upload_host(img);
-      return;
-    }
+    if (write_image_pair_input(d, output, out)) return;
     LB_REQUIRE(output == "hi" || output == "lo", "MAD: no output '" + output + "'");
     MadRunParams p;
     apply_values(describe(p), values);
