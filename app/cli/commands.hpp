@@ -9,6 +9,8 @@ namespace lb::cli {
 using Action = std::function<void()>;
 
 Action add_generate(CLI::App& app);
+// generate-stereo: a folder of synthetic stereo scenes (Middlebury 2014 layout).
+Action add_generate_stereo(CLI::App& app);
 // The compute commands: driver.hpp (add_compute_command).
 
 // `bench` (cmd_bench.cpp; in a build without CUDA, cmd_bench_unavailable.cpp).

@@ -15,6 +15,11 @@
 
 namespace {
 
+// Commands whose --out names a folder.
+bool is_folder_out(const CLI::App& sub) {
+  return sub.get_name() == "generate" || sub.get_name() == "generate-stereo";
+}
+
 // Every file output of the chosen (sub)commands is checked before any work: its directory
 // exists and accepts a new file, the path is not a directory. (generate's --out is a folder.)
 void check_output_options(const CLI::App& app) {
@@ -24,7 +29,7 @@ void check_output_options(const CLI::App& app) {
     for (const char* name : {"--out", "--json", "--error-map", "--aif"}) {
       const CLI::Option* opt = sub->get_option_no_throw(name);
       if (!opt || opt->count() == 0) continue;
-      if (std::string(name) == "--out" && sub->get_name() == "generate") continue;  // a folder
+      if (std::string(name) == "--out" && is_folder_out(*sub)) continue;  // a folder
       const std::string path = opt->as<std::string>();
       lb::check_output_path(path, name);
       std::error_code ec;
@@ -39,7 +44,7 @@ void check_output_options(const CLI::App& app) {
     for (const char* name : {"--out", "--maps"}) {
       const CLI::Option* opt = sub->get_option_no_throw(name);
       if (!opt || opt->count() == 0) continue;
-      if (std::string(name) == "--out" && sub->get_name() != "generate") continue;
+      if (std::string(name) == "--out" && !is_folder_out(*sub)) continue;
       const std::string path = opt->as<std::string>();
       std::error_code ec;
       if (std::filesystem::exists(path, ec) && !std::filesystem::is_directory(path, ec))
@@ -74,6 +79,8 @@ int main(int argc, char** argv) {
   };
   add("generate", "write a synthetic focused-plenoptic raw, its ground truth and scene file",
       lb::cli::add_generate);
+  add("generate-stereo", "write a folder of synthetic stereo scenes with truth (Middlebury 2014 layout)",
+      lb::cli::add_generate_stereo);
   // The compute commands: the documented ones, then one per registered algorithm that no
   // documented command is named after (plug-ins such as the test build's absdiff), all from
   // the one driver over the algorithm contract.
