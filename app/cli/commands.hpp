@@ -4,11 +4,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include "lightbench/algorithm.hpp"
+
 namespace lb::cli {
 
 using Action = std::function<void()>;
 
 Action add_generate(CLI::App& app);
+// `eval` (cmd_eval.cpp) and `batch` (cmd_batch.cpp, batch_run.cpp, batch_report.cpp).
+Action add_eval(CLI::App& app);
+Action add_batch(CLI::App& app, const AlgorithmRegistry& registry);
 // The compute commands: driver.hpp (add_compute_command).
 
 // `bench` (cmd_bench.cpp; in a build without CUDA, cmd_bench_unavailable.cpp).

@@ -76,20 +76,6 @@ void check_folder(const OutputFlag& o) {
   }
 }
 
-// Backend: the registry's choice; an algorithm without a CUDA runner runs on the CPU under
-// --backend auto and is refused under --backend cuda.
-BackendKind choose_backend(const AlgorithmRegistry& reg, const AlgorithmSpec& spec, const std::string& text,
-                           std::string* reason) {
-  const BackendRequest req = parse_backend_request(text);
-  BackendKind kind = reg.choose(req, reason);
-  if (kind == BackendKind::Cuda && !spec.cuda) {
-    if (req == BackendRequest::Cuda) throw Error("--backend cuda: " + spec.id + " has no CUDA runner");
-    kind = BackendKind::Cpu;
-    *reason = "CPU: " + spec.id + " has no CUDA runner";
-  }
-  return kind;
-}
-
 double median(std::vector<double> v) {
   if (v.empty()) return 0.0;
   std::sort(v.begin(), v.end());
@@ -235,6 +221,20 @@ void run_command(CommandState& st, const AlgorithmRegistry& reg) {
 }
 
 }  // namespace
+
+// Backend: the registry's choice; an algorithm without a CUDA runner runs on the CPU under
+// --backend auto and is refused under --backend cuda.
+BackendKind choose_backend(const AlgorithmRegistry& reg, const AlgorithmSpec& spec, const std::string& text,
+                           std::string* reason) {
+  const BackendRequest req = parse_backend_request(text);
+  BackendKind kind = reg.choose(req, reason);
+  if (kind == BackendKind::Cuda && !spec.cuda) {
+    if (req == BackendRequest::Cuda) throw Error("--backend cuda: " + spec.id + " has no CUDA runner");
+    kind = BackendKind::Cpu;
+    *reason = "CPU: " + spec.id + " has no CUDA runner";
+  }
+  return kind;
+}
 
 Action add_compute_command(CLI::App& app, const CommandDef& def, const AlgorithmRegistry& registry) {
   auto st = std::make_shared<CommandState>();

@@ -1,0 +1,441 @@
+// `batch ALGO`: the algorithm over every scene of a data set. Worker threads (one per
+// --devices entry, else one) take scenes from a shared queue; each opens its next scene on a
+// second thread while it computes the current one (I/O overlapped with compute), writes the
+// map, scores it with eval::evaluate and appends its rows to the CSV (one write each). The
+// CSV then is rewritten sorted and the JSON report built from it.
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <future>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "batch.hpp"
+#include "cli_common.hpp"
+#include "driver.hpp"
+#include "lightbench/atomic_file.hpp"
+#include "lightbench/dataset.hpp"
+#include "lightbench/error.hpp"
+#include "lightbench/image_io.hpp"
+#include "score_rows.hpp"
+
+namespace lb::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+// Written now, not staged with the run's outputs: the CSV that rows are appended to.
+void write_now(const std::string& path, const std::string& text) {
+  OutputTransaction now;  // the innermost transaction of this thread: committed right here
+  write_file_atomic(path, text);
+  now.commit();
+}
+
+// The run's signature: the given parameters by name (their parsed values), sorted.
+std::string params_signature(const GivenParams& given) {
+  std::string s;
+  for (const auto& [name, g] : given) s += (s.empty() ? "" : ";") + name + "=" + number_text(g.value);
+  return s;
+}
+
+struct Opened {
+  dataset::OpenedScene scene;
+  std::string error;
+  double open_ms = 0;
+};
+
+struct Progress {
+  std::mutex mu;
+  std::size_t done = 0, total = 0, failed = 0;
+  Clock::time_point t0 = Clock::now();
+  bool tty = isatty(fileno(stderr)) != 0;
+  void scene_done(const std::string& name, const std::string& what) {
+    std::lock_guard<std::mutex> lock(mu);
+    ++done;
+    const double s = ms_since(t0) / 1000.0;
+    const double eta = done ? s / static_cast<double>(done) * static_cast<double>(total - done) : 0.0;
+    if (!tty) {
+      std::fprintf(stderr, "batch: %zu/%zu %s: %s\n", done, total, name.c_str(), what.c_str());
+      return;
+    }
+    const int width = 30, fill = total ? static_cast<int>(width * done / total) : width;
+    std::fprintf(stderr, "\r\033[K[%s%s] %zu/%zu  %.1f scenes/s  ETA %d:%02d  %s", std::string(fill, '#').c_str(),
+                 std::string(width - fill, '.').c_str(), done, total, s > 0 ? done / s : 0.0,
+                 static_cast<int>(eta) / 60, static_cast<int>(eta) % 60, name.c_str());
+    if (done == total) std::fprintf(stderr, "\r\033[K");
+    std::fflush(stderr);
+  }
+};
+
+struct Shared {
+  const BatchOptions* o = nullptr;
+  const AlgorithmRegistry* reg = nullptr;
+  const dataset::Dataset* ds = nullptr;
+  BackendKind kind = BackendKind::Cpu;
+  std::string variant, signature_params, primary_default;
+  std::vector<std::string> header, metric_cols;
+  std::vector<const dataset::SceneRef*> todo;
+  std::atomic<std::size_t> next{0};
+  std::mutex rows_mu;
+  CsvAppender* appender = nullptr;
+  std::vector<std::vector<std::string>> new_rows;
+  double sum_ms[4] = {0, 0, 0, 0};  // open, compute, score, write of the computed scenes
+  std::set<std::string> devices_used;
+  Progress progress;
+  bool iqa = false;
+};
+
+std::vector<std::string> blank_row(const Shared& sh, const dataset::SceneRef& ref) {
+  std::vector<std::string> r(sh.header.size());
+  r[0] = ref.name;
+  r[1] = sh.o->spec->id;
+  r[2] = sh.o->variant;
+  r[3] = sh.signature_params;
+  return r;
+}
+
+void emit(Shared& sh, std::vector<std::vector<std::string>> rows, const double ms[4], const std::string& name,
+          const std::string& what, bool failed) {
+  {
+    std::lock_guard<std::mutex> lock(sh.rows_mu);
+    for (auto& r : rows) {
+      if (sh.appender) sh.appender->append(r);
+      sh.new_rows.push_back(std::move(r));
+    }
+    for (int i = 0; i < 4; ++i) sh.sum_ms[i] += ms[i];
+  }
+  if (failed) {
+    std::lock_guard<std::mutex> lock(sh.progress.mu);
+    ++sh.progress.failed;
+  }
+  sh.progress.scene_done(name, what);
+}
+
+// One scene on this worker's runner: rows for the CSV.
+void process(Shared& sh, Runner& runner, const dataset::SceneRef& ref, Opened& in) {
+  const BatchOptions& o = *sh.o;
+  const AlgorithmSpec& spec = *o.spec;
+  double ms[4] = {in.open_ms, 0, 0, 0};
+  const std::size_t err_col = sh.header.size() - 5, map_col = sh.header.size() - 6;
+  auto fail = [&](const std::string& msg) {
+    std::vector<std::string> r = blank_row(sh, ref);
+    r[err_col] = msg;
+    emit(sh, {r}, ms, ref.name, "error: " + msg, true);
+  };
+  if (!in.error.empty()) return fail(in.error);
+  try {
+    const AlgorithmData& data = *in.scene.data;
+    ParamValues values = complete_params(spec, data, checked_values(*o.given, spec, data));
+    if (spec.validate) spec.validate(values, data);
+    std::string primary = o.def.primary;
+    if (!o.def.primary_if_param.empty() && o.given->count(o.def.primary_if_param)) primary = o.def.primary_if_output;
+    const OutputInfo* info = spec.output(primary);
+    LB_REQUIRE(info != nullptr, spec.id + ": no output '" + primary + "'");
+    auto t0 = Clock::now();
+    runner.set_data(in.scene.data);
+    runner.forget_results();
+    HostSurface out(info->format);
+    runner.run(values, sh.variant, primary, out);
+    runner.synchronize();
+    ms[1] = ms_since(t0);
+    std::vector<std::vector<std::string>> rows;
+    std::string what;
+    if (sh.iqa) {
+      const nlohmann::json s = runner.scores();
+      double score = NAN;
+      if (s.contains(spec.id) && s[spec.id].is_number()) score = s[spec.id].get<double>();
+      else
+        for (const auto& [k, v] : s.items())
+          if (v.is_number()) {
+            score = v.get<double>();
+            break;
+          }
+      LB_REQUIRE(std::isfinite(score), spec.id + " gave no score");
+      std::vector<std::string> r = blank_row(sh, ref);
+      r[5] = number_text(score);
+      r[6] = number_text(ref.mos);
+      rows.push_back(r);
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%s %.4f", spec.id.c_str(), score);
+      what = buf;
+    } else {
+      LB_REQUIRE(info->format == SurfaceFormat::R32F, spec.id + ": its output '" + primary + "' is not a map");
+      const ImageF& map = out.scalar();
+      std::string file;
+      if (!o.out.empty()) {
+        t0 = Clock::now();
+        file = ref.name + ".pfm";
+        save_pfm((fs::path(o.out) / file).string(), map);
+        if (ref.layout == dataset::Layout::Kitti)
+          dataset::save_kitti_disparity((fs::path(o.out) / (ref.name + ".png")).string(), map);
+        ms[3] = ms_since(t0);
+      }
+      nlohmann::json metrics = nlohmann::json::object();
+      if (in.scene.has_truth) {
+        t0 = Clock::now();
+        metrics = eval::evaluate(map, in.scene.truth);
+        ms[2] = ms_since(t0);
+      }
+      for (const std::string& mask : masks_of(metrics)) {
+        std::vector<std::string> r = blank_row(sh, ref);
+        r[4] = mask;
+        for (std::size_t c = 0; c < sh.metric_cols.size(); ++c)
+          if (const auto& g = metrics[mask]; g.contains(sh.metric_cols[c]) && g[sh.metric_cols[c]].is_number())
+            r[5 + c] = number_text(g[sh.metric_cols[c]].get<double>());
+        r[map_col] = file;
+        rows.push_back(r);
+        if (what.empty() && !r[5].empty()) what = mask + " " + sh.metric_cols[0] + " " + r[5];
+      }
+      if (rows.empty()) {  // no truth: the map alone
+        std::vector<std::string> r = blank_row(sh, ref);
+        r[map_col] = file;
+        rows.push_back(r);
+        what = "no truth";
+      }
+    }
+    for (auto& r : rows)
+      for (int i = 0; i < 4; ++i) r[sh.header.size() - 4 + static_cast<std::size_t>(i)] = number_text(std::round(ms[i] * 1000) / 1000);
+    char t[64];
+    std::snprintf(t, sizeof t, " (%.1f ms)", ms[1]);
+    emit(sh, std::move(rows), ms, ref.name, (what.empty() ? std::string("ok") : what) + t, false);
+  } catch (const std::exception& e) {
+    fail(e.what());
+  }
+}
+
+Opened open_one(const dataset::SceneRef* ref, double gt_scale) {
+  Opened r;
+  const auto t0 = Clock::now();
+  try {
+    r.scene = dataset::open_scene(*ref, gt_scale);
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  r.open_ms = ms_since(t0);
+  return r;
+}
+
+// A worker: its own runner; the next scene is opened while this one computes.
+void worker(Shared& sh, int device) {
+  std::unique_ptr<Runner> runner = sh.reg->make_runner(sh.o->spec->id, sh.kind, device);
+  {
+    std::lock_guard<std::mutex> lock(sh.rows_mu);
+    sh.devices_used.insert(runner->device_name());
+  }
+  auto take = [&]() -> const dataset::SceneRef* {
+    const std::size_t i = sh.next++;
+    return i < sh.todo.size() ? sh.todo[i] : nullptr;
+  };
+  const double scale = sh.o->gt_scale;
+  const dataset::SceneRef* cur = take();
+  std::future<Opened> pending;
+  if (cur) pending = std::async(std::launch::async, open_one, cur, scale);
+  while (cur) {
+    Opened in = pending.get();
+    const dataset::SceneRef* nxt = take();
+    if (nxt) pending = std::async(std::launch::async, open_one, nxt, scale);
+    process(sh, *runner, *cur, in);
+    cur = nxt;
+  }
+}
+
+}  // namespace
+
+void run_batch(const BatchOptions& o, const AlgorithmRegistry& reg) {
+  const AlgorithmSpec& spec = *o.spec;
+  // Every check that needs no data first.
+  std::pair<int, int> shard{0, 1};
+  if (!o.shard.empty()) shard = parse_shard(o.shard);
+  if (!o.device.empty() && !o.devices.empty()) throw Error("--device and --devices exclude each other");
+  const std::string dev_opt = !o.devices.empty() ? "--devices" : "--device";
+  const std::vector<int> devices = !o.devices.empty() ? parse_devices(o.devices, "--devices")
+                                   : !o.device.empty() ? parse_devices(o.device, "--device")
+                                                       : std::vector<int>{};
+  if (!o.device.empty() && devices.size() != 1) throw Error("--device '" + o.device + "': one device (several: --devices)");
+  std::string reason;
+  BackendKind kind = BackendKind::Cpu;
+  if (!devices.empty()) {
+    const BackendRequest req = parse_backend_request(o.backend);
+    if (req == BackendRequest::Cpu) throw Error(dev_opt + " needs the CUDA backend (--backend cpu given)");
+    std::string why;
+    if (!reg.cuda_available(&why)) throw Error(dev_opt + " needs the CUDA backend: " + why);
+    if (!spec.cuda) throw Error(dev_opt + " needs the CUDA backend: " + spec.id + " has no CUDA runner");
+    const int count = reg.cuda_device_count();
+    for (int d : devices)
+      if (d >= count)
+        throw Error(dev_opt + " " + std::to_string(d) + ": this machine has " + std::to_string(count) + " CUDA device" +
+                    (count == 1 ? "" : "s"));
+    kind = BackendKind::Cuda;
+    reason = "CUDA: " + dev_opt + " " + (o.devices.empty() ? o.device : o.devices);
+  } else {
+    kind = choose_backend(reg, spec, o.backend, &reason);
+  }
+  std::string variant;
+  try {
+    variant = spec.variant_for(kind, o.variant);
+  } catch (const Error& e) {
+    throw Error(std::string("--variant: ") + e.what());
+  }
+  for (const auto* p : {&o.csv, &o.json})
+    if (!p->empty()) check_output_path(*p, p == &o.csv ? "--csv" : "--json");
+  if (!o.csv.empty() && !o.json.empty() && fs::absolute(o.csv).lexically_normal() == fs::absolute(o.json).lexically_normal())
+    throw Error("--csv '" + o.csv + "': the same file as --json (each output needs its own path)");
+
+  progress("batch: opening " + o.dataset + " ...");
+  const dataset::Dataset ds = dataset::open_dataset(o.dataset, o.layout);
+  progress_done();
+  const DataKind dk = dataset::data_kind(ds.layout);
+  if (dk != spec.data)
+    throw Error("batch " + spec.id + ": '" + o.dataset + "' is a " + dataset::to_string(ds.layout) + " data set (" +
+                to_string(dk) + "); " + spec.id + " runs on " + to_string(spec.data));
+  Shared sh;
+  sh.o = &o;
+  sh.reg = &reg;
+  sh.ds = &ds;
+  sh.kind = kind;
+  sh.variant = variant;
+  sh.signature_params = params_signature(*o.given);
+  sh.iqa = dk == DataKind::ImagePair;
+  if (sh.iqa) {
+    sh.metric_cols = {"score", "mos"};
+  } else {
+    std::vector<std::string> keys;
+    for (const auto& s : ds.scenes) {
+      eval::Protocol p;
+      if (protocol_of(s.layout, &p))
+        for (const auto& k : metric_keys(p)) keys.push_back(k);
+    }
+    sh.metric_cols = ordered_keys(keys);
+    if (o.out.empty()) throw Error("batch " + spec.id + ": give --out DIR for the maps");
+    std::error_code ec;
+    if (fs::exists(o.out, ec) && !fs::is_directory(o.out, ec)) throw Error("--out '" + o.out + "': exists and is not a folder");
+    fs::create_directories(o.out, ec);
+    if (ec) throw Error("--out '" + o.out + "': cannot create the folder (" + ec.message() + ")");
+    check_output_path((fs::path(o.out) / ".lightbench-probe").string(), "--out");
+  }
+  sh.header = batch_header(sh.metric_cols);
+
+  // Resume: the rows already in the CSV of this signature are done (error rows are retried).
+  CsvTable kept;
+  kept.header = sh.header;
+  std::set<std::string> done;
+  std::error_code ec;
+  if (!o.csv.empty() && !o.no_resume && fs::exists(o.csv, ec)) {
+    CsvTable old = read_csv(o.csv, "--csv", true);
+    if (old.header != sh.header)
+      throw Error("--csv '" + o.csv + "': its columns are not this batch's (another data set or algorithm?); give another "
+                  "file or --no-resume");
+    const std::size_t err_col = sh.header.size() - 5;
+    for (auto& r : old.rows) {
+      const bool mine = r[1] == spec.id && r[2] == o.variant && r[3] == sh.signature_params;
+      if (mine && !r[err_col].empty()) continue;
+      if (mine) done.insert(r[0]);
+      kept.rows.push_back(std::move(r));
+    }
+  }
+  if (!o.csv.empty()) write_now(o.csv, csv_text(kept));
+  std::size_t resumed = 0, in_shard = 0;
+  for (std::size_t i = 0; i < ds.scenes.size(); ++i) {
+    if (static_cast<int>(i % static_cast<std::size_t>(shard.second)) != shard.first) continue;
+    ++in_shard;
+    if (done.count(ds.scenes[i].name)) ++resumed;
+    else sh.todo.push_back(&ds.scenes[i]);
+  }
+  std::unique_ptr<CsvAppender> app;
+  if (!o.csv.empty()) app = std::make_unique<CsvAppender>(o.csv);
+  sh.appender = app.get();
+  sh.progress.total = sh.todo.size();
+  std::printf("batch: %s on %s (%s, %zu scenes%s): %zu to run, %zu already in %s; %s\n", spec.id.c_str(),
+              ds.root.c_str(), dataset::to_string(ds.layout), ds.scenes.size(),
+              o.shard.empty() ? "" : (", shard " + o.shard + ": " + std::to_string(in_shard)).c_str(), sh.todo.size(),
+              resumed, o.csv.empty() ? "(no --csv)" : o.csv.c_str(), reason.c_str());
+  std::fflush(stdout);
+
+  const auto t0 = Clock::now();
+  std::vector<std::thread> threads;
+  std::vector<std::exception_ptr> errors(devices.empty() ? 1 : devices.size());
+  for (std::size_t w = 0; w < errors.size(); ++w)
+    threads.emplace_back([&, w] {
+      try {
+        worker(sh, devices.empty() ? 0 : devices[w]);
+      } catch (...) {
+        errors[w] = std::current_exception();
+      }
+    });
+  for (auto& t : threads) t.join();
+  const double wall_s = ms_since(t0) / 1000.0;
+  if (app) app->close();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+
+  CsvTable all = kept;
+  for (auto& r : sh.new_rows) all.rows.push_back(r);
+  sort_batch_rows(all);
+  if (!o.csv.empty()) write_file_atomic(o.csv, csv_text(all));  // staged: renamed at the end with --json
+
+  nlohmann::json j = batch_json(all, spec.id, o.variant, sh.signature_params);
+  const std::size_t computed = sh.todo.size();
+  const double sum = sh.sum_ms[0] + sh.sum_ms[1] + sh.sum_ms[2] + sh.sum_ms[3];
+  auto share = [&](double x) { return sum > 0 ? x / sum : 0.0; };
+  nlohmann::json run = {{"dataset", ds.root},
+                        {"layout", dataset::to_string(ds.layout)},
+                        {"backend", to_string(kind)},
+                        {"backend_reason", reason},
+                        {"devices", std::vector<std::string>(sh.devices_used.begin(), sh.devices_used.end())},
+                        {"workers", errors.size()},
+                        {"shard", o.shard.empty() ? "0/1" : o.shard},
+                        {"out", o.out},
+                        {"scenes", in_shard},
+                        {"computed", computed},
+                        {"resumed", resumed},
+                        {"failed_now", sh.progress.failed},
+                        {"wall_s", wall_s},
+                        {"scenes_per_s", wall_s > 0 ? computed / wall_s : 0.0},
+                        {"open_ms", sh.sum_ms[0]},
+                        {"compute_ms", sh.sum_ms[1]},
+                        {"score_ms", sh.sum_ms[2]},
+                        {"write_ms", sh.sum_ms[3]},
+                        {"io_share", share(sh.sum_ms[0] + sh.sum_ms[3])},
+                        {"compute_share", share(sh.sum_ms[1])},
+                        {"score_share", share(sh.sum_ms[2])}};
+  j["run"] = run;
+  if (!sh.iqa) {
+    const RowLayout l = row_layout(all, sh.metric_cols);
+    CsvTable mine;
+    mine.header = all.header;
+    for (const auto& r : all.rows)
+      if (r[1] == spec.id && r[2] == o.variant && r[3] == sh.signature_params) mine.rows.push_back(r);
+    print_table(mine, l, j["summary"]);
+  } else if (j.contains("correlation")) {
+    std::printf("%s vs %s: srocc %.4f  krocc %.4f  plcc %.4f  (%d images)\n", spec.id.c_str(),
+                ds.is_dmos ? "DMOS" : "MOS", j["correlation"]["srocc"].get<double>(),
+                j["correlation"]["krocc"].get<double>(), j["correlation"]["plcc"].get<double>(),
+                j["correlation"].value("n", 0));
+  } else {
+    std::printf("correlation: %s\n", j.value("correlation_error", std::string()).c_str());
+  }
+  std::printf("batch: %zu computed in %.2f s (%.2f scenes/s), %zu resumed, %d failed; time in I/O %.0f %%, compute "
+              "%.0f %%, scoring %.0f %%\n",
+              computed, wall_s, wall_s > 0 ? computed / wall_s : 0.0, resumed, j["failed"].get<int>(),
+              100 * share(sh.sum_ms[0] + sh.sum_ms[3]), 100 * share(sh.sum_ms[1]), 100 * share(sh.sum_ms[2]));
+  if (!o.json.empty()) {
+    try {
+      write_file_atomic(o.json, j.dump(2) + "\n");
+    } catch (const Error& e) {
+      throw Error(std::string("--json ") + e.what());
+    }
+  }
+  if (j["failed"].get<int>() > 0) set_exit_status(1);
+}
+
+}  // namespace lb::cli
