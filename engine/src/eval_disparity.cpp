@@ -281,10 +281,15 @@ HciMetrics hci_metrics(const ImageF& d, const ImageF& g, int border) {
 // ---- evaluate ---------------------------------------------------------------------------
 namespace {
 
+// A value, or null for NaN (a statistic over no pixel): explicit in the document itself,
+// not only in its text (nlohmann keeps a NaN number and writes it as null).
+nlohmann::json num(double v) { return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v); }
+
 nlohmann::json to_json(const MiddleburyV3& m) {
-  return {{"bad050", m.bad050}, {"bad100", m.bad100}, {"bad200", m.bad200}, {"bad400", m.bad400},
-          {"invalid", m.invalid}, {"avgerr", m.avgerr}, {"rms", m.rms},       {"a50", m.a50},
-          {"a90", m.a90},         {"a95", m.a95},         {"a99", m.a99},         {"pixels", m.pixels}};
+  return {{"bad050", num(m.bad050)}, {"bad100", num(m.bad100)}, {"bad200", num(m.bad200)},
+          {"bad400", num(m.bad400)}, {"invalid", num(m.invalid)}, {"avgerr", num(m.avgerr)},
+          {"rms", num(m.rms)},       {"a50", num(m.a50)},         {"a90", num(m.a90)},
+          {"a95", num(m.a95)},       {"a99", num(m.a99)},         {"pixels", m.pixels}};
 }
 
 nlohmann::json to_json(const stereo::BadPixels& b) { return {{"bad100", b.percent}, {"pixels", b.pixels}}; }
@@ -293,19 +298,20 @@ nlohmann::json kitti_json(const ImageF& d, const ImageF& g, const ImageU8& regio
   KittiCounts all, fg, bg;
   kitti_pass(d, g, region, obj, all, fg, bg);
   const KittiD1 a = all.finish();
-  nlohmann::json j = {{"d1_all", a.d1}};
+  nlohmann::json j = {{"d1_all", num(a.d1)}};
   if (!obj.empty()) {
-    j["d1_bg"] = bg.finish().d1;
-    j["d1_fg"] = fg.finish().d1;
+    j["d1_bg"] = num(bg.finish().d1);
+    j["d1_fg"] = num(fg.finish().d1);
   }
-  j["invalid"] = a.invalid;
+  j["invalid"] = num(a.invalid);
   j["pixels"] = a.pixels;
   return j;
 }
 
 nlohmann::json hci_json(const HciMetrics& h) {
-  return {{"badpix_007", h.badpix_007}, {"badpix_003", h.badpix_003}, {"badpix_001", h.badpix_001},
-          {"mse_x100", h.mse_x100},     {"q25", h.q25},               {"invalid", h.invalid},
+  return {{"badpix_007", num(h.badpix_007)}, {"badpix_003", num(h.badpix_003)},
+          {"badpix_001", num(h.badpix_001)}, {"mse_x100", num(h.mse_x100)},
+          {"q25", num(h.q25)},               {"invalid", num(h.invalid)},
           {"pixels", h.pixels}};
 }
 
