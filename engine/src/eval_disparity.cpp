@@ -104,16 +104,19 @@ void select_binned(const float* v, std::size_t n, const std::size_t* ks, float* 
     while (t < count && ks[t] < acc + hist[b]) bin[t] = b, below[t] = acc, ++t;
     acc += hist[b];
   }
+  // slot[bin] = 1 + the first target of that bin (which holds its elements), 0 for the rest:
+  // one table look-up per element, the branch almost always not taken.
+  std::vector<std::uint8_t> slot(kBins, 0);
   std::vector<float> part[4];
+  std::size_t fill[4] = {0, 0, 0, 0};
   for (int i = 0; i < count; ++i)
-    if (i == 0 || bin[i] != bin[i - 1]) part[i].reserve(hist[bin[i]]);
+    if (i == 0 || bin[i] != bin[i - 1]) {
+      slot[bin[i]] = static_cast<std::uint8_t>(i + 1);
+      part[i].resize(hist[bin[i]]);
+    }
   for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t k = key(v[i]);
-    for (int j = 0; j < count; ++j)
-      if (k == bin[j]) {
-        part[j].push_back(v[i]);
-        break;  // the first target of that bin holds its elements
-      }
+    const std::uint8_t o = slot[key(v[i])];
+    if (o != 0) part[o - 1][fill[o - 1]++] = v[i];
   }
   for (int i = 0, owner = 0; i < count; ++i) {
     if (i > 0 && bin[i] != bin[i - 1]) owner = i;
