@@ -41,7 +41,7 @@ std::string first_dir(const std::map<std::string, std::string>& dirs, std::initi
 ImageF read_truth(const fs::path& p, int w, int h) {
   int depth = 0;
   const ImageU16 raw = load_image16(p.string(), 0, &depth);
-  LB_REQUIRE(depth == 16, "KITTI truth '" + p.string() + "' is a " + std::to_string(depth) +
+  LB_REQUIRE(depth == 16, "KITTI truth '" + p.string() + "' is " + (depth == 8 ? "an " : "a ") + std::to_string(depth) +
                               "-bit PNG; KITTI disparity maps are 16-bit (value / 256), so its scale is unknown");
   LB_REQUIRE(raw.channels == 1, "KITTI truth '" + p.string() + "' has " + std::to_string(raw.channels) +
                                     " channels; KITTI disparity maps are grey 16-bit PNG");

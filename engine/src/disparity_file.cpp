@@ -29,7 +29,7 @@ ImageF load_disparity_map(const std::string& path, double png8_scale) {
   LB_REQUIRE(raw.channels == 1, "disparity map '" + path + "' has " + std::to_string(raw.channels) +
                                     " channels; a disparity PNG is grey");
   LB_REQUIRE(depth == 16 || png8_scale > 0,
-             "disparity map '" + path + "' is a " + std::to_string(depth) +
+             "disparity map '" + path + "' is " + (depth == 8 ? "an " : "a ") + std::to_string(depth) +
                  "-bit PNG: its scale is unknown (KITTI maps are 16-bit, value / 256; give the 8-bit scale)");
   const double scale = depth == 16 ? kKittiScale : png8_scale;
   ImageF d(raw.width, raw.height, 1);
