@@ -9,6 +9,7 @@
 
 #include "dataset_fixtures.hpp"
 #include "lightbench/dataset.hpp"
+#include "shared_data.hpp"
 #include "test_util.hpp"
 
 using namespace lb;
@@ -212,4 +213,28 @@ TEST_CASE("dataset: refusals in one line, naming the folder or file, with nothin
     refused(dir.path / "tsukuba", "not a KITTI training folder", "kitti");
     refused(dir.path / "tsukuba", "mos_with_names.txt is missing", "tid2013");
   }
+}
+
+// The shared data as published: ../shared/data/stereo is a collection of two 2001 scenes,
+// antinous an HCI light field (input_CamNNN.png, gt_disp_lowres.pfm).
+TEST_CASE("dataset: the shared Middlebury scenes and HCI light field (when the data is present)") {
+  const fs::path stereo = lb_shared_data_dir() + "/stereo", lf = lb_shared_data_dir() + "/lightfield4d/antinous";
+  if (!fs::exists(stereo / "tsukuba") || !fs::exists(lf)) {
+    MESSAGE("SKIPPED: no shared data at " << lb_shared_data_dir());
+    return;
+  }
+  const Dataset ds = open_dataset(stereo.string());
+  CHECK(ds.layout == Layout::Middlebury2001);
+  REQUIRE(ds.scenes.size() >= 2);
+  const OpenedScene t = open_scene(select_scene(ds, "tsukuba"));
+  CHECK(static_cast<const StereoData&>(*t.data).ndisp_hint == 16);
+  CHECK(t.truth.stereo.disparity.width == 384);
+  CHECK_FALSE(t.truth.stereo.mask_disc.empty());
+  const Dataset h = open_dataset(lf.string());
+  CHECK(h.layout == Layout::Hci);
+  CHECK(h.scenes.at(0).name == "antinous");
+  const OpenedScene a = open_scene(h.scenes[0]);
+  CHECK(a.has_truth);
+  CHECK(static_cast<const LightFieldData&>(*a.data).lf.nu == 9);
+  CHECK(has(a.truth_path, "gt_disp_lowres.pfm"));
 }
