@@ -12,6 +12,7 @@
 #include <exception>
 #include <filesystem>
 #include <future>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -108,10 +109,8 @@ void emit(Shared& sh, std::vector<std::vector<std::string>> rows, const double m
           const std::string& what, bool failed) {
   {
     std::lock_guard<std::mutex> lock(sh.rows_mu);
-    for (auto& r : rows) {
-      if (sh.appender) sh.appender->append(r);
-      sh.new_rows.push_back(std::move(r));
-    }
+    if (sh.appender) sh.appender->append(rows);
+    for (auto& r : rows) sh.new_rows.push_back(std::move(r));
     for (int i = 0; i < 4; ++i) sh.sum_ms[i] += ms[i];
   }
   if (failed) {
@@ -190,8 +189,7 @@ void process(Shared& sh, Runner& runner, const dataset::SceneRef& ref, Opened& i
         std::vector<std::string> r = blank_row(sh, ref);
         r[4] = mask;
         for (std::size_t c = 0; c < sh.metric_cols.size(); ++c)
-          if (const auto& g = metrics[mask]; g.contains(sh.metric_cols[c]) && g[sh.metric_cols[c]].is_number())
-            r[5 + c] = number_text(g[sh.metric_cols[c]].get<double>());
+          if (const auto& g = metrics[mask]; g.contains(sh.metric_cols[c])) r[5 + c] = metric_cell(g[sh.metric_cols[c]]);
         r[map_col] = file;
         rows.push_back(r);
         if (what.empty() && !r[5].empty()) what = mask + " " + sh.metric_cols[0] + " " + r[5];
@@ -335,12 +333,34 @@ void run_batch(const BatchOptions& o, const AlgorithmRegistry& reg) {
     if (old.header != sh.header)
       throw Error("--csv '" + o.csv + "': its columns are not this batch's (another data set or algorithm?); give another "
                   "file or --no-resume");
+    // A scene of this signature is done when its rows are whole: one row without a mask (no
+    // truth), or a row for each mask of its protocol. Error rows and scenes cut short by a
+    // kill are run again.
     const std::size_t err_col = sh.header.size() - 5;
+    std::map<std::string, std::vector<std::vector<std::string>>> mine;
     for (auto& r : old.rows) {
-      const bool mine = r[1] == spec.id && r[2] == o.variant && r[3] == sh.signature_params;
-      if (mine && !r[err_col].empty()) continue;
-      if (mine) done.insert(r[0]);
-      kept.rows.push_back(std::move(r));
+      if (r[1] == spec.id && r[2] == o.variant && r[3] == sh.signature_params) mine[r[0]].push_back(std::move(r));
+      else kept.rows.push_back(std::move(r));
+    }
+    std::map<std::string, const dataset::SceneRef*> by_name;
+    for (const auto& s : ds.scenes) by_name[s.name] = &s;
+    for (auto& [scene, rows] : mine) {
+      bool whole = true;
+      std::set<std::string> masks;
+      for (const auto& r : rows) {
+        whole = whole && r[err_col].empty();
+        masks.insert(r[4]);
+      }
+      const auto it = by_name.find(scene);
+      eval::Protocol p;
+      if (whole && it != by_name.end() && !(rows.size() == 1 && rows[0][4].empty())) {
+        const std::vector<std::string> want = protocol_of(it->second->layout, &p) ? protocol_masks(p)
+                                                                                  : std::vector<std::string>{};
+        whole = masks == std::set<std::string>(want.begin(), want.end()) && rows.size() == want.size();
+      }
+      if (!whole) continue;
+      done.insert(scene);
+      for (auto& r : rows) kept.rows.push_back(std::move(r));
     }
   }
   if (!o.csv.empty()) write_now(o.csv, csv_text(kept));

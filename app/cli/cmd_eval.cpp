@@ -117,8 +117,7 @@ void eval_maps(const EvalOptions& o, const dataset::Dataset& ds) {
       std::vector<std::string> row(t.header.size());
       row[0] = r.scene, row[1] = o.method, row[2] = mask;
       for (std::size_t c = 0; c < cols.size(); ++c)
-        if (const auto& g = r.metrics[mask]; g.contains(cols[c]) && g[cols[c]].is_number())
-          row[3 + c] = number_text(g[cols[c]].get<double>());
+        if (const auto& g = r.metrics[mask]; g.contains(cols[c])) row[3 + c] = metric_cell(g[cols[c]]);
       t.rows.push_back(row);
     }
   }

@@ -129,8 +129,9 @@ void CsvAppender::close() {
   fd_ = -1;
 }
 
-void CsvAppender::append(const std::vector<std::string>& fields) {
-  const std::string line = csv_line(fields);
+void CsvAppender::append(const std::vector<std::vector<std::string>>& rows) {
+  std::string line;
+  for (const auto& r : rows) line += csv_line(r);
   // O_APPEND and one write(): the row lands whole at the end or, on a kill, as a torn tail
   // that the next run drops.
   std::size_t done = 0;

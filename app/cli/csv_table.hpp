@@ -35,7 +35,8 @@ class CsvAppender {
   ~CsvAppender();
   CsvAppender(const CsvAppender&) = delete;
   CsvAppender& operator=(const CsvAppender&) = delete;
-  void append(const std::vector<std::string>& fields);
+  // The rows in one write(): a scene's rows land together (or as a torn tail on a kill).
+  void append(const std::vector<std::vector<std::string>>& rows);
   bool open() const { return fd_ >= 0; }
   void close();
 

@@ -38,15 +38,12 @@ MapMatch find_map(const std::string& folder, const std::string& scene) {
   return m;
 }
 
-const dataset::SceneRef& find_scene(const dataset::Dataset& ds, const std::string& name, const std::string& option) {
+const dataset::SceneRef& find_scene(const dataset::Dataset& ds, const std::string& name) {
   std::string n = name;
   if (n.size() > 4 && (n.substr(n.size() - 4) == ".png" || n.substr(n.size() - 4) == ".pfm")) n.resize(n.size() - 4);
   for (const auto& s : ds.scenes)
     if (s.name == n || (ds.layout == dataset::Layout::Kitti && s.name == n + "_10")) return s;
-  std::string some;
-  for (std::size_t i = 0; i < ds.scenes.size() && i < 4; ++i) some += (i ? ", " : "") + ds.scenes[i].name;
-  throw Error(option + " '" + name + "': no such scene in '" + ds.root + "' (" + std::to_string(ds.scenes.size()) +
-              " scenes: " + some + (ds.scenes.size() > 4 ? ", ..." : "") + ")");
+  return dataset::select_scene(ds, name);  // exact or ignoring case; else its one-line error
 }
 
 }  // namespace lb::cli

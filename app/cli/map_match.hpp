@@ -17,8 +17,8 @@ struct MapMatch {
 };
 MapMatch find_map(const std::string& folder, const std::string& scene);
 
-// The scene of a data set named `name` (KITTI: "000000_10", "000000" or "000000_10.png");
-// throws lb::Error listing a few names when none matches.
-const dataset::SceneRef& find_scene(const dataset::Dataset& ds, const std::string& name, const std::string& option);
+// The scene of a data set named `name` (KITTI: "000000_10", "000000" or "000000_10.png"),
+// else dataset::select_scene's match ignoring case or its one-line error.
+const dataset::SceneRef& find_scene(const dataset::Dataset& ds, const std::string& name);
 
 }  // namespace lb::cli

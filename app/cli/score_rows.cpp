@@ -19,6 +19,16 @@ std::vector<std::string> metric_keys(eval::Protocol p) {
   return {};
 }
 
+std::vector<std::string> protocol_masks(eval::Protocol p) {
+  switch (p) {
+    case eval::Protocol::Middlebury2003: return {"all", "disc", "nonocc"};
+    case eval::Protocol::MiddleburyV3: return {"all", "nonocc"};
+    case eval::Protocol::Kitti: return {"noc", "occ"};
+    case eval::Protocol::Hci: return {"all"};
+  }
+  return {};
+}
+
 bool protocol_of(dataset::Layout l, eval::Protocol* out) {
   switch (l) {
     case dataset::Layout::Middlebury2001: *out = eval::Protocol::Middlebury2003; return true;
@@ -47,7 +57,7 @@ std::vector<std::string> keys_of(const nlohmann::json& metrics) {
   for (const auto& [mask, group] : metrics.items())
     if (group.is_object())
       for (const auto& [k, v] : group.items())
-        if (v.is_number()) keys.push_back(k);
+        if (v.is_number() || v.is_null()) keys.push_back(k);  // null: NaN, a value over no pixel
   return keys;
 }
 
@@ -96,6 +106,11 @@ nlohmann::json scenes_json(const CsvTable& t, const RowLayout& l) {
   return scenes;
 }
 
+std::string metric_cell(const nlohmann::json& v) {
+  if (v.is_null()) return "nan";
+  return v.is_number() ? number_text(v.get<double>()) : std::string();
+}
+
 nlohmann::json summary_json(const nlohmann::json& scenes) {
   std::map<std::string, std::map<std::string, std::pair<double, int>>> sums;  // mask -> key -> (sum, n)
   std::map<std::string, int> per_mask;
@@ -104,7 +119,7 @@ nlohmann::json summary_json(const nlohmann::json& scenes) {
     for (const auto& [mask, group] : s["metrics"].items()) {
       ++per_mask[mask];
       for (const auto& [k, v] : group.items())
-        if (v.is_number() && k != "pixels") {
+        if (v.is_number() && std::isfinite(v.get<double>()) && k != "pixels") {
           auto& e = sums[mask][k];
           e.first += v.get<double>();
           ++e.second;

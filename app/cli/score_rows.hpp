@@ -16,6 +16,9 @@ namespace lb::cli {
 
 // The metric keys of a protocol, in column order (evaluation.hpp's names).
 std::vector<std::string> metric_keys(eval::Protocol p);
+// The masks eval::evaluate reports for a protocol (sorted): a scene's rows are whole when
+// they have each (batch's resume).
+std::vector<std::string> protocol_masks(eval::Protocol p);
 // The protocol a layout's truth is scored by (IQA layouts: none, returns false).
 bool protocol_of(dataset::Layout l, eval::Protocol* out);
 // Every key of the given metric objects (or key lists) in the canonical order; keys that no
@@ -34,7 +37,9 @@ struct RowLayout {
 };
 RowLayout row_layout(const CsvTable& t, const std::vector<std::string>& metric_columns);
 nlohmann::json scenes_json(const CsvTable& t, const RowLayout& l);
-// Mean of each key per mask over the scenes that have it ("scenes" counted per mask).
+// Mean of each key per mask over the scenes that have it finite ("scenes" counted per mask).
+// A metric cell: the number's shortest round-trip text, "nan" for null (a value over no pixel).
+std::string metric_cell(const nlohmann::json& v);
 nlohmann::json summary_json(const nlohmann::json& scenes);
 
 // The readable table: one line per row (scene, mask, the metric columns that have a value
