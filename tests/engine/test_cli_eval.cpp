@@ -153,3 +153,43 @@ TEST_CASE("eval: an IQA method's scores against TID2013 MOS (srocc, krocc, plcc 
   CHECK(lbt::count_lines(b.output) == 1);
   CHECK(has(b.output, "zz.bmp"));
 }
+
+TEST_CASE("compute commands: --scene through the data-set layouts (KITTI --frame), 'metrics' = eval's numbers") {
+  lbt::TempDir dir("evalcli");
+  const fs::path t = dir.path / "training";
+  kitti(t, 2012, 2);
+  // Several frames and no --frame: one line listing them.
+  auto r = lbt::run_cli("stereo-bp --scene " + t.string() + " --backend cpu --ndisp 8 --levels 2 --disparity " +
+                        dir.file("d.pfm"));
+  CHECK(r.status == 1);
+  CHECK(lbt::count_lines(r.output) == 1);
+  CHECK(has(r.output, "--frame"));
+  CHECK(has(r.output, "000001_10"));
+  r = lbt::run_cli("stereo --scene " + t.string() + " --frame 000001 --backend cpu --ndisp 8 --levels 2 --out " +
+                   dir.file("d.pfm") + " --json " + dir.file("r.json"));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto j = lbt::read_json(dir.file("r.json"));
+  CHECK(j["parameters"]["layout"] == "kitti");
+  CHECK(j["parameters"]["frame"] == "000001_10");
+  CHECK(j["protocol"] == "kitti");
+  REQUIRE(j.contains("metrics"));
+  CHECK(j["metrics"] == expected(t.string(), "000001_10", load_pfm(dir.file("d.pfm"))));
+  // `eval` of the written map: the same numbers.
+  fs::create_directories(dir.path / "maps");
+  fs::copy_file(dir.file("d.pfm"), dir.file("maps/000001_10.pfm"));
+  save_pfm(dir.file("maps/000000_10.pfm"), ImageF(kW, kH, 1, 10.0f));
+  r = lbt::run_cli("eval --dataset " + t.string() + " --disp " + dir.file("maps") + " --json " + dir.file("e.json"));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(lbt::read_json(dir.file("e.json"))["scenes"][1]["metrics"] == j["metrics"]);
+  // A Middlebury 2014 scene: metrics over nonocc / all beside the runner's bad1 scores.
+  mb2014_scene(dir.path / "mb");
+  r = lbt::run_cli("stereo-local --scene " + dir.file("mb") + " --backend cpu --ndisp 8 --radius 2 --disparity " +
+                   dir.file("m.pfm") + " --json " + dir.file("m.json"));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto m = lbt::read_json(dir.file("m.json"));
+  CHECK(m.contains("bad1_all"));
+  CHECK(m["metrics"] == expected(dir.file("mb"), "mb", load_pfm(dir.file("m.pfm"))));
+}
