@@ -120,76 +120,101 @@ void emit(Shared& sh, std::vector<std::vector<std::string>> rows, const double m
   sh.progress.scene_done(name, what);
 }
 
-// One scene on this worker's runner: rows for the CSV.
-void process(Shared& sh, Runner& runner, const dataset::SceneRef& ref, Opened& in) {
+// A computed scene on its way to the CSV: its map (or IQA score) and what scoring needs.
+struct Computed {
+  const dataset::SceneRef* ref = nullptr;
+  Opened in;
+  std::unique_ptr<HostSurface> out;
+  double score = NAN;  // IQA: the runner's score
+  double ms[4] = {0, 0, 0, 0};
+};
+
+void fail_scene(Shared& sh, const dataset::SceneRef& ref, const double ms[4], const std::string& msg) {
+  std::vector<std::string> r = blank_row(sh, ref);
+  r[sh.header.size() - 5] = msg;
+  emit(sh, {r}, ms, ref.name, "error: " + msg, true);
+}
+
+// Stage 2 (the worker's thread): the primary output on this worker's runner. Returns false
+// when the scene failed (its error row is written).
+bool compute_scene(Shared& sh, Runner& runner, const dataset::SceneRef& ref, Computed& c) {
   const BatchOptions& o = *sh.o;
   const AlgorithmSpec& spec = *o.spec;
-  double ms[4] = {in.open_ms, 0, 0, 0};
-  const std::size_t err_col = sh.header.size() - 5, map_col = sh.header.size() - 6;
-  auto fail = [&](const std::string& msg) {
-    std::vector<std::string> r = blank_row(sh, ref);
-    r[err_col] = msg;
-    emit(sh, {r}, ms, ref.name, "error: " + msg, true);
-  };
-  if (!in.error.empty()) return fail(in.error);
+  c.ms[0] = c.in.open_ms;
+  if (!c.in.error.empty()) return fail_scene(sh, ref, c.ms, c.in.error), false;
   try {
-    const AlgorithmData& data = *in.scene.data;
+    const AlgorithmData& data = *c.in.scene.data;
     ParamValues values = complete_params(spec, data, checked_values(*o.given, spec, data));
     if (spec.validate) spec.validate(values, data);
     std::string primary = o.def.primary;
     if (!o.def.primary_if_param.empty() && o.given->count(o.def.primary_if_param)) primary = o.def.primary_if_output;
     const OutputInfo* info = spec.output(primary);
     LB_REQUIRE(info != nullptr, spec.id + ": no output '" + primary + "'");
-    auto t0 = Clock::now();
-    runner.set_data(in.scene.data);
+    LB_REQUIRE(sh.iqa || info->format == SurfaceFormat::R32F, spec.id + ": its output '" + primary + "' is not a map");
+    const auto t0 = Clock::now();
+    runner.set_data(c.in.scene.data);
     runner.forget_results();
-    HostSurface out(info->format);
-    runner.run(values, sh.variant, primary, out);
+    c.out = std::make_unique<HostSurface>(info->format);
+    runner.run(values, sh.variant, primary, *c.out);
     runner.synchronize();
-    ms[1] = ms_since(t0);
+    c.ms[1] = ms_since(t0);
+    if (sh.iqa) {
+      const nlohmann::json sc = runner.scores();
+      if (sc.contains(spec.id) && sc[spec.id].is_number()) c.score = sc[spec.id].get<double>();
+      else
+        for (const auto& [k, v] : sc.items())
+          if (v.is_number()) {
+            c.score = v.get<double>();
+            break;
+          }
+      LB_REQUIRE(std::isfinite(c.score), spec.id + " gave no score");
+    }
+    return true;
+  } catch (const std::exception& e) {
+    fail_scene(sh, ref, c.ms, e.what());
+    return false;
+  }
+}
+
+// Stage 3 (a thread of its own, while the worker computes the next scene): the map files,
+// eval::evaluate, the rows.
+void finish_scene(Shared& sh, Computed& c) {
+  const BatchOptions& o = *sh.o;
+  const dataset::SceneRef& ref = *c.ref;
+  const std::size_t map_col = sh.header.size() - 6;
+  try {
     std::vector<std::vector<std::string>> rows;
     std::string what;
     if (sh.iqa) {
-      const nlohmann::json s = runner.scores();
-      double score = NAN;
-      if (s.contains(spec.id) && s[spec.id].is_number()) score = s[spec.id].get<double>();
-      else
-        for (const auto& [k, v] : s.items())
-          if (v.is_number()) {
-            score = v.get<double>();
-            break;
-          }
-      LB_REQUIRE(std::isfinite(score), spec.id + " gave no score");
       std::vector<std::string> r = blank_row(sh, ref);
-      r[5] = number_text(score);
+      r[5] = number_text(c.score);
       r[6] = number_text(ref.mos);
       rows.push_back(r);
       char buf[64];
-      std::snprintf(buf, sizeof buf, "%s %.4f", spec.id.c_str(), score);
+      std::snprintf(buf, sizeof buf, "%s %.4f", o.spec->id.c_str(), c.score);
       what = buf;
     } else {
-      LB_REQUIRE(info->format == SurfaceFormat::R32F, spec.id + ": its output '" + primary + "' is not a map");
-      const ImageF& map = out.scalar();
+      const ImageF& map = c.out->scalar();
       std::string file;
       if (!o.out.empty()) {
-        t0 = Clock::now();
+        const auto t0 = Clock::now();
         file = ref.name + ".pfm";
         save_pfm((fs::path(o.out) / file).string(), map);
         if (ref.layout == dataset::Layout::Kitti)
           dataset::save_kitti_disparity((fs::path(o.out) / (ref.name + ".png")).string(), map);
-        ms[3] = ms_since(t0);
+        c.ms[3] = ms_since(t0);
       }
       nlohmann::json metrics = nlohmann::json::object();
-      if (in.scene.has_truth) {
-        t0 = Clock::now();
-        metrics = eval::evaluate(map, in.scene.truth);
-        ms[2] = ms_since(t0);
+      if (c.in.scene.has_truth) {
+        const auto t0 = Clock::now();
+        metrics = eval::evaluate(map, c.in.scene.truth);
+        c.ms[2] = ms_since(t0);
       }
       for (const std::string& mask : masks_of(metrics)) {
         std::vector<std::string> r = blank_row(sh, ref);
         r[4] = mask;
-        for (std::size_t c = 0; c < sh.metric_cols.size(); ++c)
-          if (const auto& g = metrics[mask]; g.contains(sh.metric_cols[c])) r[5 + c] = metric_cell(g[sh.metric_cols[c]]);
+        for (std::size_t k = 0; k < sh.metric_cols.size(); ++k)
+          if (const auto& g = metrics[mask]; g.contains(sh.metric_cols[k])) r[5 + k] = metric_cell(g[sh.metric_cols[k]]);
         r[map_col] = file;
         rows.push_back(r);
         if (what.empty() && !r[5].empty()) what = mask + " " + sh.metric_cols[0] + " " + r[5];
@@ -202,12 +227,12 @@ void process(Shared& sh, Runner& runner, const dataset::SceneRef& ref, Opened& i
       }
     }
     for (auto& r : rows)
-      for (int i = 0; i < 4; ++i) r[sh.header.size() - 4 + static_cast<std::size_t>(i)] = number_text(std::round(ms[i] * 1000) / 1000);
+      for (std::size_t i = 0; i < 4; ++i) r[sh.header.size() - 4 + i] = number_text(std::round(c.ms[i] * 1000) / 1000);
     char t[64];
-    std::snprintf(t, sizeof t, " (%.1f ms)", ms[1]);
-    emit(sh, std::move(rows), ms, ref.name, (what.empty() ? std::string("ok") : what) + t, false);
+    std::snprintf(t, sizeof t, " (%.1f ms)", c.ms[1]);
+    emit(sh, std::move(rows), c.ms, ref.name, (what.empty() ? std::string("ok") : what) + t, false);
   } catch (const std::exception& e) {
-    fail(e.what());
+    fail_scene(sh, ref, c.ms, e.what());
   }
 }
 
@@ -228,23 +253,38 @@ void worker(Shared& sh, int device) {
   std::unique_ptr<Runner> runner = sh.reg->make_runner(sh.o->spec->id, sh.kind, device);
   {
     std::lock_guard<std::mutex> lock(sh.rows_mu);
-    sh.devices_used.insert(runner->device_name());
+    // CUDA: the device's ordinal with its name (two devices of one model stay apart).
+    sh.devices_used.insert(sh.kind == BackendKind::Cuda ? std::to_string(device) + ": " + runner->device_name()
+                                                        : runner->device_name());
   }
   auto take = [&]() -> const dataset::SceneRef* {
     const std::size_t i = sh.next++;
     return i < sh.todo.size() ? sh.todo[i] : nullptr;
   };
   const double scale = sh.o->gt_scale;
+  // Three stages per worker: the next scene opens (stage 1) and the previous one is scored
+  // and written (stage 3) while this one computes (stage 2).
   const dataset::SceneRef* cur = take();
   std::future<Opened> pending;
+  std::future<void> finishing;
+  std::unique_ptr<Computed> done_last;
   if (cur) pending = std::async(std::launch::async, open_one, cur, scale);
   while (cur) {
-    Opened in = pending.get();
+    auto c = std::make_unique<Computed>();
+    c->ref = cur;
+    c->in = pending.get();
     const dataset::SceneRef* nxt = take();
     if (nxt) pending = std::async(std::launch::async, open_one, nxt, scale);
-    process(sh, *runner, *cur, in);
+    const bool ok = compute_scene(sh, *runner, *cur, *c);
+    if (finishing.valid()) finishing.get();  // one scene in stage 3 at a time
+    if (ok) {
+      done_last = std::move(c);
+      Computed* job = done_last.get();
+      finishing = std::async(std::launch::async, [&sh, job] { finish_scene(sh, *job); });
+    }
     cur = nxt;
   }
+  if (finishing.valid()) finishing.get();
 }
 
 }  // namespace

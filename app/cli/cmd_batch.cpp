@@ -53,7 +53,6 @@ Action add_batch(CLI::App& app, const AlgorithmRegistry& registry) {
     subs.emplace_back(sub, o);
   }
   const AlgorithmRegistry* reg = &registry;
-  CLI::App* self = &app;
   return [=] {
     for (const auto& [sub, o] : subs)
       if (sub->parsed()) {
@@ -66,7 +65,6 @@ Action add_batch(CLI::App& app, const AlgorithmRegistry& registry) {
         for (const auto& [sub, o] : subs) s += (s.empty() ? "" : ", ") + sub->get_name();
         return s;
       }() + ") or give --merge");
-    (void)self;
     run_merge(*merge, *merge_csv, *merge_json);
   };
 }

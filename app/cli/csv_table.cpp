@@ -24,15 +24,23 @@ namespace {
 std::string field_text(const std::string& f) {
   if (f.find_first_of(",\"\r\n") == std::string::npos) return f;
   std::string q = "\"";
-  for (char c : f) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
+  for (char c : f) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  q += '"';
+  return q;
 }
 }  // namespace
 
 std::string csv_line(const std::vector<std::string>& fields) {
   std::string s;
-  for (std::size_t i = 0; i < fields.size(); ++i) s += (i ? "," : "") + field_text(fields[i]);
-  return s + "\n";
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i) s += ',';
+    s += field_text(fields[i]);
+  }
+  s += '\n';
+  return s;
 }
 
 std::string csv_text(const CsvTable& t) {
