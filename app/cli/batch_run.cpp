@@ -250,8 +250,7 @@ Opened open_one(const dataset::SceneRef* ref, double gt_scale) {
 }
 
 // A worker: its own runner; the next scene is opened while this one computes.
-void worker(Shared& sh, int device) {
-  std::unique_ptr<Runner> runner = sh.reg->make_runner(sh.o->spec->id, sh.kind, device);
+void worker(Shared& sh, Runner* runner, int device) {
   {
     std::lock_guard<std::mutex> lock(sh.rows_mu);
     // CUDA: the device's ordinal with its name (two devices of one model stay apart).
@@ -430,13 +429,18 @@ void run_batch(const BatchOptions& o, const AlgorithmRegistry& reg) {
               resumed, o.csv.empty() ? "(no --csv)" : o.csv.c_str(), reason.c_str());
   std::fflush(stdout);
 
+  // The runners (a CUDA context per device) before the clock starts: the throughput is the
+  // scenes'.
+  std::vector<std::exception_ptr> errors(devices.empty() ? 1 : devices.size());
+  std::vector<std::unique_ptr<Runner>> runners;
+  for (std::size_t w = 0; w < errors.size(); ++w)
+    runners.push_back(reg.make_runner(spec.id, kind, devices.empty() ? 0 : devices[w]));
   const auto t0 = Clock::now();
   std::vector<std::thread> threads;
-  std::vector<std::exception_ptr> errors(devices.empty() ? 1 : devices.size());
   for (std::size_t w = 0; w < errors.size(); ++w)
     threads.emplace_back([&, w] {
       try {
-        worker(sh, devices.empty() ? 0 : devices[w]);
+        worker(sh, runners[w].get(), devices.empty() ? 0 : devices[w]);
       } catch (...) {
         errors[w] = std::current_exception();
       }
