@@ -60,6 +60,9 @@ TEST_CASE("pearson and spearman by hand, ties by average ranks") {
   // Monotone but not linear: spearman 1, pearson below 1.
   CHECK(spearman({1, 2, 3, 4}, {1, 10, 100, 1000}) == doctest::Approx(1.0));
   CHECK(pearson({1, 2, 3, 4}, {1, 10, 100, 1000}) < 0.9);
+  // Any scale: the sums of squares of 1e300 or 1e-300 scores would overflow or underflow.
+  CHECK(pearson({1e300, 2e300, 3e300, 4e300, 5e300}, {2, 4, 5, 4, 5}) == doctest::Approx(6.0 / std::sqrt(60.0)));
+  CHECK(pearson({1e-300, 2e-300, 3e-300, 4e-300, 5e-300}, {2, 4, 5, 4, 5}) == doctest::Approx(6.0 / std::sqrt(60.0)));
   CHECK_THROWS_AS(pearson({1, 2}, {1, 2, 3}), Error);
   CHECK_THROWS_AS(pearson({1}, {1}), Error);
   CHECK_THROWS_WITH_AS(pearson({1, 1, 1}, {1, 2, 3}), doctest::Contains("constant"), Error);
@@ -166,6 +169,16 @@ TEST_CASE("correlate: signed values, JSON keys, refusals in one line") {
   CHECK(j["logistic"].size() == 5);
   CHECK(j["n"] == 400);
   CHECK(j["plcc"].get<double>() == c.plcc);
+
+  // Tiny and huge scores are fitted like any other (standardised first).
+  for (double scale : {1e-300, 1e300}) {
+    std::vector<double> tiny(400);
+    for (int i = 0; i < 400; ++i) tiny[i] = mad[i] * scale;
+    const IqaCorrelation t = correlate(tiny, mos);
+    CAPTURE(scale);
+    CHECK(t.srocc == c.srocc);
+    CHECK(t.plcc == doctest::Approx(c.plcc).epsilon(1e-6));
+  }
 
   check_one_line_error({1, 2, 3, 4}, {1, 2, 3, 4}, "4 pairs");
   check_one_line_error({1, 2, 3, 4, 5}, {1, 2, 3, 4}, "mismatched sizes");
