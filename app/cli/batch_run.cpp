@@ -152,6 +152,10 @@ bool compute_scene(Shared& sh, Runner& runner, const dataset::SceneRef& ref, Com
     const OutputInfo* info = spec.output(primary);
     LB_REQUIRE(info != nullptr, spec.id + ": no output '" + primary + "'");
     LB_REQUIRE(sh.iqa || info->format == SurfaceFormat::R32F, spec.id + ": its output '" + primary + "' is not a map");
+    // HCI: scored with the run's border, as the compute commands' metrics and the runner's
+    // own scores (15, less for a field under 60 px).
+    if (c.in.scene.truth.protocol == eval::Protocol::Hci && values.count("border"))
+      c.in.scene.truth.border = static_cast<int>(values.at("border"));
     const auto t0 = Clock::now();
     runner.set_data(c.in.scene.data);
     runner.forget_results();

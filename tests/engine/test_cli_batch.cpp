@@ -34,8 +34,14 @@ nlohmann::json without_run(nlohmann::json j) {
   return j;
 }
 
+std::string scene_name(int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "s%d", i);
+  return buf;
+}
+
 void collection(const fs::path& root, int n) {
-  for (int i = 0; i < n; ++i) mb2014_scene(root / ("s" + std::to_string(i)));
+  for (int i = 0; i < n; ++i) mb2014_scene(root / scene_name(i));
 }
 }  // namespace
 
@@ -62,7 +68,7 @@ TEST_CASE("batch: stereo-bp over a Middlebury 2014 collection: maps, rows, score
   // The scores are eval::evaluate's on the map written.
   const dataset::Dataset ds = dataset::open_dataset(dir.file("mb"));
   for (int i = 0; i < 3; ++i) {
-    const std::string name = "s" + std::to_string(i);
+    const std::string name = scene_name(i);
     CAPTURE(name);
     const ImageF map = load_pfm(dir.file("maps/" + name + ".pfm"));
     const nlohmann::json want = eval::evaluate(map, dataset::open_scene(dataset::select_scene(ds, name)).truth);
@@ -138,7 +144,7 @@ TEST_CASE("batch: a failing scene is an error row, the rest go on, exit 1; shard
   r = lbt::run_cli("batch --merge " + dir.file("a.csv") + " " + dir.file("a.csv") + " --csv " + dir.file("m2.csv"));
   CHECK(r.status == 0);
   auto lines = lines_of(dir.file("a.csv"));
-  lines[1].replace(lines[1].find(",all,") + 5, 1, "7");
+  lines[1][lines[1].find(",all,") + 5] = '7';  // another bad050
   {
     std::ofstream f(dir.file("c.csv"));
     for (const auto& l : lines) f << l << "\n";
@@ -209,4 +215,26 @@ TEST_CASE("batch: bad --shard, --device, --devices and a data set of the wrong k
   CHECK(lbt::count_lines(r.output) == 1);
   CHECK(has(r.output, "tid2013"));
   CHECK(!fs::exists(dir.file("maps")));
+}
+
+TEST_CASE("batch: lightfield over HCI light fields, scored with the run's border like lfdepth's metrics") {
+  lbt::TempDir dir("batchcli");
+  hci(dir.path / "lf" / "a");
+  hci(dir.path / "lf" / "b");
+  auto r = lbt::run_cli("batch lightfield --dataset " + dir.file("lf") + " --out " + dir.file("maps") +
+                        " --backend cpu --labels 9 --json " + dir.file("l.json"));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto j = lbt::read_json(dir.file("l.json"));
+  REQUIRE(j["scenes"].size() == 2);
+  CHECK(j["scenes"][0]["metrics"]["all"].contains("badpix_007"));
+  // lfdepth on the same field: the same map, the same metrics.
+  r = lbt::run_cli("lfdepth --lf " + dir.file("lf/a") + " --backend cpu --labels 9 --out " + dir.file("a.pfm") +
+                   " --json " + dir.file("a.json"));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto a = lbt::read_json(dir.file("a.json"));
+  CHECK(a["protocol"] == "hci");
+  CHECK(a["metrics"] == j["scenes"][0]["metrics"]);
+  CHECK(lbt::read_bytes(dir.file("a.pfm")) == lbt::read_bytes(dir.file("maps/a.pfm")));
 }
