@@ -2,6 +2,7 @@
 // parameters as the compute commands take them) and `batch --merge A.csv B.csv ... --csv OUT`.
 #include "batch.hpp"
 #include "commands.hpp"
+#include "driver.hpp"
 #include "lightbench/error.hpp"
 #include "option_checks.hpp"
 
@@ -50,6 +51,7 @@ Action add_batch(CLI::App& app, const AlgorithmRegistry& registry) {
     sub->add_option("--devices", o->devices, "CUDA devices, one worker each (e.g. 0,1)");
     sub->add_option("--shard", o->shard, "K/N: only the scenes i with i % N == K (0-based, sorted by name)");
     sub->add_flag("--no-resume", o->no_resume, "start the CSV over instead of skipping the scenes it has");
+    sub->footer(describe_algorithms(registry, {spec.id}));
     subs.emplace_back(sub, o);
   }
   const AlgorithmRegistry* reg = &registry;
