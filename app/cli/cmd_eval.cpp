@@ -192,8 +192,9 @@ void eval_scores(const EvalOptions& o, const dataset::Dataset& ds) {
   const char* against = ds.is_dmos ? "DMOS" : "MOS";
   std::printf("eval: %s (%s, %s) vs %s of %zu images\n", o.method.c_str(), ds.root.c_str(),
               dataset::to_string(ds.layout), against, c.n);
-  std::printf("srocc %.4f  krocc %.4f  plcc %.4f  (logistic fit %s)\n", c.srocc, c.krocc, c.plcc,
-              c.fit.converged ? "converged" : "did not converge");
+  std::printf("srocc %.4f  krocc %.4f  plcc %.4f\n", c.srocc, c.krocc, c.plcc);
+  std::printf("logistic b1..b5 %.6g %.6g %.6g %.6g %.6g (%s)\n", c.fit.b[0], c.fit.b[1], c.fit.b[2], c.fit.b[3],
+              c.fit.b[4], c.fit.converged ? "converged" : "did not converge");
   if (missing) std::printf("%d of %zu images have no score\n", missing, ds.scenes.size());
   if (!o.csv.empty()) write_text(o.csv, csv_text(t), "--csv");
   if (!o.json.empty()) {
