@@ -57,6 +57,15 @@ DeviceInfo device_info(int device) {
   return d;
 }
 
+int device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
 bool device_available(std::string* why) {
   auto fail = [why](const std::string& w) {
     if (why) *why = w;

@@ -23,12 +23,15 @@ void register_runners(AlgorithmRegistry& r) {
     const DeviceInfo d = device_info();
     return d.name + " (sm_" + std::to_string(d.cc_major) + std::to_string(d.cc_minor) + ")";
   };
+  hooks.device_count = [] { return device_count(); };
   r.set_cuda_hooks(std::move(hooks));
-  r.add_cuda("plenoptic", [] { return make_plenoptic_runner(make_plenoptic_engine_cuda()); });
-  r.add_cuda("lightfield", [] { return make_lightfield_runner(make_lightfield_engine_cuda()); });
-  r.add_cuda("stereo-bp", [] { return make_stereo_bp_runner(make_stereo_bp_engine_cuda()); });
-  r.add_cuda("stereo-local", [] { return make_stereo_local_runner(make_stereo_local_engine_cuda()); });
-  r.add_cuda("mad", [] { return make_mad_runner(make_mad_engine_cuda()); });
+  // Each engine takes its device and selects it before every call (batch --devices runs one
+  // runner per device, each on its own thread).
+  r.add_cuda("plenoptic", [](int d) { return make_plenoptic_runner(make_plenoptic_engine_cuda(d)); });
+  r.add_cuda("lightfield", [](int d) { return make_lightfield_runner(make_lightfield_engine_cuda(d)); });
+  r.add_cuda("stereo-bp", [](int d) { return make_stereo_bp_runner(make_stereo_bp_engine_cuda(d)); });
+  r.add_cuda("stereo-local", [](int d) { return make_stereo_local_runner(make_stereo_local_engine_cuda(d)); });
+  r.add_cuda("mad", [](int d) { return make_mad_runner(make_mad_engine_cuda(d)); });
 }
 
 }  // namespace lb::cuda

@@ -96,4 +96,11 @@ void progress_done() {
   if (tty()) std::fprintf(stderr, "\r\033[K");
 }
 
+namespace {
+int g_exit_status = 0;
+}  // namespace
+
+void set_exit_status(int status) { g_exit_status = status; }
+int exit_status() { return g_exit_status; }
+
 }  // namespace lb::cli

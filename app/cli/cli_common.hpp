@@ -40,4 +40,10 @@ nlohmann::json to_json(const RenderParams& p);
 void progress(const std::string& line);
 void progress_done();
 
+// A command that finished its outputs but reports a partial failure (`eval` with a scene
+// missing its map, `batch` with a failed scene) sets 1 here: main commits the outputs and
+// then exits with it.
+void set_exit_status(int status);
+int exit_status();
+
 }  // namespace lb::cli

@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "lightbench/algorithm.hpp"
+
 namespace lb::cli {
 
 using Action = std::function<void()>;
@@ -11,6 +13,9 @@ using Action = std::function<void()>;
 Action add_generate(CLI::App& app);
 // generate-stereo: a folder of synthetic stereo scenes (Middlebury 2014 layout).
 Action add_generate_stereo(CLI::App& app);
+// `eval` (cmd_eval.cpp) and `batch` (cmd_batch.cpp, batch_run.cpp, batch_report.cpp).
+Action add_eval(CLI::App& app);
+Action add_batch(CLI::App& app, const AlgorithmRegistry& registry);
 // The compute commands: driver.hpp (add_compute_command).
 
 // `bench` (cmd_bench.cpp; in a build without CUDA, cmd_bench_unavailable.cpp).

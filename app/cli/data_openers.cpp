@@ -3,6 +3,8 @@
 #include <filesystem>
 
 #include "cli_common.hpp"
+#include "map_match.hpp"
+#include "lightbench/dataset.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/memory_budget.hpp"
@@ -66,8 +68,12 @@ class LightFieldOpener final : public DataOpener {
     progress_done();
     lf_ = &d->lf;
     data_ = d;
+    truth_ = eval::Truth{};
+    truth_.protocol = eval::Protocol::Hci;
+    truth_.stereo.disparity = d->lf.gt;  // the border: the run's `border` (driver.cpp)
     return d;
   }
+  const eval::Truth* truth() const override { return lf_ && lf_->has_gt() ? &truth_ : nullptr; }
   void describe(nlohmann::json& p, nlohmann::json& r) const override {
     p["lf"] = dir_;
     p["layout"] = lf_->layout;
@@ -80,6 +86,7 @@ class LightFieldOpener final : public DataOpener {
   std::string dir_, grid_, gt_, gt_source_;
   std::shared_ptr<const AlgorithmData> data_;
   const LightField4D* lf_ = nullptr;
+  eval::Truth truth_;
 };
 
 class StereoOpener final : public DataOpener {
@@ -91,7 +98,9 @@ class StereoOpener final : public DataOpener {
                    "stereo folder: Middlebury 2001-2006 (imL/imR or view1/view5, groundtruth.png or disp1.png, "
                    "mask_*.png) or 2014/2021/MiddEval3 (im0/im1, calib.txt, disp0GT.pfm, mask0nocc.png)");
     app.add_option("--layout", layout_, "--scene's layout: auto (from the files present), middlebury2001 (2001-2006), middlebury2014 "
-                   "(2014, 2021, MiddEval3)");
+                   "(2014, 2021, MiddEval3), kitti");
+    app.add_option("--frame", frame_, "--scene holding several scenes (a KITTI training folder, a folder of scenes): "
+                   "the one to open (000000_10, or 000000)");
     app.add_option("--gt", gt_, "ground-truth disparity (8-bit image with --gt-scale, or .pfm)");
     app.add_option("--gt-scale", gt_scale_, "ground truth value per disparity (tsukuba 16, venus 8)")
         ->check(real_in(1e-6, 1e6));
@@ -103,19 +112,36 @@ class StereoOpener final : public DataOpener {
     if (scene_.empty() && (left_.empty() || right_.empty())) throw Error("give --left and --right, or --scene DIR");
     if (!scene_.empty() && (!left_.empty() || !right_.empty()))
       throw Error("--scene and --left/--right exclude each other");
-    const stereo::StereoLayout layout = stereo::parse_stereo_layout(layout_);
-    if (layout != stereo::StereoLayout::Auto && scene_.empty()) throw Error("--layout needs --scene DIR");
+    if (!frame_.empty() && scene_.empty()) throw Error("--frame needs --scene DIR");
+    const bool forced = dataset::parse_layout(layout_, nullptr);  // a bad name: its one-line error
+    if (forced && scene_.empty()) throw Error("--layout needs --scene DIR");
     progress("stereo: loading ...");
     auto d = std::make_shared<StereoData>();
     double scale = gt_scale_;
+    eval::Protocol protocol = eval::Protocol::Middlebury2003;  // --gt: bad > 1 over the masks given
     if (!scene_.empty()) {
-      stereo::StereoScene sc = stereo::load_stereo_scene(scene_, gt_scale_, layout);
-      layout_used_ = sc.layout;
-      d->pair = std::move(sc.pair);
-      d->gt = std::move(sc.gt);
-      d->ndisp_hint = sc.suggested_ndisp;
-      scale = sc.gt_scale;
-      if (!d->gt.empty()) gt_source_ = sc.gt_path;
+      const dataset::Dataset ds = dataset::open_dataset(scene_, layout_);
+      if (dataset::data_kind(ds.layout) != DataKind::StereoPair)
+        throw Error("--scene '" + scene_ + "' is a " + dataset::to_string(ds.layout) + " data set, not a stereo pair");
+      if (frame_.empty() && ds.scenes.size() > 1) {
+        std::string some;
+        for (std::size_t i = 0; i < ds.scenes.size() && i < 4; ++i) some += (i ? ", " : "") + ds.scenes[i].name;
+        throw Error("--scene '" + scene_ + "' holds " + std::to_string(ds.scenes.size()) + " scenes (" + some +
+                    (ds.scenes.size() > 4 ? ", ..." : "") + "): pick one with --frame NAME");
+      }
+      const dataset::SceneRef& ref = frame_.empty() ? ds.scenes.front() : find_scene(ds, frame_);
+      dataset::OpenedScene sc = dataset::open_scene(ref, gt_scale_);
+      const auto& sd = static_cast<const StereoData&>(*sc.data);
+      layout_used_ = dataset::to_string(ref.layout);
+      frame_used_ = ref.name;
+      d->pair = sd.pair;
+      d->gt = sd.gt;
+      d->ndisp_hint = sd.ndisp_hint;
+      protocol = sc.truth.protocol;
+      truth_.obj_map = sc.truth.obj_map;
+      // KITTI: the truth is disp_occ, its noc mask from disp_noc (eval::Truth); the runner
+      // scores the same maps.
+      if (!d->gt.empty()) gt_source_ = sc.truth_path;
     } else {
       d->pair = stereo::load_stereo_pair(left_, right_);
     }
@@ -142,19 +168,26 @@ class StereoOpener final : public DataOpener {
     }
     progress_done();
     size_ = {w, h};
+    truth_.protocol = protocol;
+    truth_.stereo = d->gt;
+    has_truth_ = !d->gt.empty();
     return d;
   }
+  const eval::Truth* truth() const override { return has_truth_ ? &truth_ : nullptr; }
   void describe(nlohmann::json& p, nlohmann::json& r) const override {
     p["left"] = left_;
     p["right"] = right_;
     p["scene"] = scene_;
     if (!layout_used_.empty()) p["layout"] = layout_used_;
+    if (!frame_used_.empty()) p["frame"] = frame_used_;
     p["size"] = size_;
     r["ground_truth"] = gt_source_.empty() ? "none" : gt_source_;
   }
 
  private:
-  std::string layout_ = "auto", layout_used_;
+  std::string layout_ = "auto", layout_used_, frame_, frame_used_;
+  eval::Truth truth_;
+  bool has_truth_ = false;
   std::string left_, right_, scene_, gt_, mask_nonocc_, mask_all_, mask_disc_, gt_source_;
   double gt_scale_ = 0;
   nlohmann::json size_;

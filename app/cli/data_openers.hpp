@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lightbench/algorithm.hpp"
+#include "lightbench/evaluation.hpp"
 
 namespace lb::cli {
 
@@ -24,6 +25,9 @@ class DataOpener {
   // What the report records about the data: parameters.source, size, grid, ...; and
   // report.ground_truth (its source, or "none").
   virtual void describe(nlohmann::json& parameters, nlohmann::json& report) const = 0;
+  // The opened data's truth for eval::evaluate (the report's "metrics": the numbers `eval`
+  // gives for the same map), nullptr when the data has none or its kind has no protocol.
+  virtual const eval::Truth* truth() const { return nullptr; }
 };
 
 std::unique_ptr<DataOpener> make_opener(DataKind kind);

@@ -76,20 +76,6 @@ void check_folder(const OutputFlag& o) {
   }
 }
 
-// Backend: the registry's choice; an algorithm without a CUDA runner runs on the CPU under
-// --backend auto and is refused under --backend cuda.
-BackendKind choose_backend(const AlgorithmRegistry& reg, const AlgorithmSpec& spec, const std::string& text,
-                           std::string* reason) {
-  const BackendRequest req = parse_backend_request(text);
-  BackendKind kind = reg.choose(req, reason);
-  if (kind == BackendKind::Cuda && !spec.cuda) {
-    if (req == BackendRequest::Cuda) throw Error("--backend cuda: " + spec.id + " has no CUDA runner");
-    kind = BackendKind::Cpu;
-    *reason = "CPU: " + spec.id + " has no CUDA runner";
-  }
-  return kind;
-}
-
 double median(std::vector<double> v) {
   if (v.empty()) return 0.0;
   std::sort(v.begin(), v.end());
@@ -115,6 +101,8 @@ void print_summary(const CommandState& st, const RunRecord& rec, const Algorithm
   std::printf("%s %s\n", data.has_truth() ? "ground truth:" : "scores:", flat(rec.scores).c_str());
   for (const auto& [k, v] : rec.scores.items())
     if (v.is_object()) std::printf("  %s: %s\n", k.c_str(), flat(v).c_str());
+  for (const auto& [mask, v] : rec.metrics.items())
+    std::printf("%s %s: %s\n", rec.protocol.c_str(), mask.c_str(), flat(v).c_str());
 }
 
 void run_command(CommandState& st, const AlgorithmRegistry& reg) {
@@ -205,6 +193,15 @@ void run_command(CommandState& st, const AlgorithmRegistry& reg) {
   }
   runner->synchronize();
   rec.scores = runner->scores();
+  // The benchmark protocol's metrics of the primary map (eval::evaluate: the numbers `eval`
+  // gives for the same map), whole (--crop cuts the files only).
+  if (const eval::Truth* truth = st.opener->truth(); truth && spec.output(primary)->format == SurfaceFormat::R32F) {
+    eval::Truth t = *truth;
+    if (t.protocol == eval::Protocol::Hci && rec.values.count("border"))
+      t.border = static_cast<int>(rec.values.at("border"));  // the run's scoring border (HCI: 15)
+    rec.metrics = eval::evaluate(surfaces.at(primary)->scalar(), t);
+    rec.protocol = eval::to_string(t.protocol);
+  }
   rec.last_variant = runner->last_variant().empty() ? "reference" : runner->last_variant();
 
   auto scale_of = [&](const std::string& name) -> const PngScale* {
@@ -235,6 +232,20 @@ void run_command(CommandState& st, const AlgorithmRegistry& reg) {
 }
 
 }  // namespace
+
+// Backend: the registry's choice; an algorithm without a CUDA runner runs on the CPU under
+// --backend auto and is refused under --backend cuda.
+BackendKind choose_backend(const AlgorithmRegistry& reg, const AlgorithmSpec& spec, const std::string& text,
+                           std::string* reason) {
+  const BackendRequest req = parse_backend_request(text);
+  BackendKind kind = reg.choose(req, reason);
+  if (kind == BackendKind::Cuda && !spec.cuda) {
+    if (req == BackendRequest::Cuda) throw Error("--backend cuda: " + spec.id + " has no CUDA runner");
+    kind = BackendKind::Cpu;
+    *reason = "CPU: " + spec.id + " has no CUDA runner";
+  }
+  return kind;
+}
 
 Action add_compute_command(CLI::App& app, const CommandDef& def, const AlgorithmRegistry& registry) {
   auto st = std::make_shared<CommandState>();

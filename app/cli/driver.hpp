@@ -14,6 +14,11 @@ namespace lb::cli {
 // Registers the command's options on `app` and returns its action.
 Action add_compute_command(CLI::App& app, const CommandDef& def, const AlgorithmRegistry& registry);
 
+// Backend: the registry's choice; an algorithm without a CUDA runner runs on the CPU under
+// --backend auto and is refused under --backend cuda. *reason says which and why.
+BackendKind choose_backend(const AlgorithmRegistry& reg, const AlgorithmSpec& spec, const std::string& text,
+                           std::string* reason);
+
 // The registry's algorithms, variants (with notes) and outputs, for --help.
 std::string describe_algorithms(const AlgorithmRegistry& registry, const std::vector<std::string>& ids);
 

@@ -65,6 +65,10 @@ void write_report(const CommandState& st, const RunRecord& rec, Runner& runner, 
   // the top level, and the runner's top-level ones move under displaced_scores_key.
   nlohmann::json scores = rec.scores.is_object() ? rec.scores : nlohmann::json::object();
   j["scores"] = scores;
+  if (!rec.metrics.empty()) {
+    j["metrics"] = rec.metrics;  // {mask: {key: value}}: what `eval` reports for this map
+    j["protocol"] = rec.protocol;
+  }
   nlohmann::json top = scores;
   if (scores.contains(rec.primary) && scores[rec.primary].is_object()) {
     top = scores[rec.primary];

@@ -46,6 +46,8 @@ struct RunRecord {
   std::string backend, device, reason, variant_requested, last_variant, primary;
   ParamValues values;  // complete
   nlohmann::json scores;
+  nlohmann::json metrics = nlohmann::json::object();  // eval::evaluate of the primary map (with truth)
+  std::string protocol;                               // its protocol's name
   std::vector<double> wall_ms;     // per repeat of the primary output
   std::vector<double> compute_ms;  // per repeat: the runner's timing rows it recorded (kernels, CPU passes)
   std::vector<Written> written;

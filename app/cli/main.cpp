@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "cli_common.hpp"
 #include "command_defs.hpp"
 #include "commands.hpp"
 #include "driver.hpp"
@@ -15,9 +16,9 @@
 
 namespace {
 
-// Commands whose --out names a folder.
-bool is_folder_out(const CLI::App& sub) {
-  return sub.get_name() == "generate" || sub.get_name() == "generate-stereo";
+// Commands whose --out is a folder: generate, generate-stereo, and batch's (batch ALGO --out DIR).
+bool folder_out(const CLI::App& sub) {
+  return sub.get_name() == "generate" || sub.get_name() == "generate-stereo" || (sub.get_parent() && sub.get_parent()->get_name() == "batch");
 }
 
 // Every file output of the chosen (sub)commands is checked before any work: its directory
@@ -29,7 +30,7 @@ void check_output_options(const CLI::App& app) {
     for (const char* name : {"--out", "--json", "--error-map", "--aif"}) {
       const CLI::Option* opt = sub->get_option_no_throw(name);
       if (!opt || opt->count() == 0) continue;
-      if (std::string(name) == "--out" && is_folder_out(*sub)) continue;  // a folder
+      if (std::string(name) == "--out" && folder_out(*sub)) continue;  // a folder
       const std::string path = opt->as<std::string>();
       lb::check_output_path(path, name);
       std::error_code ec;
@@ -44,7 +45,7 @@ void check_output_options(const CLI::App& app) {
     for (const char* name : {"--out", "--maps"}) {
       const CLI::Option* opt = sub->get_option_no_throw(name);
       if (!opt || opt->count() == 0) continue;
-      if (std::string(name) == "--out" && !is_folder_out(*sub)) continue;
+      if (std::string(name) == "--out" && !folder_out(*sub)) continue;
       const std::string path = opt->as<std::string>();
       std::error_code ec;
       if (std::filesystem::exists(path, ec) && !std::filesystem::is_directory(path, ec))
@@ -94,6 +95,10 @@ int main(int argc, char** argv) {
   for (const lb::cli::CommandDef& def : defs)
     add(def.name.c_str(), def.help.c_str(),
         [&](CLI::App& sub) { return lb::cli::add_compute_command(sub, def, registry); });
+  add("eval", "score any method's disparity maps (or IQA scores) against a data set's truth by its protocol",
+      lb::cli::add_eval);
+  add("batch", "run an algorithm over every scene of a data set: maps, scores, timings (resumable, sharded)",
+      [&](CLI::App& sub) { return lb::cli::add_batch(sub, registry); });
   add("bench", "time kernel variants (CUDA events, median) against a copy kernel",
       lb::cli::add_bench);
   // CLI11's messages, one line each, like every other error.
@@ -157,5 +162,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "lightbench-cli: error: %s\n", e.what());
     return 1;
   }
-  return 0;
+  // A command that wrote its reports but had a failing part (eval: a scene without a map;
+  // batch: a failed scene) exits 1 after its outputs are in place.
+  return lb::cli::exit_status();
 }

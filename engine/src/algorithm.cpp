@@ -90,7 +90,7 @@ void AlgorithmRegistry::add(AlgorithmSpec spec) {
   specs_.push_back(std::move(spec));
 }
 
-void AlgorithmRegistry::add_cuda(const std::string& id, RunnerFactory cuda) {
+void AlgorithmRegistry::add_cuda(const std::string& id, CudaRunnerFactory cuda) {
   for (auto& s : specs_)
     if (s.id == id) {
       s.cuda = std::move(cuda);
@@ -122,6 +122,11 @@ bool AlgorithmRegistry::cuda_available(std::string* why) const {
 
 std::string AlgorithmRegistry::cuda_device() const { return cuda_.describe ? cuda_.describe() : ""; }
 
+int AlgorithmRegistry::cuda_device_count() const {
+  if (!cuda_.device_count || !cuda_available()) return 0;
+  return cuda_.device_count();
+}
+
 BackendKind AlgorithmRegistry::choose(BackendRequest request, std::string* reason) const {
   std::string why;
   if (request == BackendRequest::Cpu) {
@@ -137,13 +142,16 @@ BackendKind AlgorithmRegistry::choose(BackendRequest request, std::string* reaso
   return BackendKind::Cpu;
 }
 
-std::unique_ptr<Runner> AlgorithmRegistry::make_runner(const std::string& id, BackendKind kind) const {
+std::unique_ptr<Runner> AlgorithmRegistry::make_runner(const std::string& id, BackendKind kind, int device) const {
   const AlgorithmSpec& s = get(id);
   if (kind == BackendKind::Cpu) return s.cpu();
   std::string why;
   LB_REQUIRE(cuda_available(&why), "CUDA backend unavailable: " + why);
   LB_REQUIRE(s.cuda != nullptr, s.name + ": no CUDA runner in this build");
-  return s.cuda();
+  const int count = cuda_device_count();
+  LB_REQUIRE(device >= 0 && device < count, "device " + std::to_string(device) + ": this machine has " +
+                                                std::to_string(count) + " CUDA device" + (count == 1 ? "" : "s"));
+  return s.cuda(device);
 }
 
 std::string run_key(const AlgorithmSpec& spec, const std::string& output, const ParamValues& params,

@@ -56,9 +56,9 @@ double hci_badpix(const ImageF& disp, const ImageF& gt, double t, int border) {
   std::size_t bad = 0, n = 0;
   for (int y = border; y < gt.height - border; ++y)
     for (int x = border; x < gt.width - border; ++x) {
-      const double d = disp.at(x, y), g = gt.at(x, y);
-      if (!std::isfinite(d) || !std::isfinite(g)) continue;
-      bad += std::fabs(d - g) > t;
+      const float d = disp.at(x, y), g = gt.at(x, y);
+      if (!hci::finite(g)) continue;
+      bad += hci::bad(d, g, t);
       ++n;
     }
   LB_REQUIRE(n > 0, "badpix: no pixel left to evaluate");

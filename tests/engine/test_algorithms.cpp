@@ -54,6 +54,29 @@ TEST_CASE("registry: the five algorithms, lookups and backend choice") {
   CHECK_THROWS_WITH_AS(r.get("plenoptic").resolve_variant("fast"), doctest::Contains("known: original"), Error);
 }
 
+TEST_CASE("registry: a CUDA runner on a chosen device; a device the machine lacks is one line") {
+  AlgorithmRegistry r = make_cpu_registry();
+  CudaHooks hooks;  // a stand-in for kernels/runners.cpp's: two devices
+  hooks.available = [](std::string*) { return true; };
+  hooks.describe = [] { return std::string("fake"); };
+  hooks.device_count = [] { return 2; };
+  r.set_cuda_hooks(hooks);
+  int asked = -1;
+  const RunnerFactory cpu = r.get("mad").cpu;
+  r.add_cuda("mad", [&asked, cpu](int device) {
+    asked = device;
+    return cpu();
+  });
+  CHECK(r.cuda_device_count() == 2);
+  CHECK(r.make_runner("mad", BackendKind::Cuda, 1) != nullptr);
+  CHECK(asked == 1);
+  CHECK(r.make_runner("mad", BackendKind::Cuda) != nullptr);
+  CHECK(asked == 0);
+  CHECK_THROWS_WITH_AS(r.make_runner("mad", BackendKind::Cuda, 2), "device 2: this machine has 2 CUDA devices", Error);
+  CHECK_THROWS_AS(r.make_runner("mad", BackendKind::Cuda, -1), Error);
+  CHECK(make_cpu_registry().cuda_device_count() == 0);
+}
+
 TEST_CASE("run keys depend only on the parameters an output declares") {
   const AlgorithmSpec s = lightfield_spec();
   ParamValues a{{"u", 1}, {"views", 5}}, b{{"u", 2}, {"views", 5}};

@@ -86,20 +86,25 @@ HciScore old_hci_score_region(const ImageF& disp, const ImageF& gt, int ox, int 
       const int gx = ox + x;
       if (gx < border || gx >= gt.width - border) continue;
       const double d = disp.at(x, y), g = gt.at(gx, gy);
-      if (!std::isfinite(d) || !std::isfinite(g)) continue;
+      if (!std::isfinite(g)) continue;
+      ++s.pixels;
+      // Since issue 21 (evaluation.md): a non-finite estimate is bad everywhere, not in the MSE.
+      if (!std::isfinite(d)) {
+        ++s.invalid, ++b7, ++b3, ++b1;
+        continue;
+      }
       const double e = std::fabs(d - g);
       b7 += e > 0.07;
       b3 += e > 0.03;
       b1 += e > 0.01;
       se += e * e;
-      ++s.pixels;
     }
   }
   const double n = static_cast<double>(s.pixels);
   s.badpix_007 = 100.0 * static_cast<double>(b7) / n;
   s.badpix_003 = 100.0 * static_cast<double>(b3) / n;
   s.badpix_001 = 100.0 * static_cast<double>(b1) / n;
-  s.mse_x100 = 100.0 * se / n;
+  s.mse_x100 = 100.0 * se / static_cast<double>(s.pixels - s.invalid);
   return s;
 }
 
@@ -114,7 +119,8 @@ ImageF old_hci_error_map(const ImageF& disp, const ImageF& gt, int ox, int oy) {
 }
 
 bool old_known(float g) { return std::isfinite(g) && g != 0.0f; }
-bool old_wrong(float d, float g, double t) { return !std::isfinite(d) || std::fabs(double(d) - g) > t; }
+// Since issue 21 (evaluation.md) a negative estimate is invalid, hence wrong, too.
+bool old_wrong(float d, float g, double t) { return !std::isfinite(d) || d < 0 || std::fabs(double(d) - g) > t; }
 
 stereo::BadPixels old_bad_pixels(const ImageF& disp, const ImageF& gt, const ImageU8& mask, double threshold) {
   stereo::BadPixels b;
@@ -331,6 +337,7 @@ TEST_CASE("hci math: scores and the error map are the code before the shared hea
       const HciScore want = old_hci_score_region(disp, gt, c.ox, c.oy, c.border);
       const HciScore got = hci_score_region(disp, gt, c.ox, c.oy, c.border);
       CHECK(got.pixels == want.pixels);
+      CHECK(got.invalid == want.invalid);
       CHECK(got.badpix_007 == want.badpix_007);
       CHECK(got.badpix_003 == want.badpix_003);
       CHECK(got.badpix_001 == want.badpix_001);
@@ -363,6 +370,20 @@ TEST_CASE("hci math: error value and border rules") {
   hci::Sums s;
   hci::accumulate(s, 1.0f, kNaN);
   CHECK(s.pixels == 0);
+  hci::Sums v;  // an invalid estimate of a known truth: evaluated, bad, not in the MSE
+  hci::accumulate(v, kNaN, 1.0f);
+  hci::accumulate(v, -kInf, -1.0f);
+  hci::accumulate(v, -0.5f, -0.49f);  // negative disparities are real in HCI: valid, e = 0.01
+  CHECK(v.pixels == 3);
+  CHECK(v.invalid == 2);
+  CHECK(v.bad007 == 2);
+  CHECK(v.bad001 == 2);  // 0.01 is not > 0.01 (in double from the floats: 0.0099999905)
+  const HciScore vs = hci::finish(v, 0);
+  CHECK(vs.invalid == 2);
+  CHECK(vs.mse_x100 == doctest::Approx(100.0 * 0.01 * 0.01).epsilon(1e-5));
+  hci::Sums none;
+  hci::accumulate(none, kNaN, 1.0f);
+  CHECK(std::isnan(hci::finish(none, 0).mse_x100));  // nothing valid: no MSE, not 0
   CHECK_THROWS_WITH_AS(hci::finish(s, 15), doctest::Contains("no pixel left"), Error);
   CHECK(hci::mse_tolerance(0.0, 1000) == 0.0);
 }

@@ -119,6 +119,9 @@ struct ParamTable {
 
 class Runner;
 using RunnerFactory = std::function<std::unique_ptr<Runner>()>;
+// A CUDA runner on one device (its ordinal; the engines set it before each call, so runners
+// on different devices can run on different threads at once).
+using CudaRunnerFactory = std::function<std::unique_ptr<Runner>(int device)>;
 
 struct AlgorithmSpec {
   std::string id;    // "plenoptic", "lightfield", "stereo-bp", "stereo-local", "mad"
@@ -133,7 +136,7 @@ struct AlgorithmSpec {
   // Validates a full parameter set for the data; throws lb::Error naming the parameter.
   std::function<void(const ParamValues&, const AlgorithmData&)> validate;
   RunnerFactory cpu;
-  RunnerFactory cuda;  // set by lb::cuda::register_runners() in CUDA builds
+  CudaRunnerFactory cuda;  // set by lb::cuda::register_runners() in CUDA builds
   // Names of the values of enumerated parameters, from the parameter's min upwards
   // ("refine_mode" 1..3 -> {"filter", "subpixel", "full"}; a Bool: {"off", "on"}). Front ends
   // show and accept the names (CLI: --refine-mode subpixel; viewer: a combo). Optional.
@@ -205,13 +208,14 @@ class Runner {
 struct CudaHooks {
   std::function<bool(std::string* why)> available;  // a usable device?
   std::function<std::string()> describe;            // "NVIDIA H100 ... (sm_90, ...)"
+  std::function<int()> device_count;                // CUDA devices of this machine (0: none)
 };
 
 class AlgorithmRegistry {
  public:
   void add(AlgorithmSpec spec);
   // Adds the CUDA runner factory of an algorithm added before (throws on an unknown id).
-  void add_cuda(const std::string& id, RunnerFactory cuda);
+  void add_cuda(const std::string& id, CudaRunnerFactory cuda);
   void set_cuda_hooks(CudaHooks hooks) { cuda_ = std::move(hooks); }
 
   const std::vector<AlgorithmSpec>& all() const { return specs_; }
@@ -221,10 +225,14 @@ class AlgorithmRegistry {
   // Whether CUDA runners can run here; *why says why not ("this build has no CUDA support").
   bool cuda_available(std::string* why = nullptr) const;
   std::string cuda_device() const;
+  // How many CUDA devices this machine has (0 without CUDA support or a usable device).
+  int cuda_device_count() const;
   // Auto: CUDA when available, else CPU (reason says which and why). An explicit Cuda
   // request that cannot be served throws lb::Error naming why.
   BackendKind choose(BackendRequest request, std::string* reason = nullptr) const;
-  std::unique_ptr<Runner> make_runner(const std::string& id, BackendKind kind) const;
+  // device: the CUDA device's ordinal (ignored on the CPU); one outside 0..count-1 throws
+  // lb::Error ("device 3: this machine has 2 CUDA devices").
+  std::unique_ptr<Runner> make_runner(const std::string& id, BackendKind kind, int device = 0) const;
 
  private:
   std::vector<AlgorithmSpec> specs_;

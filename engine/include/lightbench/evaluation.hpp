@@ -7,7 +7,11 @@
 // Per pixel: `d` the evaluated map, `g` the truth, e = |d - g| (in double from the floats).
 // A truth pixel is known when finite and non-zero. An estimate that is NaN, infinite or
 // negative is invalid: counted as bad by every badX / d1, left out of avgerr, rms, mse and
-// the percentiles, and reported as `invalid` (% of the evaluated pixels).
+// the percentiles, and reported as `invalid` (% of the evaluated pixels). HCI truths and
+// estimates are signed float disparities: there a truth is known when finite (0 included)
+// and an estimate invalid when not finite.
+// A value over no pixel (a statistic of the valid estimates when none is valid, a d1 of an
+// empty fg / bg split) is NaN, null in the JSON: never a 0 that reads as perfect.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -77,6 +81,7 @@ struct Truth {
 
 // The protocol's metrics grouped by mask, with the spec's key names:
 //  Middlebury2003: {"nonocc": {"bad100", "pixels"}, "all": {...}, "disc": {...}}
+//                  (stereo::score_stereo at threshold 1: an empty region gives 0 with pixels 0)
 //  MiddleburyV3:   {"nonocc": {bad050, bad100, bad200, bad400, invalid, avgerr, rms, a50, a90,
 //                   a95, a99, pixels}, "all": {...}}
 //  Kitti:          {"noc": {"d1_all", "d1_bg", "d1_fg" (with obj_map), "invalid", "pixels"},
@@ -100,7 +105,7 @@ double kendall_tau_b(const std::vector<double>& a, const std::vector<double>& b)
 
 struct IqaCorrelation {
   double srocc = 0, krocc = 0, plcc = 0;  // signed (MAD: negative against MOS)
-  Logistic5 fit;                          // plcc is pearson(mos, fit(objective))
+  Logistic5 fit;  // |plcc| = pearson(mos, fit(objective)); its sign is srocc's (the relation's)
   std::size_t n = 0;
 };
 // objective[i] and mos[i] for the same distorted image; n >= 5 with some spread, else

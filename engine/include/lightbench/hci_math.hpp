@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "lightbench/error.hpp"
@@ -30,6 +31,10 @@ LB_HD bool finite(float v) {
   return std::isfinite(v);
 #endif
 }
+
+// An invalid estimate: NaN or infinite (HCI disparities are signed, so a negative estimate
+// is a real value here). Counted as bad at every threshold, left out of the MSE.
+LB_HD bool invalid(float d) { return !finite(d); }
 
 // |d - g| in double.
 LB_HD double abs_error(float d, float g) {
@@ -50,14 +55,26 @@ LB_HD bool inside_border(int gx, int gy, int gt_w, int gt_h, int border) {
   return gx >= border && gx < gt_w - border && gy >= border && gy < gt_h - border;
 }
 
+// BadPix at threshold t for one pixel of known (finite) truth: invalid, or e > t (strictly).
+LB_HD bool bad(float d, float g, double t) { return invalid(d) || abs_error(d, g) > t; }
+
 // Running sums of a score. merge() is how partial sums combine (the GPU's tree).
 struct Sums {
   unsigned long long bad007 = 0, bad003 = 0, bad001 = 0, pixels = 0;
-  double se = 0.0;  // sum of squared errors
+  unsigned long long invalid = 0;  // of `pixels`: estimates that are not finite
+  double se = 0.0;                 // sum of squared errors over the valid estimates
 };
 
+// Pixels of unknown (non-finite) truth are not evaluated; an invalid estimate is bad at every
+// threshold and stays out of the squared-error sum.
 LB_HD void accumulate(Sums& s, float d, float g) {
-  if (!finite(d) || !finite(g)) return;
+  if (!finite(g)) return;
+  ++s.pixels;
+  if (invalid(d)) {
+    ++s.invalid;
+    ++s.bad007, ++s.bad003, ++s.bad001;
+    return;
+  }
   const double e = abs_error(d, g);
   s.bad007 += e > kBad007;
   s.bad003 += e > kBad003;
@@ -67,7 +84,6 @@ LB_HD void accumulate(Sums& s, float d, float g) {
 #else
   s.se += e * e;
 #endif
-  ++s.pixels;
 }
 
 LB_HD void merge(Sums& into, const Sums& b) {
@@ -75,6 +91,7 @@ LB_HD void merge(Sums& into, const Sums& b) {
   into.bad003 += b.bad003;
   into.bad001 += b.bad001;
   into.pixels += b.pixels;
+  into.invalid += b.invalid;
 #if defined(__CUDA_ARCH__)
   into.se = __dadd_rn(into.se, b.se);
 #else
@@ -89,19 +106,22 @@ inline double mse_tolerance(double mse_x100, std::size_t pixels) {
   return 2.0 * (static_cast<double>(pixels) + 2.0) * 0x1p-53 * mse_x100;
 }
 
-// The score from the sums (host): percentages and MSE x 100 over the evaluated pixels.
-// Throws when nothing was evaluated (every pixel in the border or not finite).
+// The score from the sums (host): percentages over the evaluated pixels, MSE x 100 over their
+// valid estimates (NaN when every estimate is invalid). Throws when nothing was evaluated
+// (every pixel in the border or of non-finite truth).
 inline HciScore finish(const Sums& s, int border) {
   LB_REQUIRE(s.pixels > 0, "score: no pixel left to evaluate after the " + std::to_string(border) +
                                " px border crop");
   HciScore r;
   r.border = border;
   r.pixels = static_cast<std::size_t>(s.pixels);
+  r.invalid = static_cast<std::size_t>(s.invalid);
   const double n = static_cast<double>(s.pixels);
   r.badpix_007 = 100.0 * static_cast<double>(s.bad007) / n;
   r.badpix_003 = 100.0 * static_cast<double>(s.bad003) / n;
   r.badpix_001 = 100.0 * static_cast<double>(s.bad001) / n;
-  r.mse_x100 = 100.0 * s.se / n;
+  const unsigned long long valid = s.pixels - s.invalid;
+  r.mse_x100 = valid ? 100.0 * s.se / static_cast<double>(valid) : std::numeric_limits<double>::quiet_NaN();
   return r;
 }
 

@@ -2,7 +2,9 @@
 // Scoring of disparity maps by the HCI 4D light-field benchmark protocol (Honauer et al.
 // 2016): crop a border (15 px) of the full image, BadPix(t) = % of the evaluated pixels with
 // |d - d_gt| > t for t = 0.07 (headline), 0.03, 0.01, and MSE x 100 = 100 * mean((d - gt)^2).
-// Pixels whose ground truth (or estimate) is not finite are not evaluated.
+// Pixels whose ground truth is not finite are not evaluated; an estimate that is not finite
+// (invalid, ../shared/specs/evaluation.md) counts as bad at every threshold and is left out
+// of the MSE (NaN when every estimate is invalid).
 #include <cstddef>
 
 #include "lightbench/image.hpp"
@@ -12,7 +14,8 @@ namespace lb {
 struct HciScore {
   double badpix_007 = 0, badpix_003 = 0, badpix_001 = 0;  // percent
   double mse_x100 = 0;
-  std::size_t pixels = 0;  // evaluated pixels
+  std::size_t pixels = 0;   // evaluated pixels
+  std::size_t invalid = 0;  // of them, with a non-finite estimate
   int border = 15;
 };
 

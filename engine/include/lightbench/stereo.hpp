@@ -57,8 +57,9 @@ StereoScore score_stereo(const ImageF& disp, const StereoGroundTruth& gt, double
 BadPixels bad_pixels(const ImageF& disp, const ImageF& gt, const ImageU8& mask, double threshold = 1.0);
 
 // The viewer's error map (RGB8): the disparity scaled to gray (max_disp -> 255, <= 0: the
-// truth's maximum) where correct, wrong pixels (|d - d_gt| > threshold inside `mask`, or
-// inside the known truth when the mask is empty) in red, unknown truth darkened blue-gray.
+// truth's maximum) where correct, wrong pixels (|d - d_gt| > threshold, or d NaN / inf /
+// negative, inside `mask`, or inside the known truth when the mask is empty) in red, unknown
+// truth darkened blue-gray.
 ImageU8 stereo_error_map(const ImageF& disp, const StereoGroundTruth& gt, double threshold = 1.0,
                          float max_disp = 0.0f);
 

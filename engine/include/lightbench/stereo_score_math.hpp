@@ -28,12 +28,30 @@ LB_HD bool finite(float v) {
 // The truth is known: finite and not 0 (0 marks unknown in Middlebury's PNGs).
 LB_HD bool known(float g) { return finite(g) && g != 0.0f; }
 
-// A bad pixel: the estimate is not finite or misses the truth by more than t.
-LB_HD bool wrong(float d, float g, double t) {
+// An invalid estimate (../shared/specs/evaluation.md): NaN, infinite or negative. Every bad /
+// outlier count counts it as bad; the error statistics leave it out.
+LB_HD bool invalid(float d) { return !finite(d) || d < 0.0f; }
+
+// e = |d - g| in double from the two floats: one correctly rounded subtraction on both sides.
+LB_HD double abs_error(float d, float g) {
 #if defined(__CUDA_ARCH__)
-  return !finite(d) || fabs(__dsub_rn(static_cast<double>(d), static_cast<double>(g))) > t;
+  return fabs(__dsub_rn(static_cast<double>(d), static_cast<double>(g)));
 #else
-  return !finite(d) || std::fabs(static_cast<double>(d) - static_cast<double>(g)) > t;
+  return std::fabs(static_cast<double>(d) - static_cast<double>(g));
+#endif
+}
+
+// A bad pixel: the estimate is invalid or misses the truth by more than t (strictly).
+LB_HD bool wrong(float d, float g, double t) { return invalid(d) || abs_error(d, g) > t; }
+
+// A KITTI outlier: invalid, or e > 3 px and e > 5 % of the truth (both).
+LB_HD bool kitti_outlier(float d, float g) {
+  if (invalid(d)) return true;
+  const double e = abs_error(d, g);
+#if defined(__CUDA_ARCH__)
+  return e > 3.0 && e > __dmul_rn(0.05, static_cast<double>(g));
+#else
+  return e > 3.0 && e > 0.05 * static_cast<double>(g);
 #endif
 }
 

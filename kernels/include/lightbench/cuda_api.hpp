@@ -45,6 +45,8 @@ DeviceInfo device_info(int device = 0);
 // Whether a usable CUDA device exists (a context can be made and a probe kernel runs); *why
 // says why not. Front ends ask lb::cuda_available() (lightbench/runners.hpp) instead.
 bool device_available(std::string* why = nullptr);
+// How many CUDA devices cudaGetDeviceCount sees (0 when it fails).
+int device_count();
 // Memory of the current CUDA device (cudaMemGetInfo): bytes free and in total. False (and
 // *why) when it cannot be read. The viewer's soak checks that device memory stays flat.
 bool device_memory(std::uint64_t* free_bytes, std::uint64_t* total_bytes, std::string* why = nullptr);
