@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "lightbench/assets.hpp"
+#include "lightbench/dataset.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
@@ -136,11 +137,30 @@ void stereo(const std::uint8_t* data, std::size_t size) {
   stereo::load_stereo_scene(dir.string(), scales[o & 3]);
 }
 
+// Full-depth PNG decoding (load_image16's): the 16-bit truths of KITTI, disparity maps.
+void image16(const std::uint8_t* data, std::size_t size) {
+  const std::vector<unsigned char> bytes(data, data + size);
+  int depth = 0;
+  decode_image16(bytes, "fuzz-input.png", 0, &depth);
+}
+
+// The data sets' text files; the first byte picks the parser: TID2013 mos_with_names.txt,
+// KADID-10k dmos.csv, Middlebury 2014 calib.txt (bits 0-1; 3 is calib.txt too).
+void dataset_text(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return;
+  const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
+  switch (data[0] & 3) {
+    case 0: dataset::parse_tid2013_mos(text, "fuzz/mos_with_names.txt"); break;
+    case 1: dataset::parse_kadid_dmos(text, "fuzz/dmos.csv"); break;
+    default: stereo::parse_stereo_calib(text, "fuzz/calib.txt"); break;
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string>& harness_names() {
-  static const std::vector<std::string> names{"image", "pfm", "pnm", "scene",
-                                              "assets", "lightfield", "stereo"};
+  static const std::vector<std::string> names{"image", "pfm", "pnm", "scene", "assets",
+                                              "lightfield", "stereo", "image16", "dataset_text"};
   return names;
 }
 
@@ -153,6 +173,8 @@ bool run_harness(const std::string& name, const std::uint8_t* data, std::size_t 
     else if (name == "assets") assets(data, size);
     else if (name == "lightfield") lightfield(data, size);
     else if (name == "stereo") stereo(data, size);
+    else if (name == "image16") image16(data, size);
+    else if (name == "dataset_text") dataset_text(data, size);
     else throw std::invalid_argument("no fuzz harness named '" + name + "'");
   } catch (const Error&) {
     return false;

@@ -11,7 +11,7 @@
 
 namespace lb::fuzz {
 
-// The harness names: image, pfm, pnm, scene, assets, lightfield, stereo.
+// The harness names: image, pfm, pnm, scene, assets, lightfield, stereo, image16, dataset_text.
 const std::vector<std::string>& harness_names();
 
 // Runs one input through the named harness. Returns true when the input was accepted, false

@@ -146,6 +146,38 @@ int main(int argc, char** argv) {
       put(out / "stereo", "full", lb::fuzz::pack_folder(3, full));
       put(out / "stereo", "rgb", lb::fuzz::pack_folder(2, rgb));
     }
+    // image16: 16-bit PNG (grey, RGB, grey + alpha) by save_png16, 8-bit PNG by save_image.
+    {
+      const auto png16 = [](int w, int h, int c) {
+        lb::ImageU16 img(w, h, c);
+        for (std::size_t i = 0; i < img.data.size(); ++i) img.data[i] = static_cast<std::uint16_t>(i * 2731);
+        const fs::path p = g_tmp / "seed16.png";
+        lb::save_png16(p.string(), img);
+        return slurp(p);
+      };
+      put(out / "image16", "gray16.png", png16(5, 3, 1));
+      put(out / "image16", "rgb16.png", png16(3, 4, 3));
+      put(out / "image16", "ga16.png", png16(2, 2, 2));
+      put(out / "image16", "gray8.png", encode(pattern(4, 3, 1), ".png"));
+      put(out / "image16", "rgba8.png", encode(pattern(3, 3, 4), ".png"));
+    }
+    // dataset_text: the parser byte, then a TID2013 mos_with_names.txt, a KADID-10k dmos.csv,
+    // a Middlebury 2014 calib.txt.
+    {
+      const auto with = [](std::uint8_t k, const std::string& t) {
+        Bytes b{k};
+        b.insert(b.end(), t.begin(), t.end());
+        return b;
+      };
+      put(out / "dataset_text", "tid", with(0, "5.51429 i01_01_1.bmp\r\n4.5 I01_02_1.BMP\n6 i25_24_5.bmp\n"));
+      put(out / "dataset_text", "kadid",
+          with(1, "dist_img,ref_img,dmos,var\nI01_01_01.png,I01.png,4.57,0.496\nI01_01_02.png,I01.png,4.33,0.869\n"));
+      put(out / "dataset_text", "kadid3", with(1, "dist_img,ref_img,dmos\nI01_01_01.png,I01.png,4.57\n"));
+      put(out / "dataset_text", "calib",
+          with(2, "cam0=[3997.684 0 1176.728; 0 3997.684 1011.728; 0 0 1]\ncam1=[3997.684 0 1307.839; 0 "
+                  "3997.684 1011.728; 0 0 1]\ndoffs=131.111\nbaseline=193.001\nwidth=2964\nheight=1988\n"
+                  "ndisp=280\nisint=0\nvmin=31\nvmax=257\n"));
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "fuzz_make_seeds: %s\n", e.what());
     return 1;

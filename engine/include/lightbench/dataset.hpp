@@ -85,4 +85,22 @@ void save_kitti_disparity(const std::string& path, const ImageF& disp);
 // are matched case-insensitively (TID2013 mixes i01 / I01).
 Dataset open_iqa_database(const std::string& dir, Layout layout);
 
+// The score files' lines, parsed (what open_iqa_database reads; the fuzz harness calls them).
+// where: the file's name for the one-line errors ("line N: ...": not a number, a missing
+// field, a name that is not a plain file name, a name listed twice, no entry at all).
+struct IqaEntry {
+  std::string distorted;  // the distorted image's file name
+  std::string reference;  // KADID: the reference's file name; TID2013: its stem ("I01")
+  double score = 0;       // MOS (TID2013) or DMOS (KADID-10k)
+  int line = 0;
+};
+// "MOS name" lines; the name as iNN_DD_L.ext (TID2013 / TID2008), its reference INN.
+std::vector<IqaEntry> parse_tid2013_mos(const std::string& text, const std::string& where);
+// The header dist_img,ref_img,dmos[,var], then one line per distorted image.
+std::vector<IqaEntry> parse_kadid_dmos(const std::string& text, const std::string& where);
+
+// The scene called `name` (exact, else the one equal ignoring case); lb::Error listing up to 5
+// names and the count otherwise. For the CLI's --scene DIR --frame NAME and the viewer.
+const SceneRef& select_scene(const Dataset& ds, const std::string& name);
+
 }  // namespace lb::dataset
