@@ -14,7 +14,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
+#include <optional>
 
+#include "lightbench/dataset.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
 #include "param_widgets.hpp"
@@ -120,9 +122,23 @@ void ViewerApp::handle_drops() {
 
 bool ViewerApp::open_in_algorithm(const std::string& path, bool folder) {
   try {
+    // A folder goes to the algorithm of its data's kind when its layout is detected
+    // (dataset::open_dataset: a stereo folder to stereo, a light field to the light field);
+    // otherwise to the first that opens folders, which says what is wrong with it.
+    std::optional<DataKind> kind;
+    if (folder) {
+      try {
+        kind = dataset::data_kind(dataset::open_dataset(path).layout);
+      } catch (const std::exception&) {
+      }
+    }
     int opener = -1;
     for (int i = 0; i < static_cast<int>(algorithms_.size()) && opener < 0; ++i)
-      if (folder ? algorithms_[i]->opens_folders() : algorithms_[i]->opens_files()) opener = i;
+      if (folder ? algorithms_[i]->opens_folders() && (!kind || algorithms_[i]->data_kind() == *kind)
+                 : algorithms_[i]->opens_files())
+        opener = i;
+    for (int i = 0; i < static_cast<int>(algorithms_.size()) && opener < 0; ++i)
+      if (folder && algorithms_[i]->opens_folders()) opener = i;
     LB_REQUIRE(opener >= 0,
                std::string("no algorithm opens ") + (folder ? "folders" : "files") + " (" + path + ")");
     if (folder) algorithms_[opener]->open_folder(path);

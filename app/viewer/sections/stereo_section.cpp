@@ -43,6 +43,8 @@ class StereoSection final : public DataSection {
     return changed;
   }
 
+  // A dropped folder whose files make a stereo layout comes here (ViewerApp picks by kind).
+  bool opens_folders() const override { return true; }
   const eval::Truth* eval_truth() const override { return data_->gt.empty() ? nullptr : &truth_eval_; }
 
   const gl::GlTextureSurface* input_texture(const std::string& output) const override {
