@@ -18,7 +18,8 @@ nlohmann::json to_json(const ColourBar& bar) {
   return {{"map", to_string(bar.map)}, {"min", bar.lo}, {"max", bar.hi}, {"unit", bar.unit}, {"label", bar.label}};
 }
 
-void draw_colour_bar(const ColourBar& bar, float x, float y, float w, float h) {
+void draw_colour_bar(const ColourBar& bar, float x, float y, float w, float h, float box[4]) {
+  if (box) box[0] = box[1] = box[2] = box[3] = 0.0f;
   if (!bar.shown || w < 60.0f || h < 60.0f) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeight();
@@ -32,6 +33,12 @@ void draw_colour_bar(const ColourBar& bar, float x, float y, float w, float h) {
   const float box_h = bar_h + 3 * line + 4 * pad;
   if (box_w > w * 0.5f || box_h > h - 8.0f) return;
   const float x0 = x + w - box_w - 6.0f, y0 = y + 6.0f;
+  if (box) {
+    box[0] = x0;
+    box[1] = y0;
+    box[2] = box_w;
+    box[3] = box_h;
+  }
   dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x0 + box_w, y0 + box_h), IM_COL32(20, 20, 22, 200), 3.0f);
   const ImU32 text = IM_COL32(230, 230, 230, 255);
   dl->AddText(ImVec2(x0 + pad, y0 + pad), text, top.c_str());

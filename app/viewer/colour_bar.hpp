@@ -25,6 +25,8 @@ std::string bar_value(double v);
 nlohmann::json to_json(const ColourBar& bar);
 // A vertical bar at the right edge of the region (logical pixels: x, y, w, h), with the
 // max at the top, the min at the bottom and the unit; nothing when the region is too small.
-void draw_colour_bar(const ColourBar& bar, float x, float y, float w, float h);
+// box (when given) receives the drawn box x, y, w, h (all 0 when nothing was drawn): it
+// covers that part of the image (the sidecar reports it, tests look around it).
+void draw_colour_bar(const ColourBar& bar, float x, float y, float w, float h, float box[4] = nullptr);
 
 }  // namespace lb::viewer

@@ -39,6 +39,8 @@ class ImagePane {
 
   // Set by the app each frame: the texture shown (computed, or an input's; may be null).
   const gl::GlTextureSurface* shown = nullptr;
+  // The colour bar's box drawn over the image this frame (logical pixels x, y, w, h; 0: none).
+  float bar_box[4] = {0, 0, 0, 0};
 
   // source.file's content (viewer_foreign.cpp): loaded once per path (again when the source
   // is set again), scored again whenever the data changes.

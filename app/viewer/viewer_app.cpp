@@ -261,7 +261,7 @@ void ViewerApp::layout_image_area(float x, float width, float height, float fb_s
         leader_ = i;
       {
         const ImVec2 mn = ImGui::GetItemRectMin(), mx = ImGui::GetItemRectMax();
-        draw_colour_bar(pane_look(i).bar, mn.x, mn.y, mx.x - mn.x, mx.y - mn.y);
+        draw_colour_bar(pane_look(i).bar, mn.x, mn.y, mx.x - mn.x, mx.y - mn.y, pane.bar_box);
       }
       if (!pane.pending_key.empty()) {
         // A run in flight: the last image stays until its result arrives.

@@ -36,8 +36,14 @@ void ViewerApp::update_foreign(ImagePane& pane) {
   pane.error = f.error;
   pane.shown = f.texture && f.texture->has_content() ? f.texture.get() : nullptr;
   if (f.texture && f.file.is_map && f.scored_for != algorithm().data_id()) {
-    f.score = score_foreign(f.file.map, algorithm().eval_truth());
+    const eval::Truth* truth = algorithm().eval_truth();
+    f.score = score_foreign(f.file.map, truth);
     f.scored_for = algorithm().data_id();
+    if (!truth)
+      for (const AlgorithmOutput& o : algorithm().outputs())
+        if (o.name == "truth")  // a truth that is not a disparity (the plenoptic patch sizes)
+          f.score.note = std::string("not scored: the ") + to_string(algorithm().data_kind()) +
+                         "'s truth has no disparity protocol";
   }
 }
 

@@ -2,6 +2,7 @@
 // results into the panes' textures (run_worker.hpp), the zoom/pan link, drawing the images
 // with GL, the status line and the layout report.
 #include <epoxy/gl.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <chrono>
@@ -330,6 +331,12 @@ nlohmann::json ViewerApp::layout_json(int fb_w, int fb_h) {
       pj["transport"] = p.shown->transport();
     }
     pj["colour_bar"] = to_json(pane_look(i).bar);
+    if (!pj["colour_bar"].is_null()) {
+      // Where it covers the image, in framebuffer pixels as "rect" (0 x 0: not drawn, too small).
+      const float s = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
+      pj["colour_bar"]["box"] = {std::lround(p.bar_box[0] * s), std::lround(p.bar_box[1] * s),
+                                 std::lround(p.bar_box[2] * s), std::lround(p.bar_box[3] * s)};
+    }
     if (!p.source.file.empty()) {
       pj["output"] = "file";
       pj["file"] = foreign_json(p);
