@@ -25,14 +25,25 @@ std::string detail::lower(std::string s) {
   return s;
 }
 
+// The non-throwing forms: a folder that cannot be read is "not there", never a
+// std::filesystem_error escaping as something other than lb::Error.
+bool detail::is_dir(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_directory(p, ec);
+}
+bool detail::is_file(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
 std::map<std::string, std::string> detail::list_lower(const fs::path& dir, bool want_dirs) {
   std::map<std::string, std::string> out;
   std::error_code ec;
   fs::directory_iterator it(dir, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
     std::error_code e2;
-    const bool is_dir = it->is_directory(e2);
-    if (e2 || is_dir != want_dirs || (!want_dirs && !it->is_regular_file(e2))) continue;
+    const bool folder = it->is_directory(e2);
+    if (e2 || folder != want_dirs || (!want_dirs && !it->is_regular_file(e2))) continue;
     const std::string name = it->path().filename().string();
     const auto [pos, fresh] = out.emplace(lower(name), name);
     if (!fresh && name < pos->second) pos->second = name;  // the same pick whatever the order
@@ -112,7 +123,7 @@ bool is_scene_layout(Layout l) {
 std::vector<Found> detect(const fs::path& dir) {
   std::vector<Found> out;
   const auto files = list_lower(dir, false), dirs = list_lower(dir, true);
-  auto exact = [&](const std::string& n) { return fs::is_regular_file(dir / n); };
+  auto exact = [&](const std::string& n) { return is_file(dir / n); };
   for (const char* stem : {"imL", "imR", "view1", "view5", "im2", "im6"}) {
     const std::string s(stem);
     for (const char* ext : {".png", ".ppm", ".pgm"})
@@ -171,9 +182,15 @@ Dataset kitti_dataset(const std::string& training) {
   return ds;
 }
 
+fs::path absolute_path(const fs::path& p) {
+  std::error_code ec;
+  const fs::path a = fs::absolute(p, ec);
+  return ec ? p : a;
+}
+
 SceneRef scene_ref(const fs::path& dir, Layout l) {
   std::string name = dir.filename().string();
-  if (name.empty() || name == ".") name = fs::absolute(dir).lexically_normal().parent_path().filename().string();
+  if (name.empty() || name == ".") name = absolute_path(dir).lexically_normal().parent_path().filename().string();
   return {name, dir.string(), l, "", 0};
 }
 
@@ -220,7 +237,7 @@ Dataset open_dataset(const std::string& dir_s, const std::string& force) {
   Layout forced;
   const bool is_forced = parse_layout(force, &forced);
   const fs::path dir(dir_s);
-  LB_REQUIRE(fs::is_directory(dir), "data set '" + dir_s + "': no such folder");
+  LB_REQUIRE(is_dir(dir), "data set '" + dir_s + "': no such folder");
   if (is_forced) return open_forced(dir, forced);
 
   auto ambiguous = [](const fs::path& d, const std::vector<Found>& f) {
@@ -274,7 +291,7 @@ namespace {
 
 // An IQA image as 8-bit grey or RGB (alpha dropped), as the image-pair algorithms take it.
 ImageU8 iqa_image(const std::string& path) {
-  LB_REQUIRE(fs::is_regular_file(path), "image '" + path + "': file not found");
+  LB_REQUIRE(is_file(path), "image '" + path + "': file not found");
   ImageU8 img = load_image(path);
   if (img.channels == 2) img = load_image(path, 1);
   if (img.channels == 4) img = load_image(path, 3);

@@ -2,6 +2,7 @@
 // Helpers shared by the data-set files (dataset.cpp, dataset_kitti.cpp, dataset_iqa.cpp):
 // case-insensitive folder listings (the published sets mix I01.BMP / i01_01_1.bmp) and the
 // KITTI folder names. Not part of the engine's interface.
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -10,6 +11,8 @@
 namespace lb::dataset::detail {
 
 std::string lower(std::string s);
+bool is_dir(const std::filesystem::path& p);   // false (not an exception) when it cannot be read
+bool is_file(const std::filesystem::path& p);  // a regular file
 
 // The entries of dir, lower-case name -> name as on disk (files when want_dirs is false,
 // folders when true). Sorted by the lower-case name; the first of two names differing only in

@@ -146,7 +146,7 @@ Dataset open_iqa_database(const std::string& dir_s, Layout layout) {
   LB_REQUIRE(layout == Layout::Tid2013 || layout == Layout::Kadid10k,
              std::string("open_iqa_database: '") + to_string(layout) + "' is not an IQA layout");
   const fs::path dir(dir_s);
-  LB_REQUIRE(fs::is_directory(dir), std::string(to_string(layout)) + " folder '" + dir_s + "': no such folder");
+  LB_REQUIRE(is_dir(dir), std::string(to_string(layout)) + " folder '" + dir_s + "': no such folder");
   const bool tid = layout == Layout::Tid2013;
   const char* expected = tid ? "(expected mos_with_names.txt, reference_images/, distorted_images/)"
                              : "(expected dmos.csv and images/)";

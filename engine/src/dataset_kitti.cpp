@@ -109,7 +109,7 @@ std::vector<std::string> detail::kitti_frames(const std::string& training_dir) {
 
 stereo::StereoScene load_kitti_frame(const std::string& training_dir, const std::string& frame, ImageU8* obj_map) {
   const fs::path t(training_dir);
-  LB_REQUIRE(fs::is_directory(t), "KITTI training folder '" + training_dir + "': no such folder");
+  LB_REQUIRE(is_dir(t), "KITTI training folder '" + training_dir + "': no such folder");
   static const std::regex frame_re(R"(\d{6}_\d{2})");
   LB_REQUIRE(std::regex_match(frame, frame_re),
              "KITTI frame '" + frame + "': not a frame name (NNNNNN_10, e.g. 000000_10)");

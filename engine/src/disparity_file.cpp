@@ -15,7 +15,8 @@ constexpr double kKittiScale = 256.0;
 }
 
 ImageF load_disparity_map(const std::string& path, double png8_scale) {
-  LB_REQUIRE(std::filesystem::is_regular_file(path), "disparity map '" + path + "': file not found");
+  std::error_code ec;
+  LB_REQUIRE(std::filesystem::is_regular_file(path, ec), "disparity map '" + path + "': file not found");
   const std::string ext = file_extension(path);
   if (ext == ".pfm") {
     ImageF d = load_pfm(path);

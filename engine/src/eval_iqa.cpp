@@ -24,25 +24,44 @@ void check_pair(const std::vector<double>& a, const std::vector<double>& b, cons
                std::string(who) + ": pair " + std::to_string(i) + " is not finite");
 }
 
-double mean(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return s / static_cast<double>(v.size());
+// z-scores (v - mean) / sd with sd the RMS deviation, safe from overflow and underflow (the
+// values are divided by their largest magnitude first: 1e300 or 1e-300 scores work).
+// constant: every value equal (then z is empty).
+struct Standard {
+  std::vector<double> z;
+  double mean = 0, sd = 0;
+  bool constant = true;
+};
+Standard standardise(const std::vector<double>& v) {
+  Standard s;
+  if (std::all_of(v.begin(), v.end(), [&](double x) { return x == v[0]; })) return s;
+  const double n = static_cast<double>(v.size());
+  double big = 0;
+  for (double x : v) big = std::max(big, std::fabs(x));
+  double sum = 0;
+  for (double x : v) sum += x / big;
+  const double m = sum / n;
+  double dev = 0;
+  for (double x : v) dev = std::max(dev, std::fabs(x / big - m));
+  double q = 0;
+  for (double x : v) q += ((x / big - m) / dev) * ((x / big - m) / dev);
+  const double sd = dev * std::sqrt(q / n);  // of v / big
+  s.z.resize(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) s.z[i] = (v[i] / big - m) / sd;
+  s.mean = m * big;
+  s.sd = sd * big;
+  s.constant = false;
+  return s;
 }
 
-// Pearson's r of checked input; throws when either side is constant (no correlation exists).
+// Pearson's r of checked input: the mean product of the z-scores. Throws when either side
+// is constant (no correlation exists).
 double pearson_checked(const std::vector<double>& a, const std::vector<double>& b, const char* who) {
-  const double ma = mean(a), mb = mean(b);
-  double sab = 0, saa = 0, sbb = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const double da = a[i] - ma, db = b[i] - mb;
-    sab += da * db;
-    saa += da * da;
-    sbb += db * db;
-  }
-  LB_REQUIRE(saa > 0 && sbb > 0, std::string(who) + ": one of the two series is constant (no correlation)");
-  const double r = sab / std::sqrt(saa * sbb);
-  return std::clamp(r, -1.0, 1.0);  // rounding may step past +-1
+  const Standard za = standardise(a), zb = standardise(b);
+  LB_REQUIRE(!za.constant && !zb.constant, std::string(who) + ": one of the two series is constant (no correlation)");
+  double sab = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) sab += za.z[i] * zb.z[i];
+  return std::clamp(sab / static_cast<double>(a.size()), -1.0, 1.0);  // rounding may step past +-1
 }
 
 // Ranks 1..n, tied values sharing the mean of their ranks.
@@ -215,9 +234,11 @@ Fit levenberg_marquardt(const double* c0, const std::vector<double>& x, const st
       const double r = y[i] - model(f.c, x[i], g);
       for (int p = 0; p < 5; ++p) {
         Jtr[p] += g[p] * r;
-        for (int q = 0; q < 5; ++q) JtJ[p][q] += g[p] * g[q];
+        for (int q = p; q < 5; ++q) JtJ[p][q] += g[p] * g[q];
       }
     }
+    for (int p = 0; p < 5; ++p)
+      for (int q = 0; q < p; ++q) JtJ[p][q] = JtJ[q][p];  // symmetric
     double gmax = 0, dmax = 0;
     for (int p = 0; p < 5; ++p) gmax = std::max(gmax, std::fabs(Jtr[p])), dmax = std::max(dmax, JtJ[p][p]);
     if (gmax <= 1e-15 * (1.0 + f.sse)) {
@@ -272,18 +293,15 @@ Logistic5 fit_logistic5(const std::vector<double>& x_in, const std::vector<doubl
   check_pair(x_in, y_in, "logistic fit", 5);
   // Fit in standardised units (x' = (x - mx) / sx, y' = (y - my) / sy) so that one set of
   // starts and tolerances suits scores of any scale; the parameters map back exactly.
-  const double mx = mean(x_in), my = mean(y_in);
-  double sx = 0, sy = 0, sxy = 0;
-  for (std::size_t i = 0; i < x_in.size(); ++i) {
-    sx += (x_in[i] - mx) * (x_in[i] - mx);
-    sy += (y_in[i] - my) * (y_in[i] - my);
-    sxy += (x_in[i] - mx) * (y_in[i] - my);
-  }
-  sx = std::sqrt(sx / static_cast<double>(x_in.size()));
-  sy = std::sqrt(sy / static_cast<double>(y_in.size()));
-  LB_REQUIRE(sx > 0 && sy > 0, "logistic fit: the scores or the opinion scores are constant");
-  std::vector<double> x(x_in.size()), y(y_in.size());
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = (x_in[i] - mx) / sx, y[i] = (y_in[i] - my) / sy;
+  const Standard zx = standardise(x_in), zy = standardise(y_in);
+  LB_REQUIRE(!zx.constant && !zy.constant, "logistic fit: the scores or the opinion scores are constant");
+  const double mx = zx.mean, my = zy.mean, sx = zx.sd, sy = zy.sd;
+  LB_REQUIRE(std::isfinite(mx) && std::isfinite(my) && std::isfinite(sx) && std::isfinite(sy),
+             "logistic fit: the scores are too large to fit (their mean or spread overflows)");
+  const std::vector<double>& x = zx.z;
+  const std::vector<double>& y = zy.z;
+  double sxy = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) sxy += x[i] * y[i];
 
   // Starts: b1 = the spread of y, b2 of the relation's sign and a few steepnesses (x' has
   // unit spread), b3 = median x, b4 = 0, b5 = mean y (0 here). The lowest residual wins.
@@ -305,6 +323,7 @@ Logistic5 fit_logistic5(const std::vector<double>& x_in, const std::vector<doubl
   r.b[3] = sy * c[3] / sx;
   r.b[4] = my + sy * (c[4] - c[3] * mx / sx);
   r.converged = best.converged;
+  for (double v : r.b) LB_REQUIRE(std::isfinite(v), "logistic fit: the parameters are not finite (scores out of range)");
   return r;
 }
 

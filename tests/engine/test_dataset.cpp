@@ -69,6 +69,9 @@ TEST_CASE("dataset: single scenes of each scene layout, their data and truth") {
     CHECK(o.truth.stereo.disparity.at(3, 3) == 1.0f);  // 16 / 16
     CHECK(has(o.truth_path, "groundtruth.png"));
     CHECK(open_scene(ds.scenes[0], 8.0).truth.stereo.disparity.at(3, 3) == 2.0f);  // --gt-scale
+    for (const char* tail : {"/", "/."})  // the folder's own name, however it is written
+      CHECK(open_dataset((dir.path / "tsukuba").string() + tail).scenes.at(0).name == "tsukuba");
+    CHECK(select_scene(ds, "tsukuba").path == (dir.path / "tsukuba").string());
   }
   SUBCASE("Middlebury 2014: calib.txt's ndisp, PFM truth, the v3 protocol") {
     mb2014(dir.path / "Adirondack");
