@@ -180,6 +180,7 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
     if (!o.raw.empty() + !o.scene.empty() + !o.preset.empty() > 1)
       throw Error("give at most one of --raw, --scene and --preset");
     if (o.gt_scale < 0) throw Error("--gt-scale must be positive");
+    if (!o.frame.empty() && o.stereo.empty()) throw Error("--frame picks a scene of --stereo DIR: give --stereo");
     dataset::Layout forced;
     if (dataset::parse_layout(o.stereo_layout, &forced) && dataset::data_kind(forced) != DataKind::StereoPair)
       throw Error("--layout " + o.stereo_layout + " is not a stereo layout (middlebury2001, middlebury2014, kitti)");

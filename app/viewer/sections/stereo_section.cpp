@@ -57,11 +57,15 @@ class StereoSection final : public DataSection {
   void open_startup(const ViewerOptions& options) override {
     gt_scale_ = options.gt_scale;  // also for folders opened later from the panel
     layout_ = options.stereo_layout;
-    frame_ = options.frame;
     if (options.stereo.empty()) return;
+    // --frame picks the scene of the command line's folder only (a folder opened later
+    // from the panel or dropped opens its first scene).
+    frame_ = options.frame;
     try {
       open_path(options.stereo);
+      frame_.clear();
     } catch (const std::exception& e) {
+      frame_.clear();
       throw Error(std::string("cannot open the stereo pair: ") + e.what() + " (showing the bundled one)");
     }
   }
@@ -117,7 +121,7 @@ class StereoSection final : public DataSection {
   std::string path_field_, open_error_;
   double gt_scale_ = 0;  // --gt-scale (0: the published scale of the folder's name)
   std::string layout_ = "auto";  // --layout
-  std::string frame_;            // --frame: the scene of a folder of several
+  std::string frame_;            // --frame while the command line's folder opens
   eval::Truth truth_eval_;       // the truth as eval::evaluate scores it
 };
 
