@@ -6,6 +6,8 @@
 //   * the signed difference of two crafted maps: its values (min / max of A - B), its
 //     symmetric diverging colour bar, and the screenshot's pixels are the host colour map's;
 //   * a KITTI training folder (--stereo --frame) scored by KITTI's protocol (16-bit PNG map);
+//   * the bundled light field's truth scoring a map by HCI's protocol; the plenoptic scene's
+//     truth (patch sizes) with no protocol: shown, a note, not scored;
 //   * a missing or corrupt file fails the run with one line; a map of another size is shown
 //     with a note and not scored; an 8-bit image is shown as an image (no colour bar).
 // Skips (77) when no EGL device gives an OpenGL 3.3 context.
@@ -25,6 +27,7 @@
 #include "lightbench/evaluation.hpp"
 #include "lightbench/gl/egl_headless.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/lightfield.hpp"
 #include "skip.hpp"
 
 namespace fs = std::filesystem;
@@ -177,6 +180,36 @@ TEST_CASE("a KITTI frame (--stereo training --frame) scores a 16-bit PNG map by 
   const Shot bad = viewer("kitti_bad_frame", "--stereo " + quoted(training.string()) + " --frame 000009_10");
   CHECK(bad.rc == 1);
   CHECK(bad.layout.at("errors").dump().find("000009_10") != std::string::npos);
+}
+
+TEST_CASE("a light field's truth scores a map by HCI's protocol; the plenoptic truth has none") {
+  const lb::LightField4D lf = lb::bundled_lightfield(1u);  // what the viewer's light field shows
+  REQUIRE(lf.has_gt());
+  lb::ImageF d = lf.gt;
+  for (int y = 0; y < d.height; ++y)
+    for (int x = 0; x < d.width; ++x) d.at(x, y) += 0.03f * static_cast<float>((3 * x + y) % 7 - 3);  // up to 0.09: some over 0.07
+  const std::string path = data_dir() + "/lf.pfm";
+  lb::save_pfm(path, d);
+  lb::eval::Truth truth;
+  truth.protocol = lb::eval::Protocol::Hci;
+  truth.border = 15;
+  truth.stereo.disparity = lf.gt;
+  const json want = lb::eval::evaluate(lb::load_pfm(path), truth);
+  const Shot s = viewer("lf", "--algorithm lightfield --pane1 output=truth --pane2 file=" + quoted(path));
+  INFO("viewer log:\n" << s.log);
+  REQUIRE(s.rc == 0);
+  const json& f = s.layout.at("panes").at(1).at("file");
+  CHECK(f.at("protocol") == "hci");
+  CHECK(f.at("scores") == want);
+  CHECK(want.at("all").at("badpix_007").get<double>() > 0.0);
+
+  // The plenoptic scene's truth is patch sizes: shown, not scored, one line saying so.
+  const Shot p = viewer("plenoptic", "--preset tiny --pane2 file=" + quoted(path));
+  INFO("viewer log:\n" << p.log);
+  REQUIRE(p.rc == 0);
+  const json& pf = p.layout.at("panes").at(1).at("file");
+  CHECK(pf.at("scored") == false);
+  CHECK(pf.at("note").get<std::string>().find("no disparity protocol") != std::string::npos);
 }
 
 TEST_CASE("missing and corrupt files fail the run in one line; another size is a note; images are images") {
