@@ -21,7 +21,7 @@ nlohmann::json to_json(const ColourBar& bar) {
 void draw_colour_bar(const ColourBar& bar, float x, float y, float w, float h, float box[4]) {
   if (box) box[0] = box[1] = box[2] = box[3] = 0.0f;
   if (!bar.shown || w < 60.0f || h < 60.0f) return;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImDrawList* dl = ImGui::GetBackgroundDrawList();
   const float line = ImGui::GetTextLineHeight();
   const std::string top = bar_value(bar.hi), bottom = bar_value(bar.lo);
   const std::string unit = bar.label.empty() ? bar.unit : bar.label + (bar.unit.empty() ? "" : " (" + bar.unit + ")");

@@ -27,6 +27,8 @@ nlohmann::json to_json(const ColourBar& bar);
 // max at the top, the min at the bottom and the unit; nothing when the region is too small.
 // box (when given) receives the drawn box x, y, w, h (all 0 when nothing was drawn): it
 // covers that part of the image (the sidecar reports it, tests look around it).
+// Drawn into ImGui's background draw list: over the GL-drawn panes, under every ImGui window
+// (a combo's list opened over a pane stays on top).
 void draw_colour_bar(const ColourBar& bar, float x, float y, float w, float h, float box[4] = nullptr);
 
 }  // namespace lb::viewer

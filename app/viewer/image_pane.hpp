@@ -3,6 +3,7 @@
 // ImGui part (header with the source editor, the image region that takes zoom / pan input,
 // a status line with the pixel under the cursor). The image itself is drawn with GL
 // (ImageDisplay) into the region ImGui reserved, before ImGui's own draw data.
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -66,6 +67,7 @@ class ImagePane {
   // Image region in framebuffer pixels (valid after layout_image).
   const gl::PixelRect& rect() const { return rect_; }
   // Whether a point in logical window pixels (ImGui's, GLFW's cursor) lies on the image region.
+  std::array<float, 4> logical_rect() const { return {lx_, ly_, lw_, lh_}; }
   bool contains(double x, double y) const {
     return x >= lx_ && y >= ly_ && x < lx_ + lw_ && y < ly_ + lh_;
   }

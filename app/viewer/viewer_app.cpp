@@ -259,10 +259,6 @@ void ViewerApp::layout_image_area(float x, float width, float height, float fb_s
       const float image_h = std::max(1.0f, avail.y - (score_line ? 3.0f : 2.0f) * line - 4.0f);
       if (pane.layout_image(views_[i], col_w, image_h, fb_scale, state_.hover_readout))
         leader_ = i;
-      {
-        const ImVec2 mn = ImGui::GetItemRectMin(), mx = ImGui::GetItemRectMax();
-        draw_colour_bar(pane_look(i).bar, mn.x, mn.y, mx.x - mn.x, mx.y - mn.y, pane.bar_box);
-      }
       if (!pane.pending_key.empty()) {
         // A run in flight: the last image stays until its result arrives.
         ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "computing... %.0f s",
@@ -437,6 +433,11 @@ int ViewerApp::run_frames() {
     window_.begin_imgui_frame();
     build_ui(fb_w, fb_h);
     update_outputs();
+    // The colour bars after update_outputs: they describe what draw_panes draws this frame.
+    for (ImagePane& p : panes_) {
+      const auto [x, y, w, h] = p.logical_rect();
+      draw_colour_bar(pane_look(p.index()).bar, x, y, w, h, p.bar_box);
+    }
     ImGui::Render();
     try {
       draw_panes(fb_w, fb_h);

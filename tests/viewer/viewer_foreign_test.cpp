@@ -84,6 +84,19 @@ int worst(const std::array<int, 3>& got, const std::array<std::uint8_t, 3>& want
   return d;
 }
 
+// The colour bar of pane i is drawn in the screenshot where the sidecar's box says: the middle
+// of its gradient (colour_bar.cpp's layout: 4 px padding, 13 px text lines) is the map at 0.5.
+void check_bar_drawn(const Shot& s, int i, lb::ColorMap map) {
+  const json& box = s.layout.at("panes").at(i).at("colour_bar").at("box");
+  INFO("pane " << i << " colour bar box " << box.dump());
+  REQUIRE(box[2].get<int>() > 0);
+  const int line = 13, pad = 4;
+  const int bar_h = box[3].get<int>() - 3 * line - 4 * pad;
+  const int x = box[0].get<int>() + box[2].get<int>() / 2, y = box[1].get<int>() + 2 * pad + line + bar_h / 2;
+  const std::array<int, 3> got = {s.png.at(x, y, 0), s.png.at(x, y, 1), s.png.at(x, y, 2)};
+  CHECK(worst(got, lb::colormap::apply(map, 0.5, 0.0, 1.0)) <= 12);
+}
+
 }  // namespace
 
 TEST_CASE("a map file beside the truth is scored as eval::evaluate scores it, with colour bars") {
@@ -119,8 +132,20 @@ TEST_CASE("a map file beside the truth is scored as eval::evaluate scores it, wi
   const json& tbar = s.layout.at("panes").at(0).at("colour_bar");
   CHECK(tbar.at("unit") == "px");
   CHECK(tbar.at("max").get<double>() > tbar.at("min").get<double>());
-  // The map's pixels are drawn through the same map the bar names.
+  // The map's pixels are drawn through the same map the bar names, and the bar is in the
+  // screenshot: the middle of its gradient is the map's middle.
   CHECK(worst(pane_pixel(s, 1, 10, 10), lb::colormap::apply(lb::ColorMap::Turbo, d.at(10, 10), float(lo), float(hi))) <= 1);
+  check_bar_drawn(s, 1, lb::ColorMap::Turbo);
+  check_bar_drawn(s, 0, lb::ColorMap::Turbo);
+
+  // Beside a computed output (BP's disparity, whose result arrives frames later): the same
+  // scores, and the output's bar drawn too.
+  const Shot o = viewer("map_bp", "--algorithm stereo --pane1 output=bp --pane2 file=" + quoted(path));
+  INFO("viewer log:\n" << o.log);
+  REQUIRE(o.rc == 0);
+  CHECK(o.layout.at("panes").at(1).at("file").at("scores") == want);
+  CHECK(o.layout.at("panes").at(0).at("colour_bar").at("unit") == "px");
+  check_bar_drawn(o, 0, lb::ColorMap::Turbo);
 }
 
 TEST_CASE("signed difference of two crafted maps: values, symmetric bar, pixels") {
