@@ -36,8 +36,29 @@ class StereoSection final : public DataSection {
     if (ImGui::SmallButton("synthetic two planes##stereo")) {
       install(bundled_stereo(1));
       frame_.clear();
+      dataset_ = dataset::Dataset{};
       open_error_.clear();
       changed = true;
+    }
+    // A folder of several scenes (KITTI frames, a Middlebury collection): pick one.
+    if (dataset_.scenes.size() > 1) {
+      ImGui::SetNextItemWidth(180);
+      if (ImGui::BeginCombo("scene##stereo", dataset_.scenes[static_cast<std::size_t>(scene_)].name.c_str())) {
+        for (int k = 0; k < static_cast<int>(dataset_.scenes.size()); ++k)
+          if (ImGui::Selectable(dataset_.scenes[static_cast<std::size_t>(k)].name.c_str(), k == scene_) && k != scene_) {
+            try {
+              const dataset::Dataset ds = dataset_;  // open_scene_at replaces dataset_
+              open_scene_at(ds, k);
+              open_error_.clear();
+              changed = true;
+            } catch (const std::exception& e) {
+              open_error_ = e.what();  // the current pair stays
+            }
+          }
+        ImGui::EndCombo();
+      }
+      ImGui::SameLine();
+      ImGui::TextDisabled("%d of %zu", scene_ + 1, dataset_.scenes.size());
     }
     error_line(open_error_);
     return changed;
@@ -76,6 +97,15 @@ class StereoSection final : public DataSection {
     LB_REQUIRE(dataset::data_kind(ds.layout) == DataKind::StereoPair,
                "'" + folder + "' is a " + dataset::to_string(ds.layout) + " data set, not a stereo pair");
     const dataset::SceneRef& ref = frame_.empty() ? ds.scenes.front() : dataset::select_scene(ds, frame_);
+    open_scene_at(ds, static_cast<int>(&ref - ds.scenes.data()));
+  }
+
+ private:
+  // Scene k of a data set as the pair (all-or-nothing); the data set is kept for the panel's
+  // scene list.
+  void open_scene_at(const dataset::Dataset& ds, int k) {
+    const dataset::SceneRef& ref = ds.scenes.at(static_cast<std::size_t>(k));
+    const std::string& folder = ref.path;
     dataset::OpenedScene o = dataset::open_scene(ref, gt_scale_);
     const auto* d = dynamic_cast<const StereoData*>(o.data.get());
     LB_REQUIRE(d != nullptr, "'" + folder + "': the scene did not open as a stereo pair");
@@ -85,9 +115,10 @@ class StereoSection final : public DataSection {
     s.suggested_ndisp = d->ndisp_hint;
     if (s.pair.name.empty() || ds.scenes.size() > 1) s.pair.name = ref.name;
     install(std::move(s), o.truth);
+    dataset_ = ds;
+    scene_ = k;
   }
 
- private:
   // truth: the scene's with its protocol; none: the 2001-2006 protocol on the pair's truth.
   void install(stereo::StereoScene s, const std::optional<eval::Truth>& truth = std::nullopt) {
     stereo::validate(s.pair);
@@ -123,6 +154,8 @@ class StereoSection final : public DataSection {
   std::string layout_ = "auto";  // --layout
   std::string frame_;            // --frame while the command line's folder opens
   eval::Truth truth_eval_;       // the truth as eval::evaluate scores it
+  dataset::Dataset dataset_;     // the folder's scenes (empty: the bundled pair)
+  int scene_ = 0;                // the one shown
 };
 
 }  // namespace
