@@ -1,4 +1,6 @@
-// Colour maps for scalar data, t in [0, 1].
+// Colour maps for scalar data, t in [0, 1]. The same numbers are the host's tables in
+// engine/src/colormap.cpp (lightbench/colormap.hpp): the CLI's colour images and these panes
+// agree (tests/engine/test_colormap.cpp parses this file and compares).
 
 // Turbo (Google, 2019): polynomial fit by Anton Mikhailov / Ruofei Du (public domain).
 vec3 turbo(float t) {
@@ -28,9 +30,26 @@ vec3 viridis(float t) {
   return clamp(c0 + t * (c1 + t * (c2 + t * (c3 + t * (c4 + t * (c5 + t * c6))))), 0.0, 1.0);
 }
 
-// 0: gray, 1: turbo, 2: viridis.
+// Diverging (Moreland's cool-warm): piecewise linear through five stops at t = k / 4.
+vec3 diverging(float t) {
+  const vec3 d0 = vec3(0.2298, 0.2987, 0.7537);
+  const vec3 d1 = vec3(0.5525, 0.6904, 0.9955);
+  const vec3 d2 = vec3(0.8654, 0.8654, 0.8654);
+  const vec3 d3 = vec3(0.9571, 0.6053, 0.4820);
+  const vec3 d4 = vec3(0.7057, 0.0156, 0.1502);
+  t = clamp(t, 0.0, 1.0);
+  float s = t * 4.0;
+  int i = min(3, int(floor(s)));
+  float f = s - float(i);
+  vec3 a = i == 0 ? d0 : i == 1 ? d1 : i == 2 ? d2 : d3;
+  vec3 b = i == 0 ? d1 : i == 1 ? d2 : i == 2 ? d3 : d4;
+  return clamp(a + (b - a) * f, 0.0, 1.0);
+}
+
+// 0: gray, 1: turbo, 2: viridis, 3: diverging (lb::ColorMap).
 vec3 colormap(int which, float t) {
   if (which == 1) return turbo(t);
   if (which == 2) return viridis(t);
+  if (which == 3) return diverging(t);
   return vec3(clamp(t, 0.0, 1.0));
 }

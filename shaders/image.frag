@@ -3,7 +3,9 @@
 //   mode 0: colour image (RGBA8), times an exposure factor;
 //   mode 1: scalar image (R32F), range-normalised and colour-mapped;
 //   mode 2: difference |A - B| (largest channel error, in 8-bit levels for RGBA8), heat-mapped:
-//           exact zero is black, anything else goes through the colour map up to u_diff_max.
+//           exact zero is black, anything else goes through the colour map up to u_diff_max;
+//   mode 3: signed difference A - B (for RGBA8 the channel of the largest |error|, in 8-bit
+//           levels) through the diverging map over [-u_diff_max, u_diff_max] (0: the middle).
 // Zoomed in (zoom >= 1) and in modes 1 and 2 texels are fetched exactly (nearest); zoomed out,
 // colour images are sampled bilinearly. Outside the image: a dark checkerboard.
 #include "colormaps.glsl"
@@ -47,7 +49,19 @@ void main() {
   } else if (u_mode == 1) {
     float v = texelFetch(u_tex_a, texel, 0).r;
     float t = (v - u_range.x) / max(u_range.y - u_range.x, 1e-20);
-    rgb = colormap(u_colormap, t);
+    // NaN / inf (an invalid estimate, unknown truth): black, as lb::colormap::apply.
+    rgb = isnan(v) || isinf(v) ? vec3(0.0) : colormap(u_colormap, t);
+  } else if (u_mode == 3) {
+    vec4 a = texelFetch(u_tex_a, texel, 0);
+    vec4 b = texelFetch(u_tex_b, texel, 0);
+    vec3 d = a.rgb - b.rgb;
+    float e = d.r;
+    if (u_b_is_scalar == 0) {
+      if (abs(d.g) > abs(e)) e = d.g;
+      if (abs(d.b) > abs(e)) e = d.b;
+      e *= 255.0;
+    }
+    rgb = isnan(e) || isinf(e) ? vec3(0.0) : colormap(3, 0.5 + 0.5 * e / max(u_diff_max, 1e-20));
   } else {
     vec4 a = texelFetch(u_tex_a, texel, 0);
     vec4 b = texelFetch(u_tex_b, texel, 0);

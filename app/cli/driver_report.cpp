@@ -5,6 +5,7 @@
 
 #include "cli_common.hpp"
 #include "driver_state.hpp"
+#include "output_files.hpp"
 
 namespace lb::cli {
 
@@ -58,7 +59,20 @@ void write_report(const CommandState& st, const RunRecord& rec, Runner& runner, 
   if (!st.crop.empty()) params["crop"] = st.crop;
   j["parameters"] = params;
 
-  for (const Written& w : rec.written) rep.add_output(w.role, w.path, w.width, w.height);
+  for (const Written& w : rec.written) {
+    rep.add_output(w.role, w.path, w.width, w.height);
+    // A map written as an image: its colour map, range and unit, so the figure can be read.
+    // (A folder output's .pfm has its .png beside it.)
+    std::string output = w.role, png = w.path;
+    for (const OutputFlag& o : st.outputs)
+      if (o.path == w.path && !o.output.empty()) output = o.output;
+    if (png.size() > 4 && png.compare(png.size() - 4, 4, ".pfm") == 0) png.replace(png.size() - 4, 4, ".png");
+    if (const ColourRecord* c = colour_record(png)) {
+      const OutputInfo* info = spec.output(output);
+      j["outputs"].back()["colour"] = {{"path", png}, {"map", c->map}, {"min", c->min}, {"max", c->max},
+                                       {"unit", info ? info->unit : ""}};
+    }
+  }
 
   // Scores: under "scores" as the runner gives them, and at the top level. Scores nested
   // under the primary output's name (lightfield's "refined") are the primary's: they take

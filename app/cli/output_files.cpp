@@ -3,33 +3,18 @@
 #include <algorithm>
 #include <cmath>
 
+#include <map>
+#include <mutex>
+
+#include "lightbench/colormap.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
-#include "lightbench/plenoptic_depth.hpp"
 
 namespace lb::cli {
 
 namespace {
 bool is_8bit_image(const std::string& ext) {
   return ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".bmp" || ext == ".ppm";
-}
-
-// Dark blue -> red -> yellow -> white over [0, max |v|] (heavy-tailed maps such as MAD's).
-ImageU8 heat_map(const ImageF& m) {
-  double mx = 0;
-  for (float v : m.data)
-    if (std::isfinite(v)) mx = std::max(mx, static_cast<double>(std::fabs(v)));
-  static const double stops[5][3] = {{0, 0, 0}, {40, 20, 120}, {200, 30, 60}, {250, 180, 20}, {255, 255, 255}};
-  ImageU8 out(m.width, m.height, 3);
-  for (std::size_t i = 0; i < m.pixels(); ++i) {
-    const double a = std::isfinite(m.data[i]) ? std::fabs(m.data[i]) : 0.0;
-    const double t = mx > 0 ? std::clamp(a / mx, 0.0, 1.0) * 4.0 : 0.0;
-    const int k = std::min(3, static_cast<int>(t));
-    const double f = t - k;
-    for (int c = 0; c < 3; ++c)
-      out.data[i * 3 + c] = static_cast<std::uint8_t>(std::lround(stops[k][c] + f * (stops[k + 1][c] - stops[k][c])));
-  }
-  return out;
 }
 
 // Gray, lo -> 0 and hi -> 255 (NaN: 0).
@@ -41,6 +26,21 @@ ImageU8 gray_map(const ImageF& m, double lo, double hi) {
     out.data[i] = static_cast<std::uint8_t>(std::lround(v * 255.0));
   }
   return out;
+}
+
+// The viewer's colour maps (lightbench/colormap.hpp); the range of every colour file written,
+// by path, for the report (driver_report.cpp).
+std::mutex records_mutex;
+std::map<std::string, ColourRecord>& records() {
+  static std::map<std::string, ColourRecord> r;
+  return r;
+}
+
+void save_mapped(const std::string& path, const ImageF& m, ColorMap map, double lo, double hi) {
+  if (map == ColorMap::Gray) save_image(path, gray_map(m, lo, hi));
+  else save_image(path, colormap::colourise(m, map, lo, hi));
+  std::lock_guard<std::mutex> lock(records_mutex);
+  records()[path] = ColourRecord{to_string(map), lo, hi};
 }
 
 double value_or(const ParamValues& v, const std::string& name, double fallback) {
@@ -62,7 +62,15 @@ void write_output(const std::string& path, const HostSurface& s, const PngScale*
   if (s.format() == SurfaceFormat::RGBA8) return save_image(path, to_rgb(s.rgba()));
   const ImageF& m = s.scalar();
   if (ext == ".pfm") return save_pfm(path, m);
-  if (!scale) return save_image(path, heat_map(m));
+  if (!scale) {
+    // Turbo over the map's finite range, from 0 when it has no negative values (heavy-tailed
+    // maps such as MAD's start at black-blue for "no error").
+    double lo = 0, hi = 0;
+    colormap::finite_range(m, &lo, &hi);
+    lo = std::min(lo, 0.0);
+    if (!(hi > lo)) hi = lo + 1.0;
+    return save_mapped(path, m, ColorMap::Turbo, lo, hi);
+  }
   double lo = 0, hi = 0;
   if (scale->hi_param.empty()) {  // the map's own range; with a named top, 0 is the bottom
     bool any = false;
@@ -71,8 +79,13 @@ void write_output(const std::string& path, const HostSurface& s, const PngScale*
   }
   if (!scale->lo_param.empty()) lo = value_or(values, scale->lo_param, lo);
   if (!scale->hi_param.empty()) hi = value_or(values, scale->hi_param, hi) + scale->hi_offset;
-  if (scale->colour) return save_image(path, to_rgb(colorize_depth(m, static_cast<int>(lo), static_cast<int>(hi))));
-  save_image(path, gray_map(m, lo, hi));
+  save_mapped(path, m, scale->colour ? ColorMap::Viridis : ColorMap::Gray, lo, hi);
+}
+
+const ColourRecord* colour_record(const std::string& path) {
+  std::lock_guard<std::mutex> lock(records_mutex);
+  const auto it = records().find(path);
+  return it == records().end() ? nullptr : &it->second;
 }
 
 }  // namespace lb::cli

@@ -38,6 +38,13 @@ class AppWindow {
   // Whether any input arrived since the last call.
   virtual bool take_activity() = 0;
   virtual std::vector<std::string> take_dropped_paths() = 0;
+  // Where the last drop happened, in logical window pixels (ImGui's coordinates): the drop
+  // position picks the pane a dropped file goes to. False when unknown (headless).
+  virtual bool drop_position(double* x, double* y) const {
+    (void)x;
+    (void)y;
+    return false;
+  }
 
   // The framebuffer the viewer draws into (0 x 0 while minimised).
   virtual void framebuffer_size(int* w, int* h) const = 0;

@@ -43,6 +43,12 @@ class GlfwWindow final : public AppWindow {
     out.swap(dropped_);
     return out;
   }
+  bool drop_position(double* x, double* y) const override {
+    if (!has_drop_pos_) return false;
+    *x = drop_x_;
+    *y = drop_y_;
+    return true;
+  }
   void framebuffer_size(int* w, int* h) const override { glfwGetFramebufferSize(window_, w, h); }
   void swap() override { glfwSwapBuffers(window_); }
   void set_size(int width, int height) override { glfwSetWindowSize(window_, width, height); }
@@ -65,6 +71,8 @@ class GlfwWindow final : public AppWindow {
 
   GLFWwindow* window_ = nullptr;
   std::vector<std::string> dropped_;
+  double drop_x_ = 0, drop_y_ = 0;
+  bool has_drop_pos_ = false;
   bool activity_ = true;
   bool imgui_glfw_ = false;
 };
@@ -128,6 +136,9 @@ void GlfwWindow::on_drop(GLFWwindow* w, int count, const char** paths) {
   GlfwWindow* a = self(w);
   if (!a) return;
   for (int i = 0; i < count; ++i) a->dropped_.emplace_back(paths[i]);
+  // The cursor at the drop (X11 sends no motion events during a drag: ask the server now).
+  glfwGetCursorPos(w, &a->drop_x_, &a->drop_y_);
+  a->has_drop_pos_ = true;
   a->activity_ = true;
 }
 

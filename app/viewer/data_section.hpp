@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lightbench/algorithm.hpp"
+#include "lightbench/evaluation.hpp"
 #include "lightbench/gl/gl_texture_surface.hpp"
 #include "lightbench/image.hpp"
 #include "viewer_types.hpp"
@@ -70,6 +71,9 @@ class DataSection {
     (void)grid;
     return false;
   }
+  // The truth with its benchmark's protocol, for scoring foreign maps (foreign_map.hpp):
+  // stereo by its layout, a light field by HCI's; null when the data has none.
+  virtual const eval::Truth* eval_truth() const { return nullptr; }
   virtual bool truth_range(float* lo, float* hi) const {
     (void)lo;
     (void)hi;

@@ -33,17 +33,21 @@ const DiffStats& DiffStatsCache::get(const gl::GlTextureSurface* a, const gl::Gl
   stats_ = {};
   if (!diff_compatible(a, b, &stats_.why)) return stats_;
   stats_.pixels = static_cast<std::uint64_t>(a->width()) * a->height();
-  double sum = 0, mx = 0;
+  double sum = 0, mx = 0, lo = 0, hi = 0;
   std::uint64_t differing = 0;
   if (a->format() == SurfaceFormat::RGBA8) {
     const ImageU8 ia = a->texture().read_rgba(), ib = b->texture().read_rgba();
     for (std::size_t i = 0; i < ia.pixels(); ++i) {
-      int pix_max = 0;
+      int pix_max = 0, pix_signed = 0;
       for (int c = 0; c < 3; ++c) {
-        const int d = std::abs(int(ia.data[i * 4 + c]) - int(ib.data[i * 4 + c]));
+        const int s = int(ia.data[i * 4 + c]) - int(ib.data[i * 4 + c]);
+        const int d = std::abs(s);
         sum += d;
+        if (d > pix_max) pix_signed = s;
         pix_max = std::max(pix_max, d);
       }
+      lo = std::min(lo, double(pix_signed));
+      hi = std::max(hi, double(pix_signed));
       differing += pix_max > 0;
       mx = std::max(mx, static_cast<double>(pix_max));
     }
@@ -51,7 +55,12 @@ const DiffStats& DiffStatsCache::get(const gl::GlTextureSurface* a, const gl::Gl
   } else {
     const ImageF ia = a->texture().read_scalar(), ib = b->texture().read_scalar();
     for (std::size_t i = 0; i < ia.pixels(); ++i) {
-      const double d = std::abs(double(ia.data[i]) - double(ib.data[i]));
+      const double s = double(ia.data[i]) - double(ib.data[i]);
+      const double d = std::abs(s);
+      if (std::isfinite(s)) {
+        lo = std::min(lo, s);
+        hi = std::max(hi, s);
+      }
       sum += d;
       differing += d > 0;
       mx = std::max(mx, d);
@@ -60,6 +69,8 @@ const DiffStats& DiffStatsCache::get(const gl::GlTextureSurface* a, const gl::Gl
     stats_.scalar = true;
   }
   stats_.max_abs = mx;
+  stats_.min_signed = lo;
+  stats_.max_signed = hi;
   stats_.differing = differing;
   stats_.valid = true;
   return stats_;

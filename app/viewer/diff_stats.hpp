@@ -13,6 +13,9 @@ struct DiffStats {
   std::string why;           // when !valid: e.g. "sizes differ (440x330 vs 528x396)"
   double max_abs = 0;        // RGBA8: 8-bit levels over R, G, B; R32F: value units
   double mean_abs = 0;       // over all pixels and channels
+  // Signed A - B (RGBA8: per pixel the channel of the largest |error|, in 8-bit levels), the
+  // values the signed difference view maps; over finite values only.
+  double min_signed = 0, max_signed = 0;
   std::uint64_t differing = 0, pixels = 0;
   bool scalar = false;
 };

@@ -25,6 +25,10 @@ bool ImagePane::layout_image(PaneView& view, float width, float height, float fb
   ImGui::InvisibleButton("##image", size,
                          ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight |
                              ImGuiButtonFlags_MouseButtonMiddle);
+  lx_ = pos.x;
+  ly_ = pos.y;
+  lw_ = size.x;
+  lh_ = size.y;
   rect_.x = static_cast<int>(std::lround(pos.x * fb_scale));
   rect_.y = static_cast<int>(std::lround(pos.y * fb_scale));
   rect_.w = static_cast<int>(std::lround(size.x * fb_scale));

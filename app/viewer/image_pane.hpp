@@ -3,12 +3,14 @@
 // ImGui part (header with the source editor, the image region that takes zoom / pan input,
 // a status line with the pixel under the cursor). The image itself is drawn with GL
 // (ImageDisplay) into the region ImGui reserved, before ImGui's own draw data.
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "lightbench/gl/gl_texture_surface.hpp"
 #include "lightbench/gl/image_display.hpp"
+#include "foreign_map.hpp"
 #include "pane_source.hpp"
 #include "pane_view.hpp"
 #include "run_worker.hpp"
@@ -38,6 +40,19 @@ class ImagePane {
 
   // Set by the app each frame: the texture shown (computed, or an input's; may be null).
   const gl::GlTextureSurface* shown = nullptr;
+  // The colour bar's box drawn over the image this frame (logical pixels x, y, w, h; 0: none).
+  float bar_box[4] = {0, 0, 0, 0};
+
+  // source.file's content (viewer_foreign.cpp): loaded once per path (again when the source
+  // is set again), scored again whenever the data changes.
+  struct Foreign {
+    std::string loaded;  // the path `file` holds ("" : none); set on failure too (no retry)
+    ForeignFile file;
+    std::unique_ptr<gl::GlTextureSurface> texture;
+    ForeignScore score;
+    std::uint64_t scored_for = ~std::uint64_t{0};  // the data id of `score`
+    std::string error;
+  } foreign;
 
   // ImGui: header row with the source editor. True when the source changed.
   bool layout_header(const PaneSourceUi& ui);
@@ -51,10 +66,16 @@ class ImagePane {
 
   // Image region in framebuffer pixels (valid after layout_image).
   const gl::PixelRect& rect() const { return rect_; }
+  // Whether a point in logical window pixels (ImGui's, GLFW's cursor) lies on the image region.
+  std::array<float, 4> logical_rect() const { return {lx_, ly_, lw_, lh_}; }
+  bool contains(double x, double y) const {
+    return x >= lx_ && y >= ly_ && x < lx_ + lw_ && y < ly_ + lh_;
+  }
 
  private:
   int index_;
   gl::PixelRect rect_;
+  float lx_ = 0, ly_ = 0, lw_ = 0, lh_ = 0;
   bool hovered_ = false;
   std::optional<std::pair<int, int>> hover_;
 };

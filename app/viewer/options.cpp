@@ -8,6 +8,7 @@
 #include "lightbench/error.hpp"
 #include "lightbench/memory_budget.hpp"
 #include "lightbench/runners.hpp"
+#include "lightbench/dataset.hpp"
 #include "lightbench/stereo_io.hpp"
 
 namespace lb::viewer {
@@ -68,9 +69,13 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   app.add_option("--lf", o.lf, "open a 4D light-field folder (HCI input_CamNNN.png, view_U_V.png, NNN.png)");
   app.add_option("--stereo", o.stereo,
                  "open a stereo folder: Middlebury 2001-2006 (imL/imR or view1/view5, groundtruth.png or disp1.png, "
-                 "masks) or 2014/2021/MiddEval3 (im0/im1, calib.txt, disp0GT.pfm, mask0nocc.png)");
+                 "masks), 2014/2021/MiddEval3 (im0/im1, calib.txt, disp0GT.pfm, mask0nocc.png), a KITTI 2012/2015 "
+                 "training folder (--frame NAME) or a folder of scene folders (--frame NAME)");
   app.add_option("--layout", o.stereo_layout,
-                 "the --stereo folder's layout: auto (from the files present), middlebury2001, middlebury2014");
+                 "the --stereo folder's layout: auto (from the files present), middlebury2001, middlebury2014, kitti");
+  app.add_option("--frame", o.frame,
+                 "the scene of a --stereo folder of several: a KITTI frame (000000_10) or a scene folder's name "
+                 "(default: the first)");
   app.add_option("--gt-scale", o.gt_scale,
                  "the --stereo folder's ground-truth scale (value / scale = disparity; tsukuba 16 and venus 8 "
                  "are known by name)");
@@ -94,9 +99,12 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
                "framebuffer of the window size; needs --screenshot");
   app.add_option("--pane1", o.pane1,
                  "left pane source, e.g. output=view,backend=cpu,variant=sync,patch=9 (outputs and "
-                 "parameters: see below)");
+                 "parameters: see below), or file=PATH: another method's disparity map (.pfm, 16-bit KITTI .png; "
+                 "scored against the truth) or any image");
   app.add_option("--pane2", o.pane2, "right pane source (same syntax)");
   app.add_flag("--diff", o.diff, "start in difference mode (right pane shows |left - right|)");
+  app.add_flag("--signed-diff", o.signed_diff,
+               "start in signed difference mode (right pane shows left - right through a diverging map; implies --diff)");
   app.add_flag("--unlinked", o.unlinked, "do not link zoom/pan of the two panes");
   app.add_option("--zoom", o.zoom, "initial zoom (screen pixels per image pixel; default: fit)");
   app.add_flag("--pane-test", o.pane_test,
@@ -172,7 +180,10 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
     if (!o.raw.empty() + !o.scene.empty() + !o.preset.empty() > 1)
       throw Error("give at most one of --raw, --scene and --preset");
     if (o.gt_scale < 0) throw Error("--gt-scale must be positive");
-    stereo::parse_stereo_layout(o.stereo_layout);  // one line naming the choices
+    if (!o.frame.empty() && o.stereo.empty()) throw Error("--frame picks a scene of --stereo DIR: give --stereo");
+    dataset::Layout forced;
+    if (dataset::parse_layout(o.stereo_layout, &forced) && dataset::data_kind(forced) != DataKind::StereoPair)
+      throw Error("--layout " + o.stereo_layout + " is not a stereo layout (middlebury2001, middlebury2014, kitti)");
     if (!o.max_memory.empty()) set_max_host_memory(parse_memory_size(o.max_memory, "--max-memory"));
     if (!o.max_device_memory.empty())
       set_max_device_memory(parse_memory_size(o.max_device_memory, "--max-device-memory"));

@@ -19,7 +19,8 @@ struct ViewerOptions {
   std::string algorithm;              // plenoptic | lightfield ("": plenoptic, or lightfield with --lf)
   std::string lf;                     // 4D light-field folder
   std::string stereo;                 // Middlebury stereo folder
-  std::string stereo_layout = "auto";  // --layout: the --stereo folder's layout
+  std::string stereo_layout = "auto";  // --layout: the --stereo folder's layout (dataset::parse_layout)
+  std::string frame;                  // --frame: the scene of a folder of several (KITTI: 000000_10)
   double gt_scale = 0;                // --gt-scale: its ground truth's scale (0: known by name)
   std::string max_memory, max_device_memory;  // budgets (lightbench/memory_budget.hpp)
   std::string ref, dist;              // MAD: reference and distorted images
@@ -33,6 +34,7 @@ struct ViewerOptions {
   bool headless = false;              // EGL context and an offscreen framebuffer, no window
   std::string pane1, pane2;           // pane source specs, see pane_source.hpp
   bool diff = false;
+  bool signed_diff = false;           // --signed-diff: difference mode with A - B (implies --diff)
   bool unlinked = false;
   std::optional<double> zoom;         // initial zoom (default: fit)
   bool pane_test = false;             // deterministic layout for the GUI smoke test

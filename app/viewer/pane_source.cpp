@@ -1,11 +1,13 @@
 #include "pane_source.hpp"
 
 #include <imgui.h>
+#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cctype>
 #include <sstream>
 
+#include "foreign_map.hpp"
 #include "lightbench/error.hpp"
 #include "param_widgets.hpp"
 
@@ -32,6 +34,10 @@ bool is_input_output(Algorithm& algorithm, const std::string& output) {
 
 PaneSource parse_pane_source(const std::string& spec, Algorithm& algorithm) {
   PaneSource s;
+  if (parse_file_spec(spec, &s.file)) {
+    s.file_field = s.file;
+    return s;
+  }
   std::istringstream in(spec);
   std::string item;
   const auto params = algorithm.live_params();
@@ -84,6 +90,7 @@ PaneSource parse_pane_source(const std::string& spec, Algorithm& algorithm) {
 }
 
 std::string describe(const PaneSource& s, Algorithm& algorithm) {
+  if (!s.file.empty()) return "file " + s.file;
   if (is_input_output(algorithm, s.output)) return s.output;
   std::string d = s.output + " | " + to_string(s.backend);
   const auto names = algorithm.variants();
@@ -102,23 +109,45 @@ bool edit_pane_source(PaneSource& s, const PaneSourceUi& ui) {
   Algorithm& algo = *ui.algorithm;
   const auto outputs = algo.outputs();
 
-  // Output: results first, then the inputs.
+  // Output: results first, then the inputs, then a file.
+  const bool file_mode = !s.file.empty() || s.file_editing;
   ImGui::SetNextItemWidth(110);
-  if (ImGui::BeginCombo("##output", s.output.c_str())) {
+  if (ImGui::BeginCombo("##output", file_mode ? "file..." : s.output.c_str())) {
     for (int pass = 0; pass < 2; ++pass) {
       if (pass == 1) ImGui::Separator();
       for (const auto& o : outputs) {
         if (o.input != (pass == 1)) continue;
-        if (ImGui::Selectable(o.name.c_str(), s.output == o.name)) {
+        if (ImGui::Selectable(o.name.c_str(), !file_mode && s.output == o.name)) {
           s.output = o.name;
+          s.file.clear();
+          s.file_editing = false;
           changed = true;
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", o.label.c_str());
       }
     }
+    ImGui::Separator();
+    if (ImGui::Selectable("file...", file_mode)) s.file_editing = true;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("another method's disparity map (.pfm, 16-bit KITTI .png) or any image; or drop a file on the pane");
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("what this pane shows");
+  if (file_mode) {
+    // A path field (no file dialog): Enter or "open" shows the file.
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(std::max(80.0f, ImGui::GetContentRegionAvail().x - 50.0f));
+    bool go = ImGui::InputTextWithHint("##file", "path of a map or image", &s.file_field,
+                                       ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SameLine();
+    go |= ImGui::SmallButton("open");
+    if (go && !s.file_field.empty()) {
+      s.file = s.file_field;
+      s.file_editing = false;
+      changed = true;
+    }
+    return changed;
+  }
   if (is_input_output(algo, s.output)) return changed;
 
   // Backend.

@@ -1,10 +1,12 @@
 #pragma once
 // What one image pane shows: an output of the current algorithm (from a chosen backend,
 // variant and an optional parameter override, e.g. Sync vs NoSync, GPU vs CPU, two patch
-// sizes), or one of its inputs (the raw image, the ground truth, a light-field view, ...).
+// sizes), or one of its inputs (the raw image, the ground truth, a light-field view, ...), or a
+// file (another method's disparity map, any image: foreign_map.hpp).
 //
 // Text form (--pane1 / --pane2): comma-separated key=value pairs, e.g.
 //   output=view,backend=cuda,variant=sync,patch=9     output=raw     output=truth
+//   file=PATH (the whole rest is the path, commas included)
 // keys: output (an output name of the algorithm), backend (selected | cpu | cuda),
 // variant (a variant name | panel), and at most one live parameter name (override).
 #include <string>
@@ -18,6 +20,10 @@ struct PaneSource {
   std::string output = "view";  // algorithm output name
   BackendSlot backend = BackendSlot::Selected;
   PaneRun run;
+  std::string file;        // non-empty: this file is shown instead of an output
+  // The editor's path field and whether it is open ("file..." chosen, nothing opened yet).
+  std::string file_field;
+  bool file_editing = false;
 };
 
 // Throws lb::Error naming the bad key or value.

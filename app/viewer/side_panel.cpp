@@ -63,10 +63,11 @@ void section_display(SidePanelContext& c, PanelActions& act) {
   ImGui::SliderFloat("exposure (EV)", &s.style.exposure_ev, -4.0f, 4.0f, "%+.2f");
   ImGui::SameLine();
   if (ImGui::SmallButton("0##ev")) s.style.exposure_ev = 0.0f;
-  static const char* maps[] = {"gray", "turbo", "viridis"};
+  // lb::ColorMap's order (the shader's u_colormap, the CLI's colour images).
+  static const char* maps[] = {"gray", "turbo", "viridis", "diverging"};
   int cm = static_cast<int>(s.style.colormap);
   ImGui::SetNextItemWidth(160);
-  if (ImGui::Combo("colour map (scalars, difference)", &cm, maps, 3))
+  if (ImGui::Combo("colour map (scalars, difference)", &cm, maps, 4))
     s.style.colormap = static_cast<gl::ColorMap>(cm);
   if (ImGui::Button("fit (F)")) act.fit = true;
   ImGui::SameLine();
@@ -78,6 +79,10 @@ void section_display(SidePanelContext& c, PanelActions& act) {
   ImGui::Checkbox("pixel value under the cursor", &s.hover_readout);
   ImGui::Checkbox("difference mode (D): B shows |A - B|", &s.diff);
   if (s.diff) {
+    ImGui::SameLine();
+    ImGui::Checkbox("signed (A - B)", &s.signed_diff);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("A - B through a diverging map over +-top (0: the middle grey; --signed-diff)");
     ImGui::Checkbox("auto scale", &s.auto_diff_max);
     ImGui::SameLine();
     if (s.auto_diff_max) ImGui::BeginDisabled();
@@ -88,6 +93,7 @@ void section_display(SidePanelContext& c, PanelActions& act) {
     if (c.diff) {
       if (c.diff->valid) {
         ImGui::Text("max |A-B| = %g   mean = %.4f", c.diff->max_abs, c.diff->mean_abs);
+        if (s.signed_diff) ImGui::Text("A-B from %g to %g", c.diff->min_signed, c.diff->max_signed);
         ImGui::Text("%llu of %llu pixels differ%s",
                     static_cast<unsigned long long>(c.diff->differing),
                     static_cast<unsigned long long>(c.diff->pixels),

@@ -98,6 +98,11 @@ void SoakDriver::make_bad_inputs() {
   ImageU8 view(8, 8, 3, 128);
   for (const char* name : {"view_0_0.png", "view_0_1.png", "view_1_1.png"})
     save_image((bad_dir_ / "lf_missing_view" / name).string(), view);
+  // A good map for the panes' file source (a ramp with an invalid pixel).
+  ImageF map(16, 12, 1);
+  for (std::size_t i = 0; i < map.data.size(); ++i) map.data[i] = 0.25f * static_cast<float>(i % 40);
+  map.data[5] = std::nanf("");
+  save_pfm((bad_dir_ / "map.pfm").string(), map);
   bad_paths_ = {(bad_dir_ / "missing.png").string(), (bad_dir_ / "corrupt.png").string(),
                 (bad_dir_ / "text.png").string(), (bad_dir_ / "lf_missing_view").string()};
 }
@@ -181,6 +186,21 @@ std::string SoakDriver::step_pane() {
     return "pane";
   }
   ImagePane& pane = app_.panes_[pick(2)];
+  if (pick(6) == 0) {
+    // A file as the pane's source (foreign_map.hpp): a good map, or a bad file that must be
+    // reported as a bad drop is; the signed difference switched with it.
+    const std::uint64_t k = pick(3);
+    pane.source.file = k == 0 ? (bad_dir_ / "map.pfm").string() : bad_paths_[pick(2)];  // missing / corrupt
+    pane.foreign.loaded.clear();
+    app_.state_.signed_diff = !app_.state_.signed_diff;
+    detail_ = std::string("pane ") + (pane.index() == 0 ? "A " : "B ") + "file " + pane.source.file;
+    if (k != 0) {
+      drop_pending_check_ = true;
+      reports_before_ = app_.reports_;
+    }
+    return "pane";
+  }
+  pane.source.file.clear();
   const auto outs = algo.outputs();
   if (!outs.empty()) pane.source.output = outs[pick(outs.size())].name;
   const auto variants = algo.variants();

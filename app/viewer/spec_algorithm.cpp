@@ -131,9 +131,9 @@ std::vector<AlgorithmOutput> SpecAlgorithm::outputs() const {
     for (const OutputInfo& o : parts_[k]->spec->outputs_for(d.get())) {
       if (o.input) {
         // Inputs are the data's: shown once, under their own name.
-        if (input_names.insert(o.name).second) inputs.push_back({o.name, o.label, o.format, true});
+        if (input_names.insert(o.name).second) inputs.push_back({o.name, o.label, o.format, true, o.unit});
       } else {
-        results.push_back({viewer_name(*parts_[k], o.name), o.label, o.format, false});
+        results.push_back({viewer_name(*parts_[k], o.name), o.label, o.format, false, o.unit});
       }
     }
   results.insert(results.end(), inputs.begin(), inputs.end());

@@ -109,6 +109,8 @@ class SpecAlgorithm {
   nlohmann::json results_json() const;
   // Top-level sidecar blocks describing the data (the plenoptic "scene").
   nlohmann::json data_json() const { return section_->data_json(); }
+  // The data's truth as eval::evaluate takes it (foreign maps are scored on it); null: none.
+  const eval::Truth* eval_truth() const { return section_->eval_truth(); }
   // Timing registries and workers of the runners.
   void timing_sources(std::vector<TimingSource>& out);
   void workers(std::vector<RunWorker*>& out);

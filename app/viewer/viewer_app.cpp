@@ -14,8 +14,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
+#include <optional>
 
+#include "lightbench/dataset.hpp"
 #include "lightbench/error.hpp"
+#include "lightbench/image_io.hpp"
 #include "param_widgets.hpp"
 #include "screenshot.hpp"
 #include "side_panel.hpp"
@@ -100,16 +103,42 @@ void ViewerApp::handle_drops() {
   if (soak_)
     for (auto& p : soak_->take_drops()) paths.push_back(std::move(p));
   if (paths.empty()) return;
+  const std::string& path = paths.back();  // several files dropped: the last one
+  // A map or image file dropped on a pane becomes that pane's source; a folder (a data set)
+  // or a scene.json, or a file dropped elsewhere, opens as data as before.
+  double x = 0, y = 0;
+  const int pane = window_.drop_position(&x, &y) ? pane_at(x, y) : -1;
+  if (pane >= 0 && !std::filesystem::is_directory(path) && file_extension(path) != ".json") {
+    panes_[pane].source.file = path;
+    panes_[pane].source.file_field = path;
+    panes_[pane].source.file_editing = false;
+    panes_[pane].foreign.loaded.clear();
+    return;
+  }
   PanelActions act;
-  act.open_path = paths.back();  // several files dropped: the last one
+  act.open_path = path;
   handle_actions(act);
 }
 
 bool ViewerApp::open_in_algorithm(const std::string& path, bool folder) {
   try {
+    // A folder goes to the algorithm of its data's kind when its layout is detected
+    // (dataset::open_dataset: a stereo folder to stereo, a light field to the light field);
+    // otherwise to the first that opens folders, which says what is wrong with it.
+    std::optional<DataKind> kind;
+    if (folder) {
+      try {
+        kind = dataset::data_kind(dataset::open_dataset(path).layout);
+      } catch (const std::exception&) {
+      }
+    }
     int opener = -1;
     for (int i = 0; i < static_cast<int>(algorithms_.size()) && opener < 0; ++i)
-      if (folder ? algorithms_[i]->opens_folders() : algorithms_[i]->opens_files()) opener = i;
+      if (folder ? algorithms_[i]->opens_folders() && (!kind || algorithms_[i]->data_kind() == *kind)
+                 : algorithms_[i]->opens_files())
+        opener = i;
+    for (int i = 0; i < static_cast<int>(algorithms_.size()) && opener < 0; ++i)
+      if (folder && algorithms_[i]->opens_folders()) opener = i;
     LB_REQUIRE(opener >= 0,
                std::string("no algorithm opens ") + (folder ? "folders" : "files") + " (" + path + ")");
     if (folder) algorithms_[opener]->open_folder(path);
@@ -221,8 +250,13 @@ void ViewerApp::layout_image_area(float x, float width, float height, float fb_s
       ImGui::BeginChild(i == 0 ? "##paneA" : "##paneB", ImVec2(col_w, std::max(1.0f, avail.y)), false,
                         ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollbar |
                             ImGuiWindowFlags_NoScrollWithMouse);
-      if (pane.layout_header(ui)) pane.rendered_key.clear();
-      const float image_h = std::max(1.0f, avail.y - 2.0f * line - 4.0f);
+      if (pane.layout_header(ui)) {
+        pane.rendered_key.clear();
+        pane.foreign.loaded.clear();  // a file set again is read again
+      }
+      // A foreign map's scores take a line under the status line.
+      const bool score_line = !pane.source.file.empty() && pane.foreign.texture && pane.foreign.file.is_map;
+      const float image_h = std::max(1.0f, avail.y - (score_line ? 3.0f : 2.0f) * line - 4.0f);
       if (pane.layout_image(views_[i], col_w, image_h, fb_scale, state_.hover_readout))
         leader_ = i;
       if (!pane.pending_key.empty()) {
@@ -240,7 +274,17 @@ void ViewerApp::layout_image_area(float x, float width, float height, float fb_s
       }
       if (i == 1 && state_.diff) {
         ImGui::SameLine();
-        ImGui::TextDisabled(diff_ && diff_->valid ? "[difference |A-B|]" : "[difference: n/a]");
+        ImGui::TextDisabled(!(diff_ && diff_->valid) ? "[difference: n/a]"
+                            : state_.signed_diff   ? "[difference A-B]"
+                                                   : "[difference |A-B|]");
+      }
+      if (score_line) {
+        // The foreign map's scores against the truth (or why there are none), as the
+        // panel shows the algorithm's own; the full set in the tooltip and the sidecar.
+        const ForeignScore& sc = pane.foreign.score;
+        if (sc.scored) ImGui::TextUnformatted(sc.summary.c_str());
+        else ImGui::TextDisabled("%s", sc.note.c_str());
+        if (sc.scored && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", sc.scores.dump(2).c_str());
       }
       ImGui::EndChild();
     }
@@ -389,6 +433,11 @@ int ViewerApp::run_frames() {
     window_.begin_imgui_frame();
     build_ui(fb_w, fb_h);
     update_outputs();
+    // The colour bars after update_outputs: they describe what draw_panes draws this frame.
+    for (ImagePane& p : panes_) {
+      const auto [x, y, w, h] = p.logical_rect();
+      draw_colour_bar(pane_look(p.index()).bar, x, y, w, h, p.bar_box);
+    }
     ImGui::Render();
     try {
       draw_panes(fb_w, fb_h);

@@ -12,6 +12,7 @@
 #include "algorithm.hpp"
 #include "app_window.hpp"
 #include "backend_pool.hpp"
+#include "colour_bar.hpp"
 #include "diff_stats.hpp"
 #include "image_pane.hpp"
 #include "lightbench/gl/image_display.hpp"
@@ -64,6 +65,21 @@ class ViewerApp {
   // The sidecar's "frames": frame times and how many were drawn while a run was in flight.
   nlohmann::json frames_json() const;
   void draw_panes(int fb_w, int fb_h);
+  // How pane i is drawn this frame: its display style, whether it shows the difference, and
+  // its colour bar (scalar panes and the difference).
+  struct PaneLook {
+    gl::DisplayStyle style;
+    bool difference = false;
+    ColourBar bar;
+  };
+  PaneLook pane_look(int i);
+  std::string pane_unit(int i);  // the unit of pane i's values ("" : none or colour)
+  // A pane showing a file (viewer_foreign.cpp): loads it once, scores a map against the
+  // data's truth whenever the data changes, and shows it.
+  void update_foreign(ImagePane& pane);
+  nlohmann::json foreign_json(const ImagePane& pane) const;
+  // The pane whose image region holds a point in logical window pixels; -1: none.
+  int pane_at(double x, double y) const;
   nlohmann::json layout_json(int fb_w, int fb_h);
   bool resize_step(int frame);  // true once the window is back at its size
   int run_frames();  // run()'s frame loop

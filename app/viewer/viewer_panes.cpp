@@ -2,6 +2,7 @@
 // results into the panes' textures (run_worker.hpp), the zoom/pan link, drawing the images
 // with GL, the status line and the layout report.
 #include <epoxy/gl.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <chrono>
@@ -56,10 +57,12 @@ std::string ViewerApp::pane_status(ImagePane& pane) {
     out += buf;
     if (diff_pane) {
       const auto a = texel_reader_.read(panes_[0].shown->texture(), x, y);
-      float e = 0;
+      float e = 0;  // signed: the channel of the largest |A - B|
       const int channels = s->format() == SurfaceFormat::R32F ? 1 : 3;
-      for (int c = 0; c < channels; ++c) e = std::max(e, std::abs(a[c] - val[c]));
-      std::snprintf(buf, sizeof buf, "  |A-B| = %g", e);
+      for (int c = 0; c < channels; ++c)
+        if (std::abs(a[c] - val[c]) > std::abs(e)) e = a[c] - val[c];
+      if (state_.signed_diff) std::snprintf(buf, sizeof buf, "  A-B = %g", e);
+      else std::snprintf(buf, sizeof buf, "  |A-B| = %g", std::abs(e));
       out += buf;
     }
   } catch (const std::exception& e) {
@@ -125,6 +128,12 @@ void ViewerApp::update_outputs() {
   Algorithm& algo = algorithm();
   std::vector<AlgorithmOutput> outs = algo.outputs();
   for (ImagePane& pane : panes_) {
+    if (!pane.source.file.empty()) {
+      cancel_pending(pane);
+      update_foreign(pane);
+      continue;
+    }
+    if (pane.foreign.texture || !pane.foreign.loaded.empty()) pane.foreign = ImagePane::Foreign{};
     const AlgorithmOutput* out = nullptr;
     for (const auto& o : outs)
       if (o.name == pane.source.output) out = &o;
@@ -199,7 +208,38 @@ void ViewerApp::draw_panes(int fb_w, int fb_h) {
       continue;
     }
     const PaneView& view = views_[i];
-    gl::DisplayStyle style = state_.style;
+    const PaneLook look = pane_look(i);
+    if (look.difference && diff_ok) {
+      state_.style.diff_max = look.style.diff_max;
+      display_.draw_difference(r, fb_h, panes_[0].shown->texture(), pane.shown->texture(), view.t,
+                               look.style, state_.signed_diff);
+    } else {
+      display_.draw(r, fb_h, pane.shown->texture(), view.t, look.style);
+    }
+  }
+  glViewport(0, 0, fb_w, fb_h);
+}
+
+std::string ViewerApp::pane_unit(int i) {
+  const ImagePane& p = panes_[i];
+  if (!p.source.file.empty()) return p.foreign.texture && p.foreign.file.is_map ? "px" : "";
+  for (const AlgorithmOutput& o : algorithm().outputs())
+    if (o.name == p.source.output) return o.unit;
+  return "";
+}
+
+ViewerApp::PaneLook ViewerApp::pane_look(int i) {
+  PaneLook look;
+  const ImagePane& pane = panes_[i];
+  gl::DisplayStyle& style = look.style;
+  style = state_.style;
+  const bool foreign = !pane.source.file.empty();
+  if (foreign) {
+    if (pane.foreign.texture && pane.foreign.file.is_map) {
+      style.range_min = static_cast<float>(pane.foreign.file.lo);
+      style.range_max = static_cast<float>(pane.foreign.file.hi);
+    }
+  } else {
     const DisplayHints hints = algorithm().display(pane.source.output);
     if (hints.has_range) {
       style.range_min = hints.range_min;
@@ -214,18 +254,30 @@ void ViewerApp::draw_panes(int fb_w, int fb_h) {
       style.grid_nx = g.nx;
       style.grid_ny = g.ny;
     }
-    if (i == 1 && diff_ok) {
-      if (state_.auto_diff_max && diff_ && diff_->valid)
-        style.diff_max = static_cast<float>(diff_->scalar ? std::max(diff_->max_abs, 1e-6)
-                                                          : std::max(diff_->max_abs, 1.0));
-      state_.style.diff_max = style.diff_max;
-      display_.draw_difference(r, fb_h, panes_[0].shown->texture(), pane.shown->texture(), view.t,
-                               style);
-    } else {
-      display_.draw(r, fb_h, pane.shown->texture(), view.t, style);
-    }
   }
-  glViewport(0, 0, fb_w, fb_h);
+  if (!pane.shown || !pane.shown->has_content()) return look;
+  ColourBar& bar = look.bar;
+  if (i == 1 && state_.diff && diff_compatible(panes_[0].shown, panes_[1].shown, nullptr)) {
+    look.difference = true;
+    if (state_.auto_diff_max && diff_ && diff_->valid)
+      style.diff_max = static_cast<float>(diff_->scalar ? std::max(diff_->max_abs, 1e-6)
+                                                        : std::max(diff_->max_abs, 1.0));
+    const bool scalar = pane.shown->format() == SurfaceFormat::R32F;
+    bar.shown = true;
+    bar.map = state_.signed_diff ? ColorMap::Diverging : style.colormap;
+    bar.lo = state_.signed_diff ? -style.diff_max : 0.0;
+    bar.hi = style.diff_max;
+    bar.unit = scalar ? pane_unit(0) : "levels";
+    bar.label = state_.signed_diff ? "A - B" : "|A - B|";
+    return look;
+  }
+  if (pane.shown->format() != SurfaceFormat::R32F) return look;
+  bar.shown = true;
+  bar.map = style.colormap;
+  bar.lo = style.range_min;
+  bar.hi = style.range_max;
+  bar.unit = pane_unit(i);
+  return look;
 }
 
 nlohmann::json ViewerApp::layout_json(int fb_w, int fb_h) {
@@ -245,6 +297,11 @@ nlohmann::json ViewerApp::layout_json(int fb_w, int fb_h) {
   j["outputs"] = json::array();
   for (const AlgorithmOutput& o : algo.outputs()) j["outputs"].push_back({{"name", o.name}, {"input", o.input}});
   j["difference"] = state_.diff;
+  j["signed_difference"] = state_.signed_diff;
+  if (state_.diff && diff_ && diff_->valid)
+    j["difference_stats"] = {{"max_abs", diff_->max_abs},       {"mean_abs", diff_->mean_abs},
+                             {"min_signed", diff_->min_signed}, {"max_signed", diff_->max_signed},
+                             {"differing", diff_->differing},   {"pixels", diff_->pixels}};
   // The timings table's rows ("CPU/lfdepth/refine/guided filter"), so a test can see that
   // every algorithm's runs reach it.
   std::vector<TimingSource> sources;
@@ -272,6 +329,19 @@ nlohmann::json ViewerApp::layout_json(int fb_w, int fb_h) {
                      {"origin", {r.x + v.t.offset_x, r.y + v.t.offset_y}},
                      {"zoom", v.t.zoom}};
       pj["transport"] = p.shown->transport();
+    }
+    pj["colour_bar"] = to_json(pane_look(i).bar);
+    if (!pj["colour_bar"].is_null()) {
+      // Where it covers the image, in framebuffer pixels as "rect" (0 x 0: not drawn, too small).
+      const float s = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
+      pj["colour_bar"]["box"] = {std::lround(p.bar_box[0] * s), std::lround(p.bar_box[1] * s),
+                                 std::lround(p.bar_box[2] * s), std::lround(p.bar_box[3] * s)};
+    }
+    if (!p.source.file.empty()) {
+      pj["output"] = "file";
+      pj["file"] = foreign_json(p);
+      j["panes"].push_back(pj);
+      continue;
     }
     if (!is_input_output(algo, p.source.output)) {
       pj["params"] = algo.run_json(p.source.run);

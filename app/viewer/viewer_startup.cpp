@@ -91,7 +91,8 @@ void ViewerApp::apply_options() {
       report(std::string("--pane") + std::to_string(i + 1) + ": " + e.what());
     }
   }
-  state_.diff = opt_.diff;
+  state_.diff = opt_.diff || opt_.signed_diff;
+  state_.signed_diff = opt_.signed_diff;
   state_.linked = !opt_.unlinked;
   if (opt_.zoom && *opt_.zoom > 0) {
     for (auto& v : views_) {

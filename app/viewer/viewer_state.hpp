@@ -9,7 +9,8 @@ namespace lb::viewer {
 
 struct ViewerState {
   bool linked = true;          // one zoom/pan for both panes
-  bool diff = false;           // right pane shows |A - B|
+  bool diff = false;           // right pane shows |A - B| (or A - B: signed_diff)
+  bool signed_diff = false;    // the signed difference through the diverging map
   bool auto_diff_max = true;   // heat-map scale = max error
   gl::DisplayStyle style;      // exposure, colour map, difference scale, pixel grid
   bool use_interop = true;     // CUDA-GL interop when possible

@@ -20,6 +20,7 @@ struct AlgorithmOutput {
   std::string label;    // "rendered view"
   SurfaceFormat format;
   bool input = false;   // shows the data, not a computed result (no backend, no variant)
+  std::string unit = "";  // scalar outputs: the colour bar's unit (OutputInfo::unit)
 };
 
 // How the display shader should show an output (scalar range, overlays).

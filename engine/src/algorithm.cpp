@@ -33,6 +33,13 @@ const char* to_string(DataKind k) {
   return "?";
 }
 
+void set_output_units(std::vector<OutputInfo>& outputs,
+                      const std::vector<std::pair<std::string, std::string>>& units) {
+  for (auto& o : outputs)
+    for (const auto& [name, unit] : units)
+      if (o.name == name) o.unit = unit;
+}
+
 AlgorithmData::AlgorithmData() : id(next_data_id()) {}
 
 bool write_image_pair_input(const ImagePairData& d, const std::string& output, Surface& out) {

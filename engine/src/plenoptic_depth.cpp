@@ -1,3 +1,4 @@
+#include "lightbench/colormap.hpp"
 #include "lightbench/plenoptic_depth.hpp"
 
 #include <algorithm>
@@ -252,17 +253,12 @@ DepthScore score_depth(const ImageF& depth, const ImageF& truth, int border) {
 }
 
 ImageU8 colorize_depth(const ImageF& depth, int pmin, int pmax) {
-  // A viridis-like ramp through 5 control points.
-  static const float ramp[5][3] = {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
+  // The viewer's viridis (lightbench/colormap.hpp) over [pmin, pmax].
   ImageU8 out(depth.width, depth.height, 4, 255);
-  const float span = pmax > pmin ? static_cast<float>(pmax - pmin) : 1.0f;
+  const double hi = pmax > pmin ? pmax : pmin + 1;
   for (std::size_t i = 0; i < depth.pixels(); ++i) {
-    const float t = std::clamp((depth.data[i] - static_cast<float>(pmin)) / span, 0.0f, 1.0f) * 4.0f;
-    const int k = std::min(3, static_cast<int>(t));
-    const float f = t - static_cast<float>(k);
-    for (int c = 0; c < 3; ++c)
-      out.data[i * 4 + c] =
-          static_cast<std::uint8_t>(std::lround(ramp[k][c] + (ramp[k + 1][c] - ramp[k][c]) * f));
+    const auto c = colormap::apply(ColorMap::Viridis, depth.data[i], pmin, hi);
+    for (int k = 0; k < 3; ++k) out.data[i * 4 + k] = c[k];
   }
   return out;
 }

@@ -116,6 +116,13 @@ TEST_CASE("depth with a preset scores at the requested patch size; png output is
   CHECK(j.contains("mae"));
   CHECK(j["parameters"]["variant"] == variant);
   CHECK(j["timings"].size() == 1);
+  // The colour map and range of the PNG (the viewer's viridis over pmin..pmax, in patch sizes).
+  const auto& c = j["outputs"][0]["colour"];
+  CHECK(c["map"] == "viridis");
+  CHECK(c["min"] == 6.0);
+  CHECK(c["max"] == 13.0);
+  CHECK(c["unit"] == "patch");
+  CHECK(c["path"] == png);
 }
 
 TEST_CASE("depth rejects bad input with one line and a non-zero status") {

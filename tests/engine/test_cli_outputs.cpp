@@ -17,6 +17,7 @@
 
 #include "cli_runner.hpp"
 #include "lightbench/image.hpp"
+#include "lightbench/colormap.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/lightfield.hpp"
 #include "test_util.hpp"
@@ -158,6 +159,29 @@ TEST_CASE("cli outputs: a valid run still writes --out, --json and --error-map")
   CHECK(lb::load_image(dir.file("e.png")).width == 48);
   CHECK(lbt::read_json(dir.file("r.json"))["command"] == "stereo");
   CHECK(temps_in(dir.path) == 0);
+}
+
+TEST_CASE("cli outputs: a map written as PNG goes through the shared colour map; the report has its range") {
+  Pair pair;
+  lbt::TempDir dir("cli-out-colour");
+  const auto a = lbt::run_cli(pair.args + " --out " + dir.file("d.pfm"));
+  const auto b = lbt::run_cli(pair.args + " --out " + dir.file("d.png") + " --json " + dir.file("r.json"));
+  INFO(a.output << b.output);
+  REQUIRE(a.status == 0);
+  REQUIRE(b.status == 0);
+  // Stereo: gray, 0 black and ndisp - 1 = 7 white, in px (colormap.hpp's Gray).
+  const auto j = lbt::read_json(dir.file("r.json"));
+  const auto& c = j["outputs"][0]["colour"];
+  CHECK(c["map"] == "gray");
+  CHECK(c["min"] == 0.0);
+  CHECK(c["max"] == 7.0);
+  CHECK(c["unit"] == "px");
+  const lb::ImageF d = lb::load_pfm(dir.file("d.pfm"));
+  const lb::ImageU8 png = lb::load_image(dir.file("d.png"));
+  long off = 0;
+  for (int y = 0; y < d.height; ++y)
+    for (int x = 0; x < d.width; ++x) off += png.at(x, y, 0) != lb::colormap::apply(lb::ColorMap::Gray, d.at(x, y), 0, 7)[0];
+  CHECK(off == 0);
 }
 
 TEST_CASE("cli outputs: a read-only directory") {

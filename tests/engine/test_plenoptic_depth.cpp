@@ -8,6 +8,7 @@
 #include "lightbench/backend.hpp"
 #include "lightbench/engines/plenoptic.hpp"
 #include "lightbench/generator.hpp"
+#include "lightbench/colormap.hpp"
 #include "lightbench/plenoptic_depth.hpp"
 #include "lightbench/render_cpu.hpp"
 #include "lightbench/render_tables.hpp"
@@ -235,8 +236,11 @@ TEST_CASE("depth score: exact % and mean absolute error") {
   CHECK_THROWS_AS(score_depth(d, ImageF(3, 2, 1)), Error);
   const ImageU8 c = colorize_depth(d, 7, 14);
   CHECK(c.channels == 4);
-  CHECK(c.at(0, 0, 0) == 68);  // pmin: the dark end of the ramp
-  CHECK(c.at(3, 1, 1) == 231); // pmax: the bright end
+  // The viewer's viridis (colormap.hpp): pmin the dark end, pmax the bright end.
+  CHECK(c.at(0, 0, 0) == colormap::apply(ColorMap::Viridis, 7, 7, 14)[0]);
+  CHECK(c.at(0, 0, 0) < 80);
+  CHECK(c.at(3, 1, 1) == colormap::apply(ColorMap::Viridis, 14, 7, 14)[1]);
+  CHECK(c.at(3, 1, 1) > 200);
 }
 
 TEST_CASE("depth parameter validation gives one-line errors naming the parameter") {

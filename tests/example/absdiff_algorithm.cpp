@@ -85,6 +85,7 @@ AlgorithmSpec absdiff_spec() {
                 {"gain", "threshold"}, false},
                {"reference", "reference image", SurfaceFormat::RGBA8, true, false, {}},
                {"distorted", "distorted image", SurfaceFormat::RGBA8, true, false, {}}};
+  set_output_units(s.outputs, {{"difference", "levels"}});
   s.variants = {{"reference", "", true, "the CPU reference (the example has no CUDA runner)"}};
   s.default_variant = "reference";
   s.params = [](const AlgorithmData*) {

@@ -6,9 +6,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <memory>
 
 #include "lightbench/backend.hpp"
+#include "lightbench/colormap.hpp"
 #include "lightbench/engines/plenoptic.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/gl/egl_headless.hpp"
@@ -129,6 +132,56 @@ TEST_CASE("display program reproduces an image exactly at 1:1 and blacks out equ
       nonblack += diff2.at(x + 20, y + 30, 0) + diff2.at(x + 20, y + 30, 1) + diff2.at(x + 20, y + 30, 2) != 0;
   CHECK(nonblack == 1);
   CHECK(diff2.at(3 + 20, 4 + 30, 0) + diff2.at(3 + 20, 4 + 30, 1) + diff2.at(3 + 20, 4 + 30, 2) > 0);
+}
+
+TEST_CASE("the shader's colour maps are the host's (colormap.hpp), and the signed difference") {
+  // A ramp over [lo, hi] with a NaN: each map drawn by the shader equals colourise() within
+  // one 8-bit level (float arithmetic on another processor).
+  const int w = 64;
+  lb::ImageF ramp(w, 2, 1);
+  for (int x = 0; x < w; ++x) {
+    ramp.at(x, 0) = -1.0f + 3.0f * static_cast<float>(x) / static_cast<float>(w - 1);
+    ramp.at(x, 1) = 0.5f * ramp.at(x, 0);
+  }
+  ramp.at(5, 1) = std::nanf("");
+  lb::gl::GlTextureSurface tex(lb::SurfaceFormat::R32F);
+  tex.upload_host(ramp);
+  lb::gl::ImageDisplay display;
+  Offscreen off(w, 2);
+  const lb::gl::ViewTransform view{1.0, 0.0, 0.0};
+  auto worst = [&](const lb::ImageU8& got, const lb::ImageU8& want) {
+    int d = 0;
+    for (int y = 0; y < 2; ++y)
+      for (int x = 0; x < w; ++x)
+        for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(int(got.at(x, y, c)) - int(want.at(x, y, c))));
+    return d;
+  };
+  for (lb::ColorMap m : {lb::ColorMap::Gray, lb::ColorMap::Turbo, lb::ColorMap::Viridis, lb::ColorMap::Diverging}) {
+    lb::gl::DisplayStyle style;
+    style.colormap = m;
+    style.range_min = -0.5f;
+    style.range_max = 1.5f;
+    display.draw({0, 0, off.w, off.h}, off.h, tex.texture(), view, style);
+    INFO("map " << lb::to_string(m));
+    CHECK(worst(off.read(), lb::colormap::colourise(ramp, m, -0.5, 1.5)) <= 1);
+  }
+  // Signed difference A - B of two crafted maps through the diverging map over +-diff_max.
+  lb::ImageF b(w, 2, 1);
+  for (std::size_t i = 0; i < b.data.size(); ++i) b.data[i] = 0.25f;
+  lb::gl::GlTextureSurface tb(lb::SurfaceFormat::R32F);
+  tb.upload_host(b);
+  lb::gl::DisplayStyle style;
+  style.diff_max = 2.0f;
+  display.draw_difference({0, 0, off.w, off.h}, off.h, tex.texture(), tb.texture(), view, style, true);
+  lb::ImageF d = ramp;
+  for (std::size_t i = 0; i < d.data.size(); ++i) d.data[i] -= 0.25f;
+  const lb::ImageU8 got = off.read();
+  CHECK(worst(got, lb::colormap::colourise(d, lb::ColorMap::Diverging, -2.0, 2.0)) <= 1);
+  // A - B = 0 is the middle grey; negative is blue, positive red.
+  const int zero_x = static_cast<int>(std::lround((1.25 / 3.0) * (w - 1)));  // ramp = 0.25 near here
+  CHECK(std::abs(int(got.at(zero_x, 0, 0)) - 221) <= 12);
+  CHECK(got.at(0, 0, 2) > got.at(0, 0, 0));
+  CHECK(got.at(w - 1, 0, 0) > got.at(w - 1, 0, 2));
 }
 
 int main(int argc, char** argv) {

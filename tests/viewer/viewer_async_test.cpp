@@ -168,7 +168,7 @@ TEST_CASE("--gt-scale opens a Middlebury folder whose scale is not known by name
   const Shot amb = viewer("layout_ambiguous", "--stereo " + quoted(d14) + panes);
   INFO("viewer log:\n" << amb.log);
   CHECK(amb.rc == 1);
-  CHECK(amb.log.find("ambiguous") != std::string::npos);
+  CHECK(amb.log.find("choose one with --layout") != std::string::npos);  // dataset.hpp's ambiguity line
   const Shot forced = viewer("layout_2014", "--stereo " + quoted(d14) + " --layout middlebury2014" + panes);
   INFO("viewer log:\n" << forced.log);
   REQUIRE(forced.rc == 0);

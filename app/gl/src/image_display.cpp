@@ -22,10 +22,10 @@ void ImageDisplay::draw(const PixelRect& rect, int fb_h, const Texture& tex,
 
 void ImageDisplay::draw_difference(const PixelRect& rect, int fb_h, const Texture& a,
                                    const Texture& b, const ViewTransform& view,
-                                   const DisplayStyle& style) {
+                                   const DisplayStyle& style, bool signed_difference) {
   LB_REQUIRE(a.width() == b.width() && a.height() == b.height() && a.format() == b.format(),
              "difference needs two images of the same size and format");
-  draw_impl(rect, fb_h, &a, &b, 2, view, style);
+  draw_impl(rect, fb_h, &a, &b, signed_difference ? 3 : 2, view, style);
 }
 
 void ImageDisplay::draw_empty(const PixelRect& rect, int fb_h) {

@@ -55,6 +55,8 @@ class LightFieldSection final : public DataSection {
     }
   }
   bool opens_folders() const override { return true; }
+  // HCI's protocol on the centre view's truth (15-pixel border).
+  const eval::Truth* eval_truth() const override { return data_->lf.has_gt() ? &truth_eval_ : nullptr; }
   // All-or-nothing (throws lb::Error, the old one stays).
   void open_path(const std::string& folder) override { install(load_lightfield(folder)); }
 
@@ -70,6 +72,10 @@ class LightFieldSection final : public DataSection {
     if (lf.has_gt()) truth->upload_host(lf.gt);
     auto data = std::make_shared<LightFieldData>();
     data->lf = std::move(lf);
+    truth_eval_ = eval::Truth{};
+    truth_eval_.protocol = eval::Protocol::Hci;
+    truth_eval_.border = 15;
+    truth_eval_.stereo.disparity = data->lf.gt;
     data_ = std::move(data);
     centre_ = std::move(centre);
     truth_ = std::move(truth);
@@ -114,6 +120,7 @@ class LightFieldSection final : public DataSection {
     return changed;
   }
 
+  eval::Truth truth_eval_;  // the truth as eval::evaluate scores it (HCI)
   std::shared_ptr<const LightFieldData> data_;
   std::unique_ptr<gl::GlTextureSurface> centre_, truth_;
   std::string path_field_, open_error_;

@@ -1,11 +1,16 @@
-// The stereo pair (rectified left/right, Middlebury ground truth and masks) that the stereo
-// algorithms run on: a stereo folder in a published layout (--stereo, --layout, --gt-scale;
-// stereo_io.hpp) or the bundled synthetic two planes.
+// The stereo pair (rectified left/right, ground truth and masks) that the stereo algorithms
+// run on: a stereo folder in any layout dataset::open_dataset detects (Middlebury 2001-2006,
+// 2014/2021/MiddEval3, a KITTI training folder with --frame NAME; --stereo, --layout,
+// --gt-scale) or the bundled synthetic two planes. The truth keeps its benchmark's protocol
+// (foreign maps in a pane are scored by it).
 #include <imgui.h>
+
+#include <optional>
 
 #include "data_section.hpp"
 #include "lightbench/algorithms.hpp"
 #include "lightbench/assets.hpp"
+#include "lightbench/dataset.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/stereo_io.hpp"
 #include "options.hpp"
@@ -26,16 +31,42 @@ class StereoSection final : public DataSection {
     ImGui::TextDisabled("%d x %d, %s%s", data_->pair.left.width, data_->pair.left.height,
                         data_->pair.left.channels == 1 ? "gray" : "colour",
                         data_->gt.empty() ? "" : ", with ground truth");
-    changed |= path_open_row("stereo", "stereo folder (Middlebury imL/imR or im0/im1, ...)", path_field_, &open_error_,
+    changed |= path_open_row("stereo", "stereo folder (Middlebury imL/imR or im0/im1, KITTI training/, ...)", path_field_, &open_error_,
                              [this](const std::string& p) { open_path(p); });
     if (ImGui::SmallButton("synthetic two planes##stereo")) {
       install(bundled_stereo(1));
+      frame_.clear();
+      dataset_ = dataset::Dataset{};
       open_error_.clear();
       changed = true;
+    }
+    // A folder of several scenes (KITTI frames, a Middlebury collection): pick one.
+    if (dataset_.scenes.size() > 1) {
+      ImGui::SetNextItemWidth(180);
+      if (ImGui::BeginCombo("scene##stereo", dataset_.scenes[static_cast<std::size_t>(scene_)].name.c_str())) {
+        for (int k = 0; k < static_cast<int>(dataset_.scenes.size()); ++k)
+          if (ImGui::Selectable(dataset_.scenes[static_cast<std::size_t>(k)].name.c_str(), k == scene_) && k != scene_) {
+            try {
+              const dataset::Dataset ds = dataset_;  // open_scene_at replaces dataset_
+              open_scene_at(ds, k);
+              open_error_.clear();
+              changed = true;
+            } catch (const std::exception& e) {
+              open_error_ = e.what();  // the current pair stays
+            }
+          }
+        ImGui::EndCombo();
+      }
+      ImGui::SameLine();
+      ImGui::TextDisabled("%d of %zu", scene_ + 1, dataset_.scenes.size());
     }
     error_line(open_error_);
     return changed;
   }
+
+  // A dropped folder whose files make a stereo layout comes here (ViewerApp picks by kind).
+  bool opens_folders() const override { return true; }
+  const eval::Truth* eval_truth() const override { return data_->gt.empty() ? nullptr : &truth_eval_; }
 
   const gl::GlTextureSurface* input_texture(const std::string& output) const override {
     if (output == "left") return left_.get();
@@ -46,19 +77,50 @@ class StereoSection final : public DataSection {
 
   void open_startup(const ViewerOptions& options) override {
     gt_scale_ = options.gt_scale;  // also for folders opened later from the panel
-    layout_ = stereo::parse_stereo_layout(options.stereo_layout);
+    layout_ = options.stereo_layout;
     if (options.stereo.empty()) return;
+    // --frame picks the scene of the command line's folder only (a folder opened later
+    // from the panel or dropped opens its first scene).
+    frame_ = options.frame;
     try {
       open_path(options.stereo);
+      frame_.clear();
     } catch (const std::exception& e) {
+      frame_.clear();
       throw Error(std::string("cannot open the stereo pair: ") + e.what() + " (showing the bundled one)");
     }
   }
-  // All-or-nothing: a failure leaves the current pair.
-  void open_path(const std::string& folder) override { install(stereo::load_stereo_scene(folder, gt_scale_, layout_)); }
+  // All-or-nothing: a failure leaves the current pair. A folder of several scenes (a KITTI
+  // training folder, a Middlebury collection) opens --frame's scene, else the first.
+  void open_path(const std::string& folder) override {
+    const dataset::Dataset ds = dataset::open_dataset(folder, layout_);
+    LB_REQUIRE(dataset::data_kind(ds.layout) == DataKind::StereoPair,
+               "'" + folder + "' is a " + dataset::to_string(ds.layout) + " data set, not a stereo pair");
+    const dataset::SceneRef& ref = frame_.empty() ? ds.scenes.front() : dataset::select_scene(ds, frame_);
+    open_scene_at(ds, static_cast<int>(&ref - ds.scenes.data()));
+  }
 
  private:
-  void install(stereo::StereoScene s) {
+  // Scene k of a data set as the pair (all-or-nothing); the data set is kept for the panel's
+  // scene list.
+  void open_scene_at(const dataset::Dataset& ds, int k) {
+    const dataset::SceneRef& ref = ds.scenes.at(static_cast<std::size_t>(k));
+    const std::string& folder = ref.path;
+    dataset::OpenedScene o = dataset::open_scene(ref, gt_scale_);
+    const auto* d = dynamic_cast<const StereoData*>(o.data.get());
+    LB_REQUIRE(d != nullptr, "'" + folder + "': the scene did not open as a stereo pair");
+    stereo::StereoScene s;
+    s.pair = d->pair;
+    s.gt = d->gt;
+    s.suggested_ndisp = d->ndisp_hint;
+    if (s.pair.name.empty() || ds.scenes.size() > 1) s.pair.name = ref.name;
+    install(std::move(s), o.truth);
+    dataset_ = ds;
+    scene_ = k;
+  }
+
+  // truth: the scene's with its protocol; none: the 2001-2006 protocol on the pair's truth.
+  void install(stereo::StereoScene s, const std::optional<eval::Truth>& truth = std::nullopt) {
     stereo::validate(s.pair);
     // Textures first: a failure leaves the current pair as it was.
     auto l = std::make_unique<gl::GlTextureSurface>(SurfaceFormat::RGBA8);
@@ -72,6 +134,13 @@ class StereoSection final : public DataSection {
     data->pair = std::move(s.pair);
     data->gt = std::move(s.gt);
     data->ndisp_hint = s.suggested_ndisp;
+    if (truth) {
+      truth_eval_ = *truth;
+    } else {
+      truth_eval_ = eval::Truth{};
+      truth_eval_.protocol = eval::Protocol::Middlebury2003;
+      truth_eval_.stereo = data->gt;
+    }
     data_ = std::move(data);
     left_ = std::move(l);
     right_ = std::move(r);
@@ -82,7 +151,11 @@ class StereoSection final : public DataSection {
   std::unique_ptr<gl::GlTextureSurface> left_, right_, truth_;
   std::string path_field_, open_error_;
   double gt_scale_ = 0;  // --gt-scale (0: the published scale of the folder's name)
-  stereo::StereoLayout layout_ = stereo::StereoLayout::Auto;  // --layout
+  std::string layout_ = "auto";  // --layout
+  std::string frame_;            // --frame while the command line's folder opens
+  eval::Truth truth_eval_;       // the truth as eval::evaluate scores it
+  dataset::Dataset dataset_;     // the folder's scenes (empty: the bundled pair)
+  int scene_ = 0;                // the one shown
 };
 
 }  // namespace

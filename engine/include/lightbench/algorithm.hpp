@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -102,7 +103,13 @@ struct OutputInfo {
   // light field does not recompute its depth).
   std::vector<std::string> params;
   bool uses_variant = true;  // false: every variant gives the same image (e.g. a refocus)
+  // Scalar outputs: the unit of the values, shown on the viewer's colour bar and recorded with
+  // the CLI's colour images ("px" disparity, "patch" plenoptic depth, "MAD" quality maps).
+  std::string unit = "";
 };
+// Sets the unit of the named outputs (an unknown name: ignored).
+void set_output_units(std::vector<OutputInfo>& outputs,
+                      const std::vector<std::pair<std::string, std::string>>& units);
 
 struct VariantInfo {
   std::string name;    // "nosync", "exact", "registers", "fused"

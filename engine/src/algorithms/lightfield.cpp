@@ -333,6 +333,8 @@ AlgorithmSpec lightfield_spec() {
       {"confidence", "refinement confidence [0, 1]", SurfaceFormat::R32F, false, false, kFilterParams},
       {"refined_error", "|refined - truth|", SurfaceFormat::R32F, false, true, kRefineParams},
   };
+  set_output_units(s.outputs, {{"depth", "px"}, {"truth", "px"}, {"error", "px"}, {"refined", "px"},
+                               {"filtered", "px"}, {"confidence", "confidence"}, {"refined_error", "px"}});
   for (const auto& r : kCaeVariants) s.variants.push_back({r.name, to_string(r.method), r.bit_identical, r.note});
   s.default_variant = "exact";
   s.value_names = {{"refine_mode", {"filter", "subpixel", "full"}},

@@ -100,6 +100,7 @@ AlgorithmSpec mad_spec() {
                 {"eight_bit"}},
                {"distorted", "distorted image", SurfaceFormat::RGBA8, true, false, {}},
                {"reference", "reference image", SurfaceFormat::RGBA8, true, false, {}}};
+  set_output_units(s.outputs, {{"hi", "MAD"}, {"lo", "MAD"}});
   s.variants = {{"gather", "", false, "statistics: one thread per block, samples in local memory (the seed's)"},
                 {"shared", "", false, "statistics: shared-memory tile laid out [x][y] (the seed's)"},
                 {"shared_nc", "", false, "statistics: shared tile without bank conflicts"},

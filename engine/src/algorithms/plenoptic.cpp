@@ -193,6 +193,7 @@ AlgorithmSpec plenoptic_spec() {
       {"truth", "ground truth (patch size)", SurfaceFormat::R32F, true, true, {}},
       {"error", "|depth - truth|", SurfaceFormat::R32F, false, true, kDepthParams},
   };
+  set_output_units(s.outputs, {{"depth", "patch"}, {"truth", "patch"}, {"error", "patch"}});
   s.variants = {
       {"original", "", true, "one thread per output pixel (the seed's first kernel, 4 switches)"},
       {"sync", "", true, "input-side blocks, shared-memory buffers with barriers"},

@@ -184,6 +184,7 @@ AlgorithmSpec stereo_spec(std::string id, std::string name, std::string spec_fil
                {"left", "left image (reference)", SurfaceFormat::RGBA8, true, false, {}},
                {"right", "right image", SurfaceFormat::RGBA8, true, false, {}},
                {"truth", "ground-truth disparity", SurfaceFormat::R32F, true, true, {}}};
+  set_output_units(s.outputs, {{"disparity", "px"}, {"truth", "px"}});
   s.params = stereo_table<P>;
   s.validate = [params](const ParamValues& v, const AlgorithmData& d) {
     validate(params(v), data_as<StereoData>(d, DataKind::StereoPair).pair);

@@ -2,6 +2,7 @@
 // Draws a texture into a rectangle of the current framebuffer with a zoom/pan transform,
 // through shaders/image.frag: colour images with exposure, scalar images through a colour
 // map, or the heat-mapped absolute difference of two textures.
+#include "lightbench/colormap.hpp"
 #include "lightbench/gl/shader.hpp"
 #include "lightbench/gl/texture.hpp"
 
@@ -19,7 +20,7 @@ struct PixelRect {
   bool empty() const { return w <= 0 || h <= 0; }
 };
 
-enum class ColorMap { Gray = 0, Turbo = 1, Viridis = 2 };
+using ColorMap = lb::ColorMap;  // lightbench/colormap.hpp: the shader's maps are the host's
 
 struct DisplayStyle {
   float exposure_ev = 0.0f;        // colour images: factor 2^ev
@@ -43,9 +44,11 @@ class ImageDisplay {
   // framebuffer_height converts the top-left rect to GL's bottom-left convention.
   void draw(const PixelRect& rect, int framebuffer_height, const Texture& tex,
             const ViewTransform& view, const DisplayStyle& style);
-  // |a - b| heat map; a and b must have the same size and format.
+  // |a - b| heat map (or, signed, a - b through the diverging map over +-diff_max); a and b
+  // must have the same size and format.
   void draw_difference(const PixelRect& rect, int framebuffer_height, const Texture& a,
-                       const Texture& b, const ViewTransform& view, const DisplayStyle& style);
+                       const Texture& b, const ViewTransform& view, const DisplayStyle& style,
+                       bool signed_difference = false);
   // Only the background (no image yet).
   void draw_empty(const PixelRect& rect, int framebuffer_height);
 
