@@ -18,7 +18,8 @@ namespace {
 
 // Commands whose --out is a folder: generate, generate-stereo, and batch's (batch ALGO --out DIR).
 bool folder_out(const CLI::App& sub) {
-  return sub.get_name() == "generate" || sub.get_name() == "generate-stereo" || (sub.get_parent() && sub.get_parent()->get_name() == "batch");
+  return sub.get_name() == "generate" || sub.get_name() == "generate-stereo" ||
+         (sub.get_parent() && sub.get_parent()->get_name() == "batch");
 }
 
 // Every file output of the chosen (sub)commands is checked before any work: its directory
