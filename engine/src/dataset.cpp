@@ -12,6 +12,7 @@
 
 #include "dataset_internal.hpp"
 #include "lightbench/error.hpp"
+#include "lightbench/hci_metrics.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/lightfield.hpp"
 
@@ -331,7 +332,7 @@ OpenedScene open_scene(const SceneRef& scene, double gt_scale) {
       auto d = std::make_shared<LightFieldData>();
       d->lf = load_lightfield(scene.path);
       out.truth.protocol = eval::Protocol::Hci;
-      out.truth.border = 15;
+      out.truth.border = hci_default_border(d->lf.width, d->lf.height);
       out.truth.stereo.disparity = d->lf.gt;
       out.has_truth = d->lf.has_gt();
       if (out.has_truth) {  // load_lightfield's order

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "lightbench/image_io.hpp"
@@ -54,6 +55,17 @@ StereoPair load_stereo_pair(const std::string& left, const std::string& right, c
   return p;
 }
 
+namespace {
+// The file starts with the PNG signature (the format is decided by the bytes, as load_image does).
+bool is_png_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  unsigned char sig[8] = {0};
+  in.read(reinterpret_cast<char*>(sig), 8);
+  static const unsigned char png[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+  return in.gcount() == 8 && std::equal(sig, sig + 8, png);
+}
+}  // namespace
+
 ImageF load_stereo_gt(const std::string& path, double scale) {
   LB_REQUIRE(fs::exists(path), "ground truth '" + path + "': no such file");
   if (file_extension(path) == ".pfm") {
@@ -66,6 +78,15 @@ ImageF load_stereo_gt(const std::string& path, double scale) {
   LB_REQUIRE(std::isfinite(scale) && scale > 0.0 && scale <= 1e6,
              "ground truth '" + path + "': --gt-scale must be > 0 (Middlebury: tsukuba 16, venus 8), got " +
                  std::to_string(scale));
+  // A PNG is read at full depth (an 8-bit one gives the same values as load_image; a 16-bit
+  // one, e.g. KITTI's value = 256 d, keeps all its bits instead of being refused or cut).
+  if (is_png_file(path)) {
+    const ImageU16 img = load_image16(path);
+    ImageF f(img.width, img.height, 1);
+    for (std::size_t i = 0; i < f.pixels(); ++i)
+      f.data[i] = static_cast<float>(img.data[i * static_cast<std::size_t>(img.channels)] / scale);
+    return f;
+  }
   const ImageU8 img = load_image(path);
   ImageF f(img.width, img.height, 1);
   for (std::size_t i = 0; i < f.pixels(); ++i)

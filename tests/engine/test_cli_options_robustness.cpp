@@ -56,8 +56,8 @@ std::string write_lf(const lbt::TempDir& dir, float gt_value) {
 }  // namespace
 
 TEST_CASE("options: a mistyped command is named, with the list of commands") {
-  expect_error("frobnicate --out x", "unknown command 'frobnicate' (commands: generate, render");
-  expect_error("", "no command given (commands: generate, render");
+  expect_error("frobnicate --out x", "unknown command 'frobnicate' (commands: generate, generate-stereo, render");
+  expect_error("", "no command given (commands: generate, generate-stereo, render");
 }
 
 TEST_CASE("options: negative, NaN, infinite, overflowing or out-of-range numbers are refused") {

@@ -9,6 +9,7 @@
 
 #include "dataset_fixtures.hpp"
 #include "lightbench/dataset.hpp"
+#include "lightbench/hci_metrics.hpp"
 #include "shared_data.hpp"
 #include "test_util.hpp"
 
@@ -82,7 +83,7 @@ TEST_CASE("dataset: single scenes of each scene layout, their data and truth") {
     CHECK(o.truth.protocol == eval::Protocol::MiddleburyV3);
     CHECK(o.truth.stereo.disparity.at(5, 5) == 2.0f);
   }
-  SUBCASE("HCI: views + parameters.cfg, centre-view truth, border 15") {
+  SUBCASE("HCI: views + parameters.cfg, centre-view truth, the default border") {
     hci(dir.path / "plane");
     const Dataset ds = open_dataset((dir.path / "plane").string());
     CHECK(ds.layout == Layout::Hci);
@@ -92,7 +93,7 @@ TEST_CASE("dataset: single scenes of each scene layout, their data and truth") {
     CHECK(lf.nu == 3);
     CHECK(lf.disp_max == 1.0f);
     CHECK(o.truth.protocol == eval::Protocol::Hci);
-    CHECK(o.truth.border == 15);
+    CHECK(o.truth.border == hci_default_border(lf.width, lf.height));  // 15 from 60 px up
     CHECK(o.truth.stereo.disparity.at(2, 2) == 0.5f);
     CHECK(has(o.truth_path, "gt_disp_lowres.pfm"));
   }

@@ -106,3 +106,21 @@ TEST_CASE("stereo io: synthetic pairs match left(x) = right(x - d)") {
   CHECK(q.left.channels == 3);
   for (int x = 4; x < 30; ++x) CHECK(q.left.at(x, 5, 1) == q.right.at(x - 4, 5, 1));
 }
+
+TEST_CASE("stereo io: a 16-bit PNG truth keeps every bit (value / scale), never cut to 8 bits") {
+  lbt::TempDir dir("gt16");
+  ImageU16 g(5, 3, 1);
+  for (std::size_t i = 0; i < g.pixels(); ++i) g.data[i] = static_cast<std::uint16_t>(i * 4099 + 1);  // > 255
+  g.data[7] = 0;  // unknown
+  save_png16(dir.file("gt16.png"), g);
+  const ImageF f = stereo::load_stereo_gt(dir.file("gt16.png"), 256.0);
+  REQUIRE(f.width == 5);
+  for (std::size_t i = 0; i < g.pixels(); ++i) CHECK(f.data[i] == doctest::Approx(g.data[i] / 256.0));
+  CHECK(f.data[7] == 0.0f);
+  // An 8-bit PNG through the same path gives what load_image gives.
+  ImageU8 g8(4, 2, 1);
+  for (std::size_t i = 0; i < g8.pixels(); ++i) g8.data[i] = static_cast<std::uint8_t>(30 * i + 3);
+  save_image(dir.file("gt8.png"), g8);
+  const ImageF f8 = stereo::load_stereo_gt(dir.file("gt8.png"), 16.0);
+  for (std::size_t i = 0; i < g8.pixels(); ++i) CHECK(f8.data[i] == static_cast<float>(g8.data[i] / 16.0));
+}

@@ -422,7 +422,7 @@ void add_folder_cases(Suite& s) {
   s.fail("stereo 2014: missing im1.png", kStereo + "--scene {in}/st14_noright" + sout, "im1.png");
   st14("st14_both", calib_ok);
   lb::save_image(s.p("st14_both/imL.png"), noise(40, 30, 1, 1));
-  s.fail("stereo: both layouts in one folder", kStereo + "--scene {in}/st14_both" + sout, "ambiguous");
+  s.fail("stereo: both layouts in one folder", kStereo + "--scene {in}/st14_both" + sout, "holds both");
   st14("st14_gt", calib_ok);
   lb::save_pfm(s.p("st14_gt/disp0GT.pfm"), lb::ImageF(7, 30, 1, 2.0f));
   s.fail("stereo 2014: disp0GT.pfm of another size", kStereo + "--scene {in}/st14_gt" + sout, "disp0GT.pfm");
@@ -430,7 +430,7 @@ void add_folder_cases(Suite& s) {
   lb::save_pfm(s.p("st14_mask/disp0GT.pfm"), lb::ImageF(40, 30, 1, 2.0f));
   lb::save_image(s.p("st14_mask/mask0nocc.png"), noise(40, 3, 1, 3));
   s.fail("stereo 2014: mask0nocc.png of another size", kStereo + "--scene {in}/st14_mask" + sout, "mask0nocc");
-  s.fail("stereo: unknown --layout", kStereo + "--scene {in}/st14_both --layout kitti2015" + sout, "kitti2015");
+  s.fail("stereo: unknown --layout", kStereo + "--scene {in}/st14_both --layout kitty2015" + sout, "kitty2015");
   lb::save_image(s.p("r_narrow.png"), noise(39, 30, 3, 2));
   s.fail("stereo: --left and --right sizes differ", kStereo + "--left {in}/l.png --right {in}/r_narrow.png" + sout,
          "size||39");

@@ -19,6 +19,15 @@ struct HciScore {
   int border = 15;
 };
 
+// The border a light field of w x h is scored with by default: the benchmark's 15, less for
+// fields under 60 px (a quarter of the smaller side) so that something is left to score. The
+// light-field algorithm's `border` default and dataset::open_scene's HCI truth both use it, so
+// `eval` and `lfdepth` / `batch lightfield` agree on every size.
+inline int hci_default_border(int w, int h) {
+  const int q = (w < h ? w : h) / 4;
+  return q < 15 ? q : 15;
+}
+
 // disp and gt of the same size (single channel).
 HciScore hci_score(const ImageF& disp, const ImageF& gt, int border = 15);
 // disp covers the region (ox, oy, disp.width, disp.height) of the full-size gt; the border is

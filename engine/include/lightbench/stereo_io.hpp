@@ -18,7 +18,8 @@ StereoPair load_stereo_pair(const std::string& left, const std::string& right, c
 // Checks a pair in memory (non-empty, equal sizes, 1 or 3 channels); throws lb::Error.
 void validate(const StereoPair& pair);
 
-// Ground-truth disparity: .pfm read as is (non-finite -> 0 = unknown); any 8-bit image as
+// Ground-truth disparity: .pfm read as is (non-finite -> 0 = unknown); a PNG at full depth (8 or
+// 16 bits, e.g. KITTI value = 256 d) and any other 8-bit image as
 // value / scale (scale > 0; Middlebury: tsukuba 16, venus 8). Gray or colour (channel 0).
 ImageF load_stereo_gt(const std::string& path, double scale);
 // 8-bit mask (first channel). expect_w/h > 0: the size must match.

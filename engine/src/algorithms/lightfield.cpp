@@ -13,6 +13,7 @@
 #include "lightbench/algorithms.hpp"
 #include "lightbench/engines/lightfield.hpp"
 #include "lightbench/error.hpp"
+#include "lightbench/hci_metrics.hpp"
 #include "lightbench/memory_budget.hpp"
 
 namespace lb {
@@ -38,7 +39,7 @@ const AlgorithmSpec& spec() {
   return s;
 }
 
-int score_border(const LightField4D& lf) { return std::min(15, std::min(lf.width, lf.height) / 4); }
+int score_border(const LightField4D& lf) { return hci_default_border(lf.width, lf.height); }
 
 class LightFieldRunner final : public Runner {
  public:
