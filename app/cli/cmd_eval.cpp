@@ -99,6 +99,9 @@ void eval_maps(const EvalOptions& o, const dataset::Dataset& ds) {
     if (!r.protocol.empty()) protocol = protocol.empty() || protocol == r.protocol ? r.protocol : "mixed";
     results.push_back(std::move(r));
   }
+  // One scene that cannot be scored is a plain error (one line, nothing written), like any
+  // compute command's; over several scenes a failure is an error row and the rest are scored.
+  if (results.size() == 1 && !results[0].error.empty()) throw Error("eval: " + results[0].error);
   CsvTable t;
   const std::vector<std::string> cols = ordered_keys(keys);
   t.header = {"scene", "method", "mask"};

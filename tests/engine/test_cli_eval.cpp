@@ -81,12 +81,12 @@ TEST_CASE("eval: one map for one scene; a map of the wrong size names both sizes
   r = lbt::run_cli("eval --dataset " + dir.file("one") + " --disp " + dir.file("small.pfm") + " --csv " +
                    dir.file("e.csv"));
   INFO(r.output);
+  // One scene that cannot be scored: a one-line error, nothing written.
   CHECK(r.status == 1);
+  CHECK(lbt::count_lines(r.output) == 1);
   CHECK(has(r.output, "is 10x12"));
   CHECK(has(r.output, "is 24x16"));
-  const auto csv = lines_of(dir.file("e.csv"));
-  REQUIRE(csv.size() == 2);
-  CHECK(has(csv[1], "10x12"));
+  CHECK(!fs::exists(dir.file("e.csv")));
   // Usage errors: one line each.
   r = lbt::run_cli("eval --dataset " + dir.file("one"));
   CHECK(r.status == 1);

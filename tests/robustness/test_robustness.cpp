@@ -117,8 +117,9 @@ std::vector<std::string> run_case(Suite& s, const Case& c, std::size_t index) {
   std::vector<std::string> argv = c.wrap;
   if (argv.empty()) argv.push_back(LB_CLI_PATH);
   for (auto& a : lbr::split_args(args)) argv.push_back(a);
-  // A sentinel at every output path that the case has not made itself (generate's --out is a folder).
-  const bool generate = args.rfind("generate", 0) == 0;
+  // A sentinel at every output path that the case has not made itself (generate's and batch's
+  // --out are folders).
+  const bool generate = args.rfind("generate", 0) == 0 || args.rfind("batch", 0) == 0;
   for (std::size_t i = 1; i + 1 < argv.size(); ++i) {
     const auto& opt = argv[i];
     const fs::path target = argv[i + 1];
@@ -868,6 +869,60 @@ void add_valid_cases(Suite& s) {
 
 }  // namespace
 
+
+// Data sets, `eval` and `batch` (issue 21): broken folders of each layout, maps of the wrong kind
+// or size, bad shard / device / merge options. Each a one-line refusal with nothing written.
+void add_dataset_cases(Suite& s) {
+  const auto r = lbr::run_child({LB_CLI_PATH, "generate-stereo", "--out", s.p("ds"), "--count", "2", "--size",
+                                 "40x30", "--ndisp", "16"},
+                                (s.root / "err-genst").string(), kTimeoutS);
+  REQUIRE(r.exit_code == 0);
+  const std::string ds = " --dataset {in}/ds";
+  const std::string js = " --json {out}/r.json --csv {out}/r.csv";
+  s.fail("eval: no such data set", "eval --dataset {in}/nope --disp {in}/gt.pfm" + js, "nope");
+  s.fail("eval: a file as the data set", "eval --dataset {in}/l.png --disp {in}/gt.pfm" + js, "l.png");
+  s.fail("eval: a folder holding no data set", "eval --dataset {in}/g --disp {in}/gt.pfm" + js,
+         "g||scene||layout");
+  s.fail("eval: an 8-bit PNG as a map (scale unknown)", "eval --dataset {in}/ds/scene_000 --disp {in}/l.png" + js,
+         "l.png");
+  s.put("corrupt.pfm", "Pf\n40 30\n-1.0\nshort");
+  s.fail("eval: a truncated PFM map", "eval --dataset {in}/ds/scene_000 --disp {in}/corrupt.pfm" + js, "corrupt.pfm");
+  s.fail("eval: unknown --layout", "eval --dataset {in}/ds --layout kitty --disp {in}/gt.pfm" + js, "kitty");
+  // A Middlebury 2014 scene with a malformed calib.txt, and one with a truth of another size.
+  fs::create_directories(s.in / "ds_badcalib");
+  fs::copy(s.in / "ds" / "scene_000", s.in / "ds_badcalib" / "scene_000", fs::copy_options::recursive);
+  std::ofstream(s.in / "ds_badcalib" / "scene_000" / "calib.txt") << "width=40\nheight=thirty\nndisp=16\n";
+  s.fail("eval: malformed calib.txt", "eval --dataset {in}/ds_badcalib/scene_000 --disp {in}/gt.pfm" + js,
+         "calib.txt||thirty");
+  fs::copy(s.in / "ds" / "scene_001", s.in / "ds_badgt", fs::copy_options::recursive);
+  lb::save_pfm((s.in / "ds_badgt" / "disp0GT.pfm").string(), lb::ImageF(39, 30, 1, 3.0f));
+  s.fail("stereo: disp0GT.pfm of another size through --scene", kStereo + "--scene {in}/ds_badgt --out {out}/o.pfm",
+         "disp0GT.pfm");
+  // KITTI: an 8-bit disparity truth is refused (its value / 256 would be wrong).
+  for (const char* d : {"image_0", "image_1", "disp_occ"}) fs::create_directories(s.in / "kitti/training" / d);
+  lb::save_image(s.p("kitti/training/image_0/000000_10.png"), noise(40, 30, 1, 11));
+  lb::save_image(s.p("kitti/training/image_1/000000_10.png"), noise(40, 30, 1, 12));
+  lb::save_image(s.p("kitti/training/disp_occ/000000_10.png"), noise(40, 30, 1, 13));
+  s.fail("stereo: KITTI truth of 8 bits", kStereo + "--scene {in}/kitti/training --frame 000000_10 --out {out}/o.pfm",
+         "000000_10.png");
+  s.fail("stereo: KITTI unknown --frame", kStereo + "--scene {in}/kitti/training --frame 999999_10 --out {out}/o.pfm",
+         "999999_10");
+  // batch options.
+  const std::string bp = "batch stereo-local --backend cpu";
+  s.fail("batch: no such data set", bp + " --dataset {in}/nope --out {out}/maps --csv {out}/b.csv", "nope");
+  s.fail("batch: --shard 2/2", bp + ds + " --out {out}/maps --csv {out}/b.csv --shard 2/2", "--shard");
+  s.fail("batch: --shard 1/0", bp + ds + " --out {out}/maps --csv {out}/b.csv --shard 1/0", "--shard");
+  s.fail("batch: --shard x", bp + ds + " --out {out}/maps --csv {out}/b.csv --shard x", "--shard");
+  s.fail("batch: --devices on the CPU backend", bp + ds + " --out {out}/maps --csv {out}/b.csv --devices 0,1",
+         "--devices");
+  s.fail("batch: --out is a file", bp + ds + " --out {in}/l.png --csv {out}/b.csv", "l.png");
+  s.fail("batch: a light-field algorithm on stereo scenes",
+         "batch lightfield --backend cpu" + ds + " --out {out}/maps --csv {out}/b.csv", "stereo||light");
+  s.put("torn.csv", "scene,algorithm\n\"unclosed,x\n");
+  s.fail("batch --merge: a malformed CSV", "batch --merge {in}/torn.csv --csv {out}/m.csv", "torn.csv");
+  s.fail("batch --merge: no such file", "batch --merge {in}/nope.csv --csv {out}/m.csv", "nope.csv");
+}
+
 TEST_CASE("robustness: bad inputs, options and outputs over every command") {
   Suite s;
   make_base_inputs(s);
@@ -878,6 +933,7 @@ TEST_CASE("robustness: bad inputs, options and outputs over every command") {
   add_output_cases(s);
   add_regression_cases(s);
   add_found_defect_cases(s);
+  add_dataset_cases(s);
   CHECK(s.cases.size() >= 120);
   run_all(s, "bad inputs");
 }
