@@ -74,8 +74,8 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   app.add_option("--layout", o.stereo_layout,
                  "the --stereo folder's layout: auto (from the files present), middlebury2001, middlebury2014, kitti");
   app.add_option("--frame", o.frame,
-                 "the scene of a --stereo folder of several: a KITTI frame (000000_10) or a scene folder's name "
-                 "(default: the first)");
+                 "the scene of a --stereo folder of several: a KITTI frame (000000_10) or a scene folder's name; "
+                 "the pair of an --iqa database: the distorted image's file name (default: the first)");
   app.add_option("--gt-scale", o.gt_scale,
                  "the --stereo folder's ground-truth scale (value / scale = disparity; tsukuba 16 and venus 8 "
                  "are known by name)");
@@ -83,6 +83,9 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   app.add_option("--max-device-memory", o.max_device_memory, "device memory a CUDA run may allocate (default: no limit)");
   app.add_option("--ref", o.ref, "MAD: reference image");
   app.add_option("--dist", o.dist, "MAD: distorted image (default: generated from --ref)");
+  app.add_option("--iqa", o.iqa,
+                 "MAD: an IQA database (TID2013: reference_images/, distorted_images/, mos_with_names.txt; "
+                 "KADID-10k: images/, dmos.csv); --frame NAME picks the distorted image (default: the first)");
   app.add_option("--variant", o.variant,
                  "kernel variant of the algorithm (see below; stereo: bp/NAME or local/NAME)");
   app.add_option("--patch", o.patch, "output patch size M");
@@ -180,7 +183,10 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
     if (!o.raw.empty() + !o.scene.empty() + !o.preset.empty() > 1)
       throw Error("give at most one of --raw, --scene and --preset");
     if (o.gt_scale < 0) throw Error("--gt-scale must be positive");
-    if (!o.frame.empty() && o.stereo.empty()) throw Error("--frame picks a scene of --stereo DIR: give --stereo");
+    if (!o.frame.empty() && o.stereo.empty() && o.iqa.empty())
+      throw Error("--frame picks a scene of --stereo DIR or a pair of --iqa DIR: give one of them");
+    if (!o.iqa.empty() && (!o.ref.empty() || !o.dist.empty()))
+      throw Error("--iqa opens a database's pair: not with --ref / --dist");
     dataset::Layout forced;
     if (dataset::parse_layout(o.stereo_layout, &forced) && dataset::data_kind(forced) != DataKind::StereoPair)
       throw Error("--layout " + o.stereo_layout + " is not a stereo layout (middlebury2001, middlebury2014, kitti)");

@@ -24,6 +24,7 @@ struct ViewerOptions {
   double gt_scale = 0;                // --gt-scale: its ground truth's scale (0: known by name)
   std::string max_memory, max_device_memory;  // budgets (lightbench/memory_budget.hpp)
   std::string ref, dist;              // MAD: reference and distorted images
+  std::string iqa;                    // an IQA database (TID2013, KADID-10k): its pair --frame NAME
   std::string variant;                // a variant of the algorithm ("": its default)
   std::optional<int> patch, lim;
   std::optional<float> sigma;

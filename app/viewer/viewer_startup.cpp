@@ -18,7 +18,7 @@ void ViewerApp::apply_options() {
   std::string want = lower(opt_.algorithm);
   if (want.empty() && !opt_.lf.empty()) want = "lightfield";
   if (want.empty() && !opt_.stereo.empty()) want = "stereo";
-  if (want.empty() && !opt_.ref.empty()) want = "mad";
+  if (want.empty() && (!opt_.ref.empty() || !opt_.iqa.empty())) want = "mad";
   if (want == "lf") want = "lightfield";
   if (want == "iqa") want = "mad";
   if (!want.empty()) {

@@ -207,6 +207,34 @@ TEST_CASE("a KITTI frame (--stereo training --frame) scores a 16-bit PNG map by 
   CHECK(bad.layout.at("errors").dump().find("000009_10") != std::string::npos);
 }
 
+TEST_CASE("an IQA database (--iqa TID2013 --frame NAME) opens its pair for MAD, case-insensitively") {
+  const fs::path tid = fs::path(data_dir()) / "tid2013";
+  fs::remove_all(tid);
+  lbt::ds::tid(tid);
+  // MAD needs 34 x 34 or more: the fixture's pair at i01_02_1 replaced by a 40 x 36 one.
+  lb::save_image((tid / "reference_images" / "I01.bmp").string(), lb::ImageU8(40, 36, 3, 90));
+  fs::rename(tid / "reference_images" / "I01.bmp", tid / "reference_images" / "I01.BMP");
+  lb::ImageU8 dist(40, 36, 3, 90);
+  for (std::size_t i = 0; i < dist.data.size(); i += 7) dist.data[i] = 200;
+  lb::save_image((tid / "distorted_images" / "i01_02_1.bmp").string(), dist);
+  const Shot s = viewer("iqa", "--iqa " + quoted(tid.string()) +
+                                   " --frame I01_02_1.BMP --pane1 output=distorted --pane2 output=hi");
+  INFO("viewer log:\n" << s.log);
+  REQUIRE(s.rc == 0);
+  CHECK(s.layout.at("panes").at(0).at("image").at("width") == 40);
+  const json& pane = s.layout.at("panes").at(1);
+  const std::string pair = pane.at("params").at("pair").get<std::string>();
+  CHECK(pair.find("i01_02_1.bmp") != std::string::npos);
+  CHECK(pair.find("MOS 4.5") != std::string::npos);
+  // Not a pair of the database, or not an IQA database: one line, the run fails.
+  const Shot bad = viewer("iqa_bad", "--iqa " + quoted(tid.string()) + " --frame i09_09_9.bmp");
+  CHECK(bad.rc == 1);
+  CHECK(bad.layout.at("errors").dump().find("i09_09_9") != std::string::npos);
+  const Shot wrong = viewer("iqa_wrong", "--iqa " + quoted(data_dir() + "/kitti/training"));
+  CHECK(wrong.rc == 1);
+  CHECK(wrong.layout.at("errors").dump().find("not an IQA database") != std::string::npos);
+}
+
 TEST_CASE("a light field's truth scores a map by HCI's protocol; the plenoptic truth has none") {
   const lb::LightField4D lf = lb::bundled_lightfield(1u);  // what the viewer's light field shows
   REQUIRE(lf.has_gt());

@@ -11,6 +11,7 @@
 
 #include "data_section.hpp"
 #include "lightbench/assets.hpp"
+#include "lightbench/dataset.hpp"
 #include "lightbench/distort.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/generator.hpp"
@@ -91,6 +92,14 @@ class ImagePairSection final : public DataSection {
   }
 
   void open_startup(const ViewerOptions& options) override {
+    if (!options.iqa.empty()) {
+      try {
+        open_iqa(options.iqa, options.frame);
+      } catch (const std::exception& e) {
+        throw Error(std::string("cannot open the IQA database: ") + e.what() + " (showing the bundled pair)");
+      }
+      return;
+    }
     if (options.ref.empty()) {
       LB_REQUIRE(options.dist.empty(), "--dist needs --ref");
       return;
@@ -112,7 +121,10 @@ class ImagePairSection final : public DataSection {
     set_images(a, b, source);
   }
   nlohmann::json settings_json() const override {
-    return {{"distortion", kDistortions[std::clamp(distortion_, 0, 4)]}, {"strength", strength_}, {"seed", seed_}};
+    return {{"distortion", kDistortions[std::clamp(distortion_, 0, 4)]},
+            {"strength", strength_},
+            {"seed", seed_},
+            {"pair", source_}};
   }
 
  private:
@@ -141,6 +153,20 @@ class ImagePairSection final : public DataSection {
     const ImageU8 r = load_image(reference_path);
     const ImageU8 d = distorted_path.empty() ? ImageU8{} : load_image(distorted_path);
     set_images(r, d, reference_path + (distorted_path.empty() ? "" : " vs " + distorted_path));
+  }
+
+  // One pair of an IQA database (dataset.hpp: TID2013, KADID-10k), by the distorted image's
+  // name ("" = the first); the source line carries its human score.
+  void open_iqa(const std::string& dir, const std::string& name) {
+    const dataset::Dataset ds = dataset::open_dataset(dir);
+    LB_REQUIRE(dataset::data_kind(ds.layout) == DataKind::ImagePair,
+               "'" + dir + "' is a " + std::string(dataset::to_string(ds.layout)) +
+                   " data set, not an IQA database (TID2013, KADID-10k)");
+    const dataset::SceneRef& s = name.empty() ? ds.scenes.front() : dataset::select_scene(ds, name);
+    std::ostringstream src;
+    src << s.name << " (" << dataset::to_string(ds.layout) << ", " << (ds.is_dmos ? "DMOS " : "MOS ") << s.mos
+        << ", " << ds.scenes.size() << " pairs)";
+    set_images(load_image(s.reference), load_image(s.path), src.str());
   }
 
   // A new ImagePairData (a new id) whenever the distorted image changes.
