@@ -11,6 +11,7 @@
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/lightfield.hpp"
+#include "lightbench/mla_geometry.hpp"
 #include "lightbench/scene_file.hpp"
 #include "lightbench/stereo_io.hpp"
 
@@ -156,11 +157,26 @@ void dataset_text(const std::uint8_t* data, std::size_t size) {
   }
 }
 
+// Raytrix RayCalibData XML (pugixml, then MlaLayout's consistency checks); an accepted file's
+// grid is then enumerated over a small raw and queried, so the geometry code runs on whatever
+// the reader lets through.
+void raytrix_calib(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  const MlaGeometry g = parse_raytrix_calibration(text, "fuzz/calib.xml");
+  const MlaLayout m(g, "fuzz/calib.xml");
+  const auto lenses = m.lenses_in(300, 200);
+  for (std::size_t k = 0; k < lenses.size() && k < 64; ++k) {
+    const MlaLens n = m.nearest(lenses[k].cx + 0.25, lenses[k].cy - 0.25);
+    if (n.type < 0 || n.type >= m.type_count()) throw std::logic_error("lens type out of range");
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string>& harness_names() {
   static const std::vector<std::string> names{"image", "pfm", "pnm", "scene", "assets",
-                                              "lightfield", "stereo", "image16", "dataset_text"};
+                                              "lightfield", "stereo", "image16", "dataset_text",
+                                              "raytrix_calib"};
   return names;
 }
 
@@ -175,6 +191,7 @@ bool run_harness(const std::string& name, const std::uint8_t* data, std::size_t 
     else if (name == "stereo") stereo(data, size);
     else if (name == "image16") image16(data, size);
     else if (name == "dataset_text") dataset_text(data, size);
+    else if (name == "raytrix_calib") raytrix_calib(data, size);
     else throw std::invalid_argument("no fuzz harness named '" + name + "'");
   } catch (const Error&) {
     return false;
