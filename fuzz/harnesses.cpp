@@ -104,10 +104,15 @@ void scene(const std::uint8_t* data, std::size_t size) {
   load_scene((dir / "scene.json").string());
 }
 
-// The first byte picks the asset kind; the rest is the JSON text.
+// The first byte picks the asset kind (bits 0-1, or bit 2: plenoptic_hex); the rest is the
+// JSON text.
 void assets(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return;
   const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
+  if (data[0] & 4) {  // bit 2: the hexagonal generator's presets (issue 22)
+    parse_plenoptic_hex_asset(text, "fuzz/plenoptic_hex.json");
+    return;
+  }
   switch (data[0] & 3) {
     case 0: parse_plenoptic_asset(text, "fuzz/plenoptic.json"); break;
     case 1: parse_lightfield_asset(text, "fuzz/lightfield.json"); break;

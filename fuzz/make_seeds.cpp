@@ -99,8 +99,9 @@ int main(int argc, char** argv) {
     }
     // assets: the kind byte, then every bundled asset's text.
     {
-      const char* kinds[4] = {"plenoptic", "lightfield", "stereo", "mad"};
-      for (int k = 0; k < 4; ++k)
+      // (kind byte 4: plenoptic_hex, the harness's bit 2.)
+      const char* kinds[5] = {"plenoptic", "lightfield", "stereo", "mad", "plenoptic_hex"};
+      for (int k = 0; k < 5; ++k)
         for (const auto& name : lb::asset_names(kinds[k])) {
           Bytes b{static_cast<std::uint8_t>(k)};
           const auto t = lb::read_asset(kinds[k], name).text;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "lightbench/assets.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/parallel.hpp"
 #include "lightbench/plenoptic_hex.hpp"
@@ -36,6 +37,13 @@ HexFrame hex_frame(const MlaLayout& mla, int raw_width, int raw_height, int patc
   f.width = static_cast<int>(w);
   f.height = static_cast<int>(h);
   return f;
+}
+
+HexGeneratorParams hex_generator_preset(const std::string& name, std::optional<std::uint64_t> seed) {
+  const AssetText t = read_asset("plenoptic_hex", name);
+  HexGeneratorParams g = parse_plenoptic_hex_asset(t.text, t.where);
+  if (seed) g.seed = *seed;
+  return g;
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 
+#include "lightbench/assets.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/plenoptic_hex.hpp"
 
@@ -197,4 +198,40 @@ TEST_CASE("hex render (CPU): in focus it matches the truth; out of focus it does
   rp.patch = 8;
   rp.view_x = 13.0f;
   CHECK_THROWS_WITH_AS(render_hex_cpu(s.raw, m, rp), doctest::Contains("perspective out of range"), Error);
+}
+
+TEST_CASE("hex generator: the hex-small preset; its file refused in one line when broken") {
+  const HexGeneratorParams p = hex_generator_preset("hex-small");
+  CHECK(p.width == 360);
+  CHECK(p.mla.kind == MlaKind::Hexagonal);
+  CHECK(p.mla.types.size() == 3);
+  CHECK(p.planes.size() == 3);
+  CHECK(hex_generator_preset("hex-small", 9).seed == 9);
+  const HexScene s = generate_hex_scene(p);
+  std::set<float> values(s.truth.data.begin(), s.truth.data.end());
+  CHECK(values == std::set<float>{6.0f, 8.0f, 11.0f});
+  // The rectangle [2, 6) x [1.5, 4.5) at patch 8: output pixel of S = (4, 3).
+  const HexFrame& f = s.frame;
+  const int x = static_cast<int>(std::lround((4.0 - f.s0.x + 0.5) * f.patch - 0.5));
+  const int y = static_cast<int>(std::lround((3.0 - f.s0.y + 0.5) * f.patch - 0.5));
+  CHECK(s.truth.at(x, y) == 8.0f);
+  auto error = [](const std::string& text) {
+    try {
+      parse_plenoptic_hex_asset(text, "hex.json");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string planes = R"("planes": [{"patch": 6, "region": "background"}])";
+  const std::string types = R"("types": [{"offset": [0, 0], "depth_range": [1, 3]}])";
+  CHECK(error(R"({"raw": {"width": 100, "height": 80}, "mla": {"diameter": 20, "offset": [10, 10],
+      "sub_grid_base": [1, -1.7320508075688772], )" + types + "}, " + planes + "}") == "");
+  CHECK(error(R"({"raw": {"width": 100, "height": 80}, "mla": {"diameter": 20, "offset": [10, 10],
+      "sub_grid_base": [3, -1.7320508075688772], )" + types + "}, " + planes + "}") ==
+        "hex.json: 'mla': sub_grid_base (3,-1.7320508) gives a cell of 3 lenses but there are 1 lens types");
+  CHECK(error(R"({"raw": {"width": 100, "height": 80}, "mla": {"diameter": 1, "offset": [10, 10],
+      "sub_grid_base": [1, -1.7320508075688772], )" + types + "}, " + planes + "}")
+            .find("hex.json: 'mla.diameter': expected a number in 2..4096") == 0);
+  CHECK(error(R"({"raw": {"width": 100}, "mla": {}, )" + planes + "}") == "hex.json: 'raw.height': missing");
 }

@@ -14,6 +14,8 @@
 // For the rectangular grid (to_mla_geometry) this is the existing convention: s0 = 0, the
 // output NX*M x NY*M, s = (x + 0.5) / M - 0.5.
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "lightbench/generator.hpp"
@@ -58,6 +60,10 @@ struct HexScene {
   HexFrame frame;
   HexGeneratorParams params;
 };
+
+// Presets: assets/plenoptic_hex/<name>.json ("hex-small"); a seed replaces the file's.
+HexGeneratorParams hex_generator_preset(const std::string& name,
+                                        std::optional<std::uint64_t> seed = std::nullopt);
 
 // Deterministic (same params, same bytes, any thread count). Throws lb::Error on bad params.
 HexScene generate_hex_scene(const HexGeneratorParams& params, int threads = 0);
