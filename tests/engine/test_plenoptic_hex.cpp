@@ -235,3 +235,29 @@ TEST_CASE("hex generator: the hex-small preset; its file refused in one line whe
             .find("hex.json: 'mla.diameter': expected a number in 2..4096") == 0);
   CHECK(error(R"({"raw": {"width": 100}, "mla": {}, )" + planes + "}") == "hex.json: 'raw.height': missing");
 }
+
+TEST_CASE("grid fit: a perturbed offset is recovered from the raw") {
+  const HexGeneratorParams p = hex_generator_preset("hex-small");
+  const HexScene s = generate_hex_scene(p);
+  for (const MlaVec err : {MlaVec{3.2, -4.1}, MlaVec{-6.0, 2.5}, MlaVec{0.0, 0.0}}) {
+    MlaGeometry g = p.mla;
+    g.offset.x += err.x;
+    g.offset.y += err.y;
+    const MlaGeometry f = fit_mla_offset(g, s.raw);
+    MESSAGE("offset error (" << err.x << "," << err.y << "): fitted (" << f.offset.x << "," << f.offset.y
+                              << "), true (" << p.mla.offset.x << "," << p.mla.offset.y << ")");
+    CAPTURE(err.x);
+    CAPTURE(err.y);
+    CHECK(std::abs(f.offset.x - p.mla.offset.x) < 0.75);  // nearest-pixel gradients: about half a pixel
+    CHECK(std::abs(f.offset.y - p.mla.offset.y) < 0.75);
+    CHECK(f.diameter == g.diameter);
+    CHECK(f.types.size() == 3);
+  }
+}
+
+TEST_CASE("grid fit: refused inputs") {
+  const HexGeneratorParams p = hex_generator_preset("hex-small");
+  CHECK_THROWS_WITH_AS(fit_mla_offset(p.mla, ImageU8()), doctest::Contains("grid fit: the raw is empty"), Error);
+  CHECK_THROWS_WITH_AS(fit_mla_offset(p.mla, ImageU8(20, 20, 3)), doctest::Contains("no whole lens inside the 20x20 raw"),
+                       Error);
+}

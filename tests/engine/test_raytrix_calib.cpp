@@ -154,6 +154,17 @@ TEST_CASE("raytrix calib: the R42 crop's file lines up with its raw (when ../sha
                        << " at D-1, " << above << " at D+1");
   CHECK(at > 1.5 * below);
   CHECK(at > 1.5 * above);
+  // The fitted phase: near the file's offset (within a few pixels), and better than it.
+  const MlaGeometry fit = fit_mla_offset(g, raw);
+  const double shift = std::hypot(fit.offset.x - g.offset.x, fit.offset.y - g.offset.y);
+  const double c_file = contrast(g.diameter, g.offset.x, g.offset.y);
+  const double c_fit = contrast(g.diameter, fit.offset.x, fit.offset.y);
+  MESSAGE("R42 crop: fitted offset (" << fit.offset.x << "," << fit.offset.y << "), the file's ("
+                                      << g.offset.x << "," << g.offset.y << "); contrast " << c_fit << " vs "
+                                      << c_file);
+  CHECK(shift < g.diameter / 2);
+  CHECK(c_fit > 2 * c_file + 10);
+  CHECK(c_fit > 0.95 * at);  // about the best of the 1 px phase grid above
   // Neighbours one diameter apart.
   const MlaVec c0 = m.centre(5, -5), c1 = m.centre(6, -5), c2 = m.centre(5, -4);
   CHECK(std::hypot(c1.x - c0.x, c1.y - c0.y) == doctest::Approx(g.diameter));
