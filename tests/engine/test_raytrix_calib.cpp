@@ -165,6 +165,48 @@ TEST_CASE("raytrix calib: the R42 crop's file lines up with its raw (when ../sha
   CHECK(shift < g.diameter / 2);
   CHECK(c_fit > 2 * c_file + 10);
   CHECK(c_fit > 0.95 * at);  // about the best of the 1 px phase grid above
+  // The sub-grid rule on real data: the three types have different focal lengths, so their
+  // micro-images differ in sharpness (mean gradient within 8 px of the centre). Grouped by
+  // the rule's type = (i - j) mod 3 the groups differ clearly; grouped by the mirrored
+  // (i + j) mod 3 or by i mod 3 (wrong rules: each group mixes the three types) they do not.
+  double sharp[3][3] = {};
+  int count[3][3] = {};
+  for (const MlaLens& l : lenses) {
+    double s = 0;
+    int n = 0;
+    for (int dy = -8; dy <= 8; ++dy)
+      for (int dx = -8; dx <= 8; ++dx) {
+        const int X = static_cast<int>(std::floor(l.cx + 0.5)) + dx, Y = static_cast<int>(std::floor(l.cy + 0.5)) + dy;
+        if (dx * dx + dy * dy > 64 || X < 1 || Y < 1 || X >= raw.width - 1 || Y >= raw.height - 1) continue;
+        s += std::abs(raw.at(X + 1, Y) - raw.at(X - 1, Y)) + std::abs(raw.at(X, Y + 1) - raw.at(X, Y - 1));
+        ++n;
+      }
+    if (n == 0) continue;
+    CHECK(l.type == ((l.i - l.j) % 3 + 3) % 3);
+    const int group[3] = {l.type, ((l.i + l.j) % 3 + 3) % 3, (l.i % 3 + 3) % 3};
+    for (int r = 0; r < 3; ++r) {
+      sharp[r][group[r]] += s / n;
+      ++count[r][group[r]];
+    }
+  }
+  double spread[3];
+  for (int r = 0; r < 3; ++r) {
+    double lo = 1e9, hi = -1e9;
+    for (int t = 0; t < 3; ++t) {
+      REQUIRE(count[r][t] > 100);
+      sharp[r][t] /= count[r][t];
+      lo = std::min(lo, sharp[r][t]);
+      hi = std::max(hi, sharp[r][t]);
+    }
+    spread[r] = hi - lo;
+  }
+  MESSAGE("R42 crop: mean gradient per lens type " << sharp[0][0] << ", " << sharp[0][1] << ", " << sharp[0][2]
+                                                    << "; spread " << spread[0] << " (mirrored rule " << spread[1]
+                                                    << ", i mod 3 " << spread[2] << ")");
+  CHECK(sharp[0][0] > sharp[0][1] + 1.5);  // this near scene: type 0 (virtual depth 1..3) sharpest
+  CHECK(sharp[0][1] > sharp[0][2] + 1.5);
+  CHECK(spread[0] > 3 * spread[1]);
+  CHECK(spread[0] > 3 * spread[2]);
   // Neighbours one diameter apart.
   const MlaVec c0 = m.centre(5, -5), c1 = m.centre(6, -5), c2 = m.centre(5, -4);
   CHECK(std::hypot(c1.x - c0.x, c1.y - c0.y) == doctest::Approx(g.diameter));
