@@ -11,6 +11,7 @@
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/lightfield.hpp"
+#include "lightbench/mla_geometry.hpp"
 #include "lightbench/scene_file.hpp"
 #include "lightbench/stereo_io.hpp"
 
@@ -103,10 +104,15 @@ void scene(const std::uint8_t* data, std::size_t size) {
   load_scene((dir / "scene.json").string());
 }
 
-// The first byte picks the asset kind; the rest is the JSON text.
+// The first byte picks the asset kind (bits 0-1, or bit 2: plenoptic_hex); the rest is the
+// JSON text.
 void assets(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return;
   const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
+  if (data[0] & 4) {  // bit 2: the hexagonal generator's presets (issue 22)
+    parse_plenoptic_hex_asset(text, "fuzz/plenoptic_hex.json");
+    return;
+  }
   switch (data[0] & 3) {
     case 0: parse_plenoptic_asset(text, "fuzz/plenoptic.json"); break;
     case 1: parse_lightfield_asset(text, "fuzz/lightfield.json"); break;
@@ -156,11 +162,26 @@ void dataset_text(const std::uint8_t* data, std::size_t size) {
   }
 }
 
+// Raytrix RayCalibData XML (pugixml, then MlaLayout's consistency checks); an accepted file's
+// grid is then enumerated over a small raw and queried, so the geometry code runs on whatever
+// the reader lets through.
+void raytrix_calib(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  const MlaGeometry g = parse_raytrix_calibration(text, "fuzz/calib.xml");
+  const MlaLayout m(g, "fuzz/calib.xml");
+  const auto lenses = m.lenses_in(300, 200);
+  for (std::size_t k = 0; k < lenses.size() && k < 64; ++k) {
+    const MlaLens n = m.nearest(lenses[k].cx + 0.25, lenses[k].cy - 0.25);
+    if (n.type < 0 || n.type >= m.type_count()) throw std::logic_error("lens type out of range");
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string>& harness_names() {
   static const std::vector<std::string> names{"image", "pfm", "pnm", "scene", "assets",
-                                              "lightfield", "stereo", "image16", "dataset_text"};
+                                              "lightfield", "stereo", "image16", "dataset_text",
+                                              "raytrix_calib"};
   return names;
 }
 
@@ -175,6 +196,7 @@ bool run_harness(const std::string& name, const std::uint8_t* data, std::size_t 
     else if (name == "stereo") stereo(data, size);
     else if (name == "image16") image16(data, size);
     else if (name == "dataset_text") dataset_text(data, size);
+    else if (name == "raytrix_calib") raytrix_calib(data, size);
     else throw std::invalid_argument("no fuzz harness named '" + name + "'");
   } catch (const Error&) {
     return false;

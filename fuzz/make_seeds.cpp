@@ -99,8 +99,9 @@ int main(int argc, char** argv) {
     }
     // assets: the kind byte, then every bundled asset's text.
     {
-      const char* kinds[4] = {"plenoptic", "lightfield", "stereo", "mad"};
-      for (int k = 0; k < 4; ++k)
+      // (kind byte 4: plenoptic_hex, the harness's bit 2.)
+      const char* kinds[5] = {"plenoptic", "lightfield", "stereo", "mad", "plenoptic_hex"};
+      for (int k = 0; k < 5; ++k)
         for (const auto& name : lb::asset_names(kinds[k])) {
           Bytes b{static_cast<std::uint8_t>(k)};
           const auto t = lb::read_asset(kinds[k], name).text;
@@ -177,6 +178,30 @@ int main(int argc, char** argv) {
           with(2, "cam0=[3997.684 0 1176.728; 0 3997.684 1011.728; 0 0 1]\ncam1=[3997.684 0 1307.839; 0 "
                   "3997.684 1011.728; 0 0 1]\ndoffs=131.111\nbaseline=193.001\nwidth=2964\nheight=1988\n"
                   "ndisp=280\nisint=0\nvmin=31\nvmax=257\n"));
+    }
+    // raytrix_calib: a RayCalibData file of the R42 crop's structure (three lens types), and a
+    // single-type one without a sub-grid.
+    {
+      const std::string head =
+          "<RayCalibData version=\"1.0\"><offset units=\"pix\"><x>17.76</x><y>14.9</y></offset>"
+          "<diameter units=\"pix\">34.86</diameter><rotation units=\"rad\">0</rotation>"
+          "<lens_border units=\"pix\">1</lens_border><tcp units=\"virtual_depth\">2.18</tcp>"
+          "<lens_base_x units=\"lens\"><x>1</x><y>0</y></lens_base_x>"
+          "<lens_base_y units=\"lens\"><x>0.5</x><y>-0.866025388241</y></lens_base_y>";
+      std::string three = head +
+          "<sub_grid_base units=\"lens\"><x>3</x><y>-1.732050776482</y></sub_grid_base>"
+          "<distortion type=\"radial\"><function>constant</function><parameter count=\"0\">0</parameter>"
+          "</distortion>";
+      const char* offsets[3] = {"<x>0</x><y>0</y>", "<x>1</x><y>0</y>", "<x>-1</x><y>0</y>"};
+      const char* ranges[3] = {"<min>1</min><max>3</max>", "<min>2.8</min><max>4</max>",
+                               "<min>3.8</min><max>100</max>"};
+      for (int t = 0; t < 3; ++t)
+        three += "<lens_type id=\"" + std::to_string(t) + "\"><offset units=\"lens\">" + offsets[t] +
+                 "</offset><depth_range units=\"virtual_depth\">" + ranges[t] + "</depth_range></lens_type>";
+      three += "</RayCalibData>\n";
+      put(out / "raytrix_calib", "three_types.xml", Bytes(three.begin(), three.end()));
+      const std::string one = head + "</RayCalibData>\n";
+      put(out / "raytrix_calib", "one_type.xml", Bytes(one.begin(), one.end()));
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "fuzz_make_seeds: %s\n", e.what());

@@ -3,6 +3,7 @@
 #include "lightbench/assets.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -88,6 +89,75 @@ GeneratorParams parse_plenoptic_asset(const std::string& text, const std::string
   g.supersample = f.integer("supersample", 1, 8, g.supersample);
   g.vignette_start = f.number("vignette_start", 0, 1, g.vignette_start);
   g.preview_patch = f.integer("truth_patch", 1, kMaxPatch, g.preview_patch);
+  const nlohmann::json& planes = f.value("planes");
+  if (!planes.is_array() || planes.empty())
+    f.fail("planes", "expected a non-empty array of planes, got " + assets_detail::brief(planes));
+  for (std::size_t i = 0; i < planes.size(); ++i)
+    g.planes.push_back(parse_plane(planes[i], where, "planes[" + std::to_string(i) + "]"));
+  f.done();
+  return g;
+}
+
+HexGeneratorParams parse_plenoptic_hex_asset(const std::string& text, const std::string& where) {
+  const nlohmann::json j = assets_detail::parse_json(text, where);
+  Fields f(j, where);
+  f.text("description", "");
+  HexGeneratorParams g;
+  {
+    Fields raw = f.object("raw");
+    g.width = raw.integer("width", 1, 30000);
+    g.height = raw.integer("height", 1, 30000);
+    raw.done();
+    if (static_cast<double>(g.width) * g.height > 400e6) f.fail("raw", "the raw image would exceed 400 megapixels");
+  }
+  {
+    // A Raytrix-style grid: bases (1, 0) and (0.5, -0.866) unless given; one lens type per
+    // entry of "types" (lens-unit offset, virtual-depth range).
+    Fields m = f.object("mla");
+    MlaGeometry& a = g.mla;
+    a.diameter = m.number("diameter", kMlaMinDiameter, kMlaMaxDiameter);
+    const auto off = numbers(m, "offset", 2, -kMlaMaxOffset, kMlaMaxOffset);
+    a.offset = {off[0], off[1]};
+    a.rotation = m.number("rotation", -7, 7, 0.0);
+    a.lens_border = m.number("lens_border", 0, kMlaMaxDiameter, 0.0);
+    a.base_x = {1.0, 0.0};
+    a.base_y = {0.5, -0.8660254037844386};
+    if (m.has("base_x")) {
+      const auto b = numbers(m, "base_x", 2, -2, 2);
+      a.base_x = {b[0], b[1]};
+    }
+    if (m.has("base_y")) {
+      const auto b = numbers(m, "base_y", 2, -2, 2);
+      a.base_y = {b[0], b[1]};
+    }
+    const auto sub = numbers(m, "sub_grid_base", 2, -kMlaMaxSubGrid, kMlaMaxSubGrid);
+    a.sub_grid_base = {sub[0], sub[1]};
+    const nlohmann::json& types = m.value("types");
+    if (!types.is_array() || types.empty() || types.size() > static_cast<std::size_t>(kMlaMaxTypes))
+      m.fail("types", "expected an array of 1.." + std::to_string(kMlaMaxTypes) + " lens types, got " +
+                          assets_detail::brief(types));
+    a.types.clear();
+    for (std::size_t i = 0; i < types.size(); ++i) {
+      Fields t(types[i], where, "mla.types[" + std::to_string(i) + "]");
+      const auto o = numbers(t, "offset", 2, -1000, 1000);
+      const auto r = numbers(t, "depth_range", 2, 0, 1e6);
+      t.done();
+      a.types.push_back({{o[0], o[1]}, r[0], r[1]});
+    }
+    m.done();
+    const double dot = a.base_x.x * a.base_y.x + a.base_x.y * a.base_y.y;
+    a.kind = std::abs(dot) < 1e-3 ? MlaKind::Rectangular : MlaKind::Hexagonal;
+    try {
+      MlaLayout check(a, "'mla'");
+    } catch (const Error& e) {
+      throw Error(where + ": " + e.what());
+    }
+  }
+  g.seed = f.unsigned_integer("seed", kMaxU64, g.seed);
+  g.supersample = f.integer("supersample", 1, 8, g.supersample);
+  g.vignette_start = f.number("vignette_start", 0, 0.99, g.vignette_start);
+  g.preview_patch = f.integer("truth_patch", 1, kMaxPatch, g.preview_patch);
+  g.defocus = f.number("defocus", 0, 100, g.defocus);
   const nlohmann::json& planes = f.value("planes");
   if (!planes.is_array() || planes.empty())
     f.fail("planes", "expected a non-empty array of planes, got " + assets_detail::brief(planes));

@@ -29,7 +29,7 @@ std::string g_dir;  // set_assets_dir(); empty: none
 void check_kind(const std::string& kind) {
   const auto kinds = asset_kinds();
   if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
-    throw Error("unknown asset kind '" + kind + "' (use plenoptic, lightfield, stereo or mad)");
+    throw Error("unknown asset kind '" + kind + "' (use plenoptic, lightfield, stereo, mad or plenoptic_hex)");
 }
 
 // Names become file names: keep them to [a-z0-9_-] so a name never leaves its folder.
@@ -91,7 +91,7 @@ std::string assets_dir() {
   return dir;
 }
 
-std::vector<std::string> asset_kinds() { return {"plenoptic", "lightfield", "stereo", "mad"}; }
+std::vector<std::string> asset_kinds() { return {"plenoptic", "lightfield", "stereo", "mad", "plenoptic_hex"}; }
 
 std::vector<std::string> asset_names(const std::string& kind) {
   check_kind(kind);

@@ -7,9 +7,11 @@
 
 #include "lightbench/assets.hpp"
 #include "lightbench/parallel.hpp"
+#include "lightbench/scene_texture.hpp"
 
 namespace lb {
-namespace {
+// The scene model's pieces, shared with the hexagonal generator (generator_hex.cpp).
+namespace scene_detail {
 
 // SplitMix64 finaliser: a stateless hash, so every pixel is computed independently and the
 // result does not depend on the thread count.
@@ -75,7 +77,13 @@ std::vector<ScenePlane> front_to_back(std::vector<ScenePlane> planes) {
   return planes;
 }
 
-}  // namespace
+std::uint64_t plane_seed(std::uint64_t seed, const ScenePlane& plane, std::size_t k) {
+  return seed * 1000003ull + static_cast<std::uint64_t>(plane.patch) * 7919ull + k;
+}
+
+}  // namespace scene_detail
+
+using namespace scene_detail;
 
 std::vector<std::string> generator_presets() { return asset_names("plenoptic"); }
 
@@ -130,8 +138,7 @@ GeneratedScene generate_scene(const GeneratorParams& params, int threads) {
             const double P = planes[k].patch;
             const double s = n + u / P, t = m + v / P;  // scene coordinate of this plane
             if (!covers(planes[k], s, t)) continue;
-            plane_texture(params.seed * 1000003ull + static_cast<std::uint64_t>(planes[k].patch) * 7919ull + k,
-                          s * P, t * P, rgb);
+            plane_texture(plane_seed(params.seed, planes[k], k), s * P, t * P, rgb);
             break;
           }
           for (int c = 0; c < 3; ++c) acc[c] += vig * rgb[c];

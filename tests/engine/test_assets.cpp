@@ -107,6 +107,7 @@ std::string error_of(const std::string& kind, const std::string& text) {
     if (kind == "plenoptic") parse_plenoptic_asset(text, "test.json");
     else if (kind == "lightfield") parse_lightfield_asset(text, "test.json");
     else if (kind == "stereo") parse_stereo_asset(text, "test.json");
+    else if (kind == "plenoptic_hex") parse_plenoptic_hex_asset(text, "test.json");
     else parse_mad_asset(text, "test.json");
   } catch (const Error& e) {
     return e.what();
@@ -120,7 +121,8 @@ const char* kTinyText = R"({"grid": {"nx": 14, "ny": 10, "pitch": 34.5},
 }  // namespace
 
 TEST_CASE("assets: every bundled file parses; the expected names are there") {
-  CHECK(asset_kinds() == std::vector<std::string>{"plenoptic", "lightfield", "stereo", "mad"});
+  CHECK(asset_kinds() == std::vector<std::string>{"plenoptic", "lightfield", "stereo", "mad", "plenoptic_hex"});
+  CHECK(asset_names("plenoptic_hex") == std::vector<std::string>{"hex-small"});
   CHECK(asset_names("plenoptic") == std::vector<std::string>{"tiny", "small", "seed"});
   CHECK(generator_presets() == asset_names("plenoptic"));
   CHECK(asset_names("lightfield") == std::vector<std::string>{"two_planes"});

@@ -11,6 +11,7 @@
 //   lightfield  the synthetic 4D light field (two planes)
 //   stereo      the synthetic stereo pair (two planes)
 //   mad         the MAD pair: which plenoptic scene is the reference, the default distortion
+//   plenoptic_hex  hexagonal multi-focus generator presets (HexGeneratorParams): hex-small
 //
 // Parsing is strict: an unknown key, a value of the wrong type or out of range throws an
 // lb::Error of one line naming the file and the key, e.g.
@@ -23,6 +24,7 @@
 #include "lightbench/distort.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/lightfield.hpp"
+#include "lightbench/plenoptic_hex.hpp"
 #include "lightbench/stereo_io.hpp"
 
 namespace lb {
@@ -33,7 +35,7 @@ void set_assets_dir(const std::string& dir);
 // The override in effect ("" for none). Throws lb::Error when it is not a directory.
 std::string assets_dir();
 
-std::vector<std::string> asset_kinds();  // plenoptic, lightfield, stereo, mad
+std::vector<std::string> asset_kinds();  // plenoptic, lightfield, stereo, mad, plenoptic_hex
 // The asset names of a kind (file stems), embedded and override together, sorted by name
 // (plenoptic presets: smallest micro-lens grid first, so tiny, small, seed; a malformed
 // override file last). Throws only for an unknown kind or a missing override directory.
@@ -49,6 +51,10 @@ AssetText read_asset(const std::string& kind, const std::string& name);
 // ---- parsers (strict; `where` names the file in errors) --------------------------------
 // plenoptic: the format scene_json() writes, plus an optional "description".
 GeneratorParams parse_plenoptic_asset(const std::string& text, const std::string& where);
+
+// plenoptic_hex: the raw size, a micro-lens grid ("mla": diameter, offset, sub_grid_base,
+// types; Raytrix bases unless given), the planes and generator settings (assets/README.md).
+HexGeneratorParams parse_plenoptic_hex_asset(const std::string& text, const std::string& where);
 
 struct LightFieldAsset {
   int width = 0, height = 0;     // of every view

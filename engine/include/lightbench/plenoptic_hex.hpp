@@ -1,0 +1,87 @@
+#pragma once
+// Focused-plenoptic raws on any micro-lens grid (mla_geometry.hpp), hexagonal multi-focus
+// ones included: a synthetic generator with ground truth, and the CPU reference renderer.
+//
+// Scene model (the rectangular generator's, generator.hpp, on a lattice): S is a scene
+// position in lens units, in the lens grid's own frame (rotation undone), S = 0 at lens
+// (0, 0)'s centre. A plane whose depth is "patch size P" (virtual depth v = D / P) shows S in
+// lens L (lattice position S_L = i base_x + j base_y) at the local offset u = P (S - S_L)
+// pixels from L's centre (rotated into the raw). In a neighbour one lens away the same point
+// sits P pixels further back, exactly as on the rectangular grid.
+//
+// Output frame: output pixel (x, y) at patch size M sees S = (s0.x + (x + 0.5) / M - 0.5,
+// s0.y + (y + 0.5) / M - 0.5), s0 the smallest lattice position of the lenses inside the raw.
+// For the rectangular grid (to_mla_geometry) this is the existing convention: s0 = 0, the
+// output NX*M x NY*M, s = (x + 0.5) / M - 0.5.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lightbench/generator.hpp"
+#include "lightbench/image.hpp"
+#include "lightbench/mla_geometry.hpp"
+
+namespace lb {
+
+struct HexFrame {
+  MlaVec s0;        // lens units, the scene position of output pixel (0, 0)'s patch centre
+  int patch = 11;   // M: output pixels per lens unit
+  int width = 0;
+  int height = 0;
+  MlaVec scene(int x, int y) const {
+    return {s0.x + (x + 0.5) / patch - 0.5, s0.y + (y + 0.5) / patch - 0.5};
+  }
+};
+
+// The frame of a width x height raw at patch M: the lattice positions of lenses_in(width,
+// height) span [s0, s1]; the output is (s1 - s0 + 1) * M pixels each way (rounded).
+HexFrame hex_frame(const MlaLayout& mla, int raw_width, int raw_height, int patch);
+
+struct HexGeneratorParams {
+  MlaGeometry mla;                 // any rotation; the scene lives in its frame
+  int width = 0;                   // raw size
+  int height = 0;
+  std::vector<ScenePlane> planes;  // regions in lens units (S); the background covers all
+  std::uint64_t seed = 1;
+  double vignette_start = 0.80;
+  int supersample = 2;
+  int preview_patch = 11;          // M of the truth maps
+  // Multi-focus: a lens of type t sees a plane of virtual depth v outside its depth range
+  // [min, max] blurred by defocus * (distance of v to the range) texture pixels. 0: all sharp.
+  double defocus = 0.0;
+};
+
+struct HexScene {
+  ImageU8 raw;     // RGB
+  ImageF truth;    // frame-sized, 1 channel: the front plane's patch size at each output pixel
+  ImageU8 sharp;   // frame-sized, RGB: the front plane's texture there, no defocus (the
+                   // in-focus render's target for a plane at patch == preview_patch)
+  HexFrame frame;
+  HexGeneratorParams params;
+};
+
+// Presets: assets/plenoptic_hex/<name>.json ("hex-small"); a seed replaces the file's.
+HexGeneratorParams hex_generator_preset(const std::string& name,
+                                        std::optional<std::uint64_t> seed = std::nullopt);
+
+// Deterministic (same params, same bytes, any thread count). Throws lb::Error on bad params.
+HexScene generate_hex_scene(const HexGeneratorParams& params, int threads = 0);
+
+struct HexRenderParams {
+  int patch = 11;          // M
+  float view_x = 0.0f;     // perspective shift of the weight map, raw pixels
+  float view_y = 0.0f;
+  int rings = 1;           // neighbour lenses blended: lattice distance <= rings (0: one lens)
+  float sigma = 6.0f;      // Gaussian weight, raw pixels
+};
+
+// CPU reference: output pixel (x, y) of hex_frame(mla, raw, M) sees scene position S; every
+// lens L within `rings` of the nearest one contributes the raw pixel at its centre +
+// R * M * (S - S_L) (nearest pixel, floor(p + 0.5)) when that lies inside L's usable circle
+// (radius D/2 - lens_border), weighted by a Gaussian of its distance from L's centre + view
+// shift. Output: RGB (or the raw's channels), frame-sized.
+ImageU8 render_hex_cpu(const ImageU8& raw, const MlaLayout& mla, const HexRenderParams& p,
+                       int threads = 0);
+
+}  // namespace lb
