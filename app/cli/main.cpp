@@ -16,9 +16,11 @@
 
 namespace {
 
-// Commands whose --out is a folder: generate, generate-stereo, and batch's (batch ALGO --out DIR).
+// Commands whose --out is a folder: generate, generate-stereo, render --views, and batch's
+// (batch ALGO --out DIR).
 bool folder_out(const CLI::App& sub) {
-  return sub.get_name() == "generate" || sub.get_name() == "generate-stereo" ||
+  const CLI::Option* views = sub.get_option_no_throw("--views");
+  return sub.get_name() == "generate" || sub.get_name() == "generate-stereo" || (views && views->count() > 0) ||
          (sub.get_parent() && sub.get_parent()->get_name() == "batch");
 }
 
