@@ -59,6 +59,14 @@ class LightFieldSection final : public DataSection {
   const eval::Truth* eval_truth() const override { return data_->lf.has_gt() ? &truth_eval_ : nullptr; }
   // All-or-nothing (throws lb::Error, the old one stays).
   void open_path(const std::string& folder) override { install(load_lightfield(folder)); }
+  // The plenoptic section's views (its "open as light field" button).
+  void take_data(const std::shared_ptr<const AlgorithmData>& data) override {
+    const auto* lfd = dynamic_cast<const LightFieldData*>(data.get());
+    LB_REQUIRE(lfd != nullptr, "the light-field section takes a light field");
+    validate(lfd->lf);
+    install(lfd->lf);  // a copy: install makes the section's own data (and id)
+    open_error_.clear();
+  }
 
  private:
   void install(LightField4D lf) {
