@@ -55,6 +55,11 @@ class LightFieldSection final : public DataSection {
     }
   }
   bool opens_folders() const override { return true; }
+  nlohmann::json data_json() const override {
+    const LightField4D& lf = data_->lf;
+    return {{"lightfield",
+             {{"source", lf.source}, {"layout", lf.layout}, {"views", {lf.nu, lf.nv}}, {"size", {lf.width, lf.height}}}}};
+  }
   // HCI's protocol on the centre view's truth (15-pixel border).
   const eval::Truth* eval_truth() const override { return data_->lf.has_gt() ? &truth_eval_ : nullptr; }
   // All-or-nothing (throws lb::Error, the old one stays).

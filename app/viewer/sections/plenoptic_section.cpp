@@ -188,6 +188,7 @@ class PlenopticSection final : public DataSection {
     views_u_ = std::clamp(views_u_, 1, kMaxViewGrid);
     views_v_ = std::clamp(views_v_, 1, kMaxViewGrid);
     ImGui::SameLine();
+    ImGui::TextDisabled("views");
     const std::string label = "open as light field (" + std::to_string(views_u_) + "x" + std::to_string(views_v_) +
                               " views)###open_as_lf";
     if (ImGui::Button(label.c_str())) req.hand_over = export_lightfield(req);
