@@ -283,7 +283,7 @@ Action add_compute_command(CLI::App& app, const CommandDef& def, const Algorithm
     app.add_option("--views", st->views,
                    "UxV: write a light field of U x V perspective views (view_U_V.png) into the --out folder");
     app.add_option("--view-step", st->view_step,
-                   "with --views: raw pixels between neighbouring views (default: spread over (D - M) / 2 each side)");
+                   "with --views: raw pixels between neighbouring views, up to (D - M) / (max(U, V) - 1) (default: that or M / 4, the smaller)");
   }
   std::vector<std::string> ids;
   for (const AlgorithmSpec* s : st->specs) ids.push_back(s->id);

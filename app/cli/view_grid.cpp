@@ -96,7 +96,7 @@ void run_view_grid(CommandState& st, const AlgorithmSpec& spec) {
   if (opt.step > full + 1e-9)
     throw Error("--view-step " + num(opt.step) + " out of range (0.." + num(full) + " raw pixels for " +
                 std::to_string(std::max(nu, nv)) + " views at patch " + std::to_string(p.patch) + ")");
-  const double step = opt.step > 0 ? opt.step : full;
+  const double step = opt.step > 0 ? opt.step : view_grid_default_step(std::max(nu, nv), scene.grid.pitch, p.patch);
   const auto t0 = std::chrono::steady_clock::now();
   const LightField4D lf = plenoptic_view_grid(scene, nu, nv, opt);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -117,7 +117,7 @@ void run_view_grid(CommandState& st, const AlgorithmSpec& spec) {
   st.opener->describe(params, j);
   params["render"] = {{"patch", p.patch}, {"lim", p.lim}, {"sigma", p.sigma}};
   nlohmann::json views = {{"u", nu}, {"v", nv}, {"step", step}, {"max_step", full},
-                          {"rule", "s(k) = ((n - 1) / 2 - k) * step, step = (D - M) / (max(U, V) - 1) by default"}};
+                          {"rule", "s(k) = ((n - 1) / 2 - k) * step; default step min((D - M) / (max(U, V) - 1), M / 4)"}};
   nlohmann::json shifts = nlohmann::json::array();
   for (int v = 0; v < nv; ++v)
     for (int u = 0; u < nu; ++u) {

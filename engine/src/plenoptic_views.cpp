@@ -38,6 +38,10 @@ double view_grid_step(int N, double pitch, int patch) {
   return (pitch - patch) / (N - 1);  // 2r / (N - 1) with r = (D - M) / 2
 }
 
+double view_grid_default_step(int N, double pitch, int patch) {
+  return std::min(view_grid_step(N, pitch, patch), patch / 4.0);
+}
+
 float view_grid_shift(int k, int n, double step) {
   check_count(n, "view");
   LB_REQUIRE(k >= 0 && k < n, "views: index " + std::to_string(k) + " outside 0.." + std::to_string(n - 1));
@@ -81,7 +85,7 @@ LightField4D plenoptic_view_grid(const ImageU8& raw, const PlenopticGrid& grid, 
   LB_REQUIRE(std::isfinite(opt.step) && opt.step >= 0 && opt.step <= full + 1e-9,
              "views: step " + num(opt.step) + " out of range (0.." + num(full) +
                  " raw pixels for " + std::to_string(N) + " views at M=" + std::to_string(base.patch) + ")");
-  const double step = opt.step > 0 ? opt.step : full;
+  const double step = opt.step > 0 ? opt.step : view_grid_default_step(N, grid.pitch, base.patch);
   const ImageU8 rgba = raw.channels == 4 ? raw : to_rgba(raw);  // converted once, not per view
 
   LightField4D lf;

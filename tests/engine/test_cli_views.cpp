@@ -46,11 +46,12 @@ TEST_CASE("render --views 3x3: the engine's views, lfdepth reads them and gives 
   CHECK(j["parameters"]["render"]["patch"] == 10);
   const auto& views = j["parameters"]["views"];
   CHECK(views["u"] == 3);
-  CHECK(views["step"].get<double>() == doctest::Approx((34.5 - 10) / 2));  // N = 3: (D - M) / 2
+  CHECK(views["max_step"].get<double>() == doctest::Approx((34.5 - 10) / 2));  // N = 3: (D - M) / 2
+  CHECK(views["step"].get<double>() == doctest::Approx(2.5));                   // default: M / 4, smaller
   REQUIRE(views["shifts"].size() == 9);
   CHECK(views["shifts"][0]["file"] == "view_0_0.png");
-  CHECK(views["shifts"][0]["view_x"].get<double>() == doctest::Approx(12.25));
-  CHECK(views["shifts"][8]["view_y"].get<double>() == doctest::Approx(-12.25));
+  CHECK(views["shifts"][0]["view_x"].get<double>() == doctest::Approx(2.5));
+  CHECK(views["shifts"][8]["view_y"].get<double>() == doctest::Approx(-2.5));
   CHECK(views["shifts"][4]["view_x"].get<double>() == doctest::Approx(0.0));
 
   const std::string disp = dir.file("d.pfm");

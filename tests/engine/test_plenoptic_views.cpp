@@ -44,6 +44,8 @@ TEST_CASE("view grid: shift rule by hand") {
   // tiny: D = 34.5; M = 11: usable range r = 11.75, N = 5 views: step 23.5 / 4 = 5.875.
   CHECK(view_grid_step(5, 34.5, 11) == doctest::Approx(5.875));
   CHECK(view_grid_step(1, 34.5, 11) == 0.0);
+  CHECK(view_grid_default_step(5, 34.5, 11) == doctest::Approx(2.75));  // M / 4 < 5.875
+  CHECK(view_grid_default_step(5, 12.0, 10) == doctest::Approx(0.5));   // (12 - 10) / 4 < 2.5
   const double st = view_grid_step(5, 34.5, 11);
   CHECK(view_grid_shift(0, 5, st) == doctest::Approx(11.75));  // decreasing with k (see header)
   CHECK(view_grid_shift(2, 5, st) == doctest::Approx(0.0));
@@ -64,6 +66,7 @@ TEST_CASE("view grid: every view is the renderer's output at its shift") {
   const GeneratedScene& s = tiny();
   ViewGridOptions o;
   o.patch = 10;
+  o.step = (34.5 - 10) / 3;  // the largest step for N = 4: the longer axis spans [-r, r]
   const LightField4D lf = plenoptic_view_grid(s.raw, s.params.grid, 4, 3, o, "tiny");
   REQUIRE(lf.nu == 4);
   REQUIRE(lf.nv == 3);
@@ -112,30 +115,34 @@ TEST_CASE("view grid: the scene's truth patch is the default M; options override
 TEST_CASE("view grid: CAE depth of the exported views orders near and far planes") {
   // tiny: background at P = 8 (far), rectangle [3, 10) x [2, 8) micro-images at P = 12 (near).
   // Disparity grows with nearness (lightfield.hpp's convention), so near > far, at a patch
-  // focusing the back (8), between (10) and the truth patch (11).
+  // focusing the back (8), between (10) and the truth patch (11), with the default step
+  // (M / 4) on 3 x 3 and 5 x 5 grids.
   const GeneratedScene& s = tiny();
-  for (int M : {8, 10, 11}) {
-    CAPTURE(M);
-    ViewGridOptions o;
-    o.patch = M;
-    const LightField4D lf = plenoptic_view_grid(s.raw, s.params.grid, 9, 9, o);
-    CaeParams cp;
-    cp.views = 3;
-    cp.labels = 61;
-    cp.dmin = -6;
-    cp.dmax = 6;
-    const LfDepthResult r = cae_depth_cpu(lf, cp);
-    std::vector<double> near, far;
-    for (int y = 0; y < lf.height; ++y)
-      for (int x = 0; x < lf.width; ++x) {
-        const double sx = (x + 0.5) / M, sy = (y + 0.5) / M;  // micro-image units
-        if (sx > 4 && sx < 9 && sy > 3 && sy < 7) near.push_back(r.disparity.at(x, y));
-        if (sx < 2 || sx > 11 || sy < 1.5 || sy > 8.5) far.push_back(r.disparity.at(x, y));
-      }
-    CHECK(median(near) > median(far) + 0.3);
-    // The plane in focus at M has no parallax.
-    if (M == 8) CHECK(std::abs(median(far)) <= 0.25);
-  }
+  for (int n : {3, 5})
+    for (int M : {8, 10, 11}) {
+      CAPTURE(n);
+      CAPTURE(M);
+      ViewGridOptions o;
+      o.patch = M;
+      const LightField4D lf = plenoptic_view_grid(s.raw, s.params.grid, n, n, o);
+      CaeParams cp;
+      cp.views = n;
+      cp.labels = 41;
+      cp.dmin = -2;
+      cp.dmax = 2;
+      const LfDepthResult r = cae_depth_cpu(lf, cp);
+      std::vector<double> near, far;
+      for (int y = 0; y < lf.height; ++y)
+        for (int x = 0; x < lf.width; ++x) {
+          const double sx = (x + 0.5) / M, sy = (y + 0.5) / M;  // micro-image units
+          if (sx > 4 && sx < 9 && sy > 3 && sy < 7) near.push_back(r.disparity.at(x, y));
+          if (sx < 2 || sx > 11 || sy < 1.5 || sy > 8.5) far.push_back(r.disparity.at(x, y));
+        }
+      MESSAGE("n " << n << " M " << M << ": near " << median(near) << " far " << median(far));
+      CHECK(median(near) > median(far) + 0.2);
+      // The plane in focus at M has no parallax.
+      if (M == 8) CHECK(std::abs(median(far)) <= 0.15);
+    }
 }
 
 TEST_CASE("view grid: bad requests are one-line errors") {

@@ -6,12 +6,22 @@
 // Views. View (u, v) is the render at patch M with the weight map shifted by
 // (sx(u), sy(v)) raw pixels (RenderParams view_x / view_y, ../shared/specs/plenoptic.md).
 // Shift rule: usable range r = (D - M) / 2 (D: pitch), N = max(U, V) views on the longer
-// axis, one step for both axes (the light field has one disparity per point):
-//     step = 2r / (N - 1)   (N = 1: 0),    s(k) = ((n - 1) / 2 - k) * step,  k = 0 .. n-1
-// for the n views of an axis. The longer axis spans exactly [-r, +r], the shorter one the
-// same step around 0, so the weight map's centre never leaves the part of the micro-image
-// where an M-wide patch fits: a view never reads outside its micro-image. Odd n has a view
-// at s = 0 (the ordinary render); even n straddles it.
+// axis, one step for both axes (the light field has one disparity per point), evenly spaced:
+//     s(k) = ((n - 1) / 2 - k) * step,  k = 0 .. n-1   for the n views of an axis,
+//     step <= max_step = 2r / (N - 1)   (N = 1: 0),
+//     default step = min(max_step, M / 4).
+// With max_step the longer axis spans exactly [-r, +r]; any step up to it keeps the weight
+// map's centre inside the part of the micro-image where an M-wide patch fits: a view never
+// reads outside its micro-image. Odd n has a view at s = 0 (the ordinary render); even n
+// straddles it.
+//
+// Why M / 4 by default, not the whole range: a view is a blend of whole neighbour
+// micro-images and the dominant neighbour changes every M raw pixels of shift; steps near M
+// (3 x 3 or 5 x 5 views spread over the whole range) change it wholesale from view to view
+// and CAE's disparities alias. Measured with lfdepth (5 x 5 views, CAE, 31 labels) on the
+// "small" preset at M = 11, median disparity per plane P = 7, 9, 10, 12, 14 (far to near):
+// whole range (step 8.44): -0.40 -1.40 -0.40 0.40 -0.60 (not monotone);
+// step 3 (~ M / 4):        -0.67 -0.53 -0.27 0.13 0.40 (monotone).
 //
 // Order (why the shift *decreases* with k): with the renderer's model a plane of patch size P
 // seen through patch M moves by (1 - M / P) * s output pixels when the weight map moves by s
@@ -22,11 +32,6 @@
 // disparity grows with nearness, as in the HCI data and lfdepth's ranges. The views are a
 // blend of whole neighbour micro-images, not a sub-pixel warp, so d(P) is a model, not an
 // exact truth: it is not stored as ground truth (plenoptic_view_disparity gives it).
-//
-// Step size: few views over the whole range give a step near M (3 x 3 on the "tiny" preset:
-// 11.75 raw pixels at M = 11), where the neighbour micro-image changes wholesale from view to
-// view and CAE's disparities alias (at M = 8 the planes' order flips). 5 or more views per
-// axis, or an explicit smaller step (ViewGridOptions::step, `--view-step`), keep d small.
 //
 // Every view is rendered by render_plenoptic_view, the single place a grid geometry enters
 // (a hexagonal grid plugs in there).
@@ -46,14 +51,15 @@ struct ViewGridOptions {
                        // default_render_params(grid).patch
   int lim = -1;        // range limit; -1: default_render_params
   float sigma = -1.f;  // weight-map sigma; <= 0: default_render_params (D / 5)
-  double step = 0;     // raw pixels between neighbouring views; 0: span the usable range
-                       // ((N - 1) * step <= D - M is required)
+  double step = 0;     // raw pixels between neighbouring views (<= max_step); 0: the default
+                       // min(max_step, M / 4)
   int threads = 0;     // CPU threads (0: default)
 };
 
-// The step between neighbouring views (raw pixels) of a grid whose longer axis has N views,
-// and the shift s(k) of view k of the n views of one axis (rule above).
+// The largest step between neighbouring views (raw pixels) of a grid whose longer axis has N
+// views, the default step, and the shift s(k) of view k of the n views of one axis (rule above).
 double view_grid_step(int N, double pitch, int patch);
+double view_grid_default_step(int N, double pitch, int patch);
 float view_grid_shift(int k, int n, double step);
 
 // The render parameters shared by every view (patch, lim, sigma resolved; shifts 0).
