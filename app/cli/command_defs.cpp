@@ -24,7 +24,8 @@ std::vector<CommandDef> legacy_commands() {
                  {"--byte-stores", {"vector_store"}, "Original: one store per channel, not one 4-byte store", 0.0, ""},
                  {"--divide", {"reciprocal"}, "Original: integer division, not the reciprocal multiply", 0.0, ""},
                  {"--sync-at-end", {"sync_at_end"}, "Original: barrier at the end of each neighbour loop", 1.0, ""}};
-    c.outputs = {{{"--out"}, "view", std::string("output image ") + kImageExts, true, {}, ""}};
+    c.outputs = {{{"--out"}, "view", std::string("output image ") + kImageExts + "; with --views: a folder", true, {}, ""}};
+    c.view_grid = true;
     c.json_groups = {{"render", {"patch", "view_x", "view_y", "lim", "sigma"}},
                      {"original_switches", {"rgba_input", "vector_store", "reciprocal", "sync_at_end"}}};
     v.push_back(c);

@@ -72,6 +72,9 @@ struct CommandDef {
   std::string displaced_scores_key;
   int max_repeat = 100000;
   bool generic = false;  // a registry algorithm's own command
+  // render: --views UxV [--view-step S] writes a light field of perspective views into the
+  // folder --out names instead of one image (view_grid.cpp).
+  bool view_grid = false;
 };
 
 // The documented commands (docs/CLI.md), in the order --help lists them.

@@ -108,6 +108,8 @@ void print_summary(const CommandState& st, const RunRecord& rec, const Algorithm
 void run_command(CommandState& st, const AlgorithmRegistry& reg) {
   const MethodChoice& method = choose_method(st);
   const AlgorithmSpec& spec = reg.get(method.algorithm);
+  if (!st.views.empty()) return run_view_grid(st, spec);
+  if (st.view_step != 0) throw Error("--view-step needs --views UxV");
   if (st.repeat < 1 || st.repeat > st.def.max_repeat)
     throw Error("--repeat must be in 1.." + std::to_string(st.def.max_repeat));
   // Every check that needs no data comes first, so a typo costs nothing.
@@ -277,6 +279,12 @@ Action add_compute_command(CLI::App& app, const CommandDef& def, const Algorithm
   if (!app.get_option_no_throw("--crop"))
     app.add_option("--crop", st->crop, "write only the region X,Y,W,H of each output (computed whole)");
   app.add_option("--json", st->json, "write a JSON report (parameters, backend, scores, timings)");
+  if (def.view_grid) {
+    app.add_option("--views", st->views,
+                   "UxV: write a light field of U x V perspective views (view_U_V.png) into the --out folder");
+    app.add_option("--view-step", st->view_step,
+                   "with --views: raw pixels between neighbouring views, up to (D - M) / (max(U, V) - 1) (default: that or M / 4, the smaller)");
+  }
   std::vector<std::string> ids;
   for (const AlgorithmSpec* s : st->specs) ids.push_back(s->id);
   app.footer(describe_algorithms(registry, ids));

@@ -31,7 +31,13 @@ struct CommandState {
   std::deque<OutputFlag> outputs;  // deque: the options hold references to the paths
   std::string backend = "auto", variant, method, json, crop;
   int repeat = 1;
+  std::string views;     // render --views UxV ("": one image)
+  double view_step = 0;  // render --view-step (0: the whole usable range)
 };
+
+// render --views: the U x V light field of perspective views into the --out folder
+// (view_grid.cpp). Called by the driver instead of the runner when --views is given.
+void run_view_grid(CommandState& st, const AlgorithmSpec& spec);
 
 // One file written by a run.
 struct Written {

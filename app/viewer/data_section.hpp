@@ -54,6 +54,11 @@ class DataSection {
   virtual bool opens_folders() const { return false; }
   virtual bool opens_files() const { return false; }
   virtual void open_path(const std::string& path) { throw Error("cannot open " + path + " here"); }
+  // Data of this section's kind made elsewhere (DataRequest::hand_over); all-or-nothing.
+  virtual void take_data(const std::shared_ptr<const AlgorithmData>& data) {
+    (void)data;
+    throw Error(std::string("the ") + to_string(kind()) + " section takes no data from elsewhere");
+  }
   // Image pairs: the images other algorithms' panes showed can become the pair.
   virtual bool compares_pane_images() const { return false; }
   virtual bool take_compare_request() { return false; }

@@ -67,6 +67,9 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   app.add_option("--backend", o.backend, "auto | cpu | cuda")->capture_default_str();
   app.add_option("--algorithm", o.algorithm, "an algorithm id (see below; default: plenoptic, or the one whose data is given)");
   app.add_option("--lf", o.lf, "open a 4D light-field folder (HCI input_CamNNN.png, view_U_V.png, NNN.png)");
+  app.add_option("--views", o.views,
+                 "UxV: open the plenoptic scene (--raw, --scene, --preset) as a light field of U x V perspective "
+                 "views at --patch (the Scene header's 'open as light field' button)");
   app.add_option("--stereo", o.stereo,
                  "open a stereo folder: Middlebury 2001-2006 (imL/imR or view1/view5, groundtruth.png or disp1.png, "
                  "masks), 2014/2021/MiddEval3 (im0/im1, calib.txt, disp0GT.pfm, mask0nocc.png), a KITTI 2012/2015 "

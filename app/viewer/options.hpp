@@ -18,6 +18,7 @@ struct ViewerOptions {
   std::string backend = "auto";       // auto | cpu | cuda
   std::string algorithm;              // plenoptic | lightfield ("": plenoptic, or lightfield with --lf)
   std::string lf;                     // 4D light-field folder
+  std::string views;                  // "UxV": the plenoptic scene as a light field of U x V views
   std::string stereo;                 // Middlebury stereo folder
   std::string stereo_layout = "auto";  // --layout: the --stereo folder's layout (dataset::parse_layout)
   std::string frame;                  // --frame: the scene of a folder of several (KITTI: 000000_10)

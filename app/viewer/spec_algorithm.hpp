@@ -121,6 +121,8 @@ class SpecAlgorithm {
   // Whether a folder / a file opened from the panel or dropped is this algorithm's data.
   bool opens_folders() const { return section_->opens_folders(); }
   void open_folder(const std::string& path) { section_->open_path(path); }
+  void take_data(const std::shared_ptr<const AlgorithmData>& data) { section_->take_data(data); }
+  std::shared_ptr<const AlgorithmData> data() const { return section_->data(); }  // nullptr: none yet
   bool opens_files() const { return section_->opens_files(); }
   void open_file(const std::string& path) { section_->open_path(path); }
   // Image pairs: the last two colour panes of the other algorithms can become the pair.

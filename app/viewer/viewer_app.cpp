@@ -152,6 +152,21 @@ bool ViewerApp::open_in_algorithm(const std::string& path, bool folder) {
   }
 }
 
+void ViewerApp::hand_over(const std::shared_ptr<const AlgorithmData>& data) {
+  try {
+    int taker = -1;
+    for (int i = 0; i < static_cast<int>(algorithms_.size()) && taker < 0; ++i)
+      if (algorithms_[i]->data_kind() == data->kind()) taker = i;
+    LB_REQUIRE(taker >= 0, std::string("no algorithm runs on a ") + to_string(data->kind()));
+    algorithms_[taker]->take_data(data);
+    algorithm_index_ = taker;
+    state_.error.clear();
+    after_data_change();
+  } catch (const std::exception& e) {
+    report(e.what());  // the algorithm's previous data stays
+  }
+}
+
 void ViewerApp::handle_actions(const PanelActions& act) {
   // A folder is the data of the algorithm that opens folders (the 4D light field), a file
   // that of the one that opens files (the plenoptic scene): open it there and show that
@@ -161,6 +176,7 @@ void ViewerApp::handle_actions(const PanelActions& act) {
   else if (!act.open_path.empty() && open_in_algorithm(act.open_path, false))
     after_data_change();
   if (!act.data_error.empty()) report(act.data_error);
+  if (act.hand_over) hand_over(act.hand_over);
   if (act.data_replaced) {
     state_.error.clear();
     after_data_change();

@@ -41,6 +41,9 @@ class ViewerApp {
   void after_data_change();
   // Opens `path` in the first algorithm that opens folders (folder) or files and shows it.
   bool open_in_algorithm(const std::string& path, bool folder);
+  // Gives data made by one section (DataRequest::hand_over) to the algorithm of its kind.
+  void hand_over(const std::shared_ptr<const AlgorithmData>& data);
+  void open_startup_views();  // --views UxV
   void report(const std::string& message);  // red line + stderr
   void handle_drops();
   void handle_actions(const PanelActions& act);

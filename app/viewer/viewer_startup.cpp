@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "lightbench/error.hpp"
+#include "lightbench/plenoptic_views.hpp"
 #include "param_widgets.hpp"
 #include "viewer_app.hpp"
 
@@ -41,6 +42,7 @@ void ViewerApp::apply_options() {
       report(e.what());
     }
   }
+  if (!opt_.views.empty()) open_startup_views();
   Algorithm& algo = algorithm();
   if (!opt_.variant.empty()) {
     const auto names = algo.variants();
@@ -103,6 +105,33 @@ void ViewerApp::apply_options() {
   if (opt_.pane_test) {
     state_.hover_readout = false;
     state_.linked = false;
+  }
+}
+
+// --views UxV: what the plenoptic Scene header's "open as light field" button does, at start-up.
+void ViewerApp::open_startup_views() {
+  try {
+    const auto x = opt_.views.find('x');
+    auto side = [](const std::string& s) {
+      if (s.empty() || s.size() > 3 || s.find_first_not_of("0123456789") != std::string::npos) return -1;
+      const int n = std::stoi(s);
+      return n >= 1 && n <= kMaxViewGrid ? n : -1;
+    };
+    const int nu = x == std::string::npos ? -1 : side(opt_.views.substr(0, x));
+    const int nv = x == std::string::npos ? -1 : side(opt_.views.substr(x + 1));
+    LB_REQUIRE(nu >= 1 && nv >= 1, "--views expects UxV with U, V in 1.." + std::to_string(kMaxViewGrid) +
+                                       ", e.g. 5x5, got '" + opt_.views + "'");
+    std::shared_ptr<const AlgorithmData> scene;
+    for (const auto& a : algorithms_)
+      if (a->data_kind() == DataKind::PlenopticScene && !scene) scene = a->data();
+    LB_REQUIRE(scene != nullptr, "--views: no plenoptic scene is open");
+    ViewGridOptions o;
+    if (opt_.patch) o.patch = *opt_.patch;
+    auto lf = std::make_shared<LightFieldData>();
+    lf->lf = plenoptic_view_grid(static_cast<const PlenopticData&>(*scene).scene, nu, nv, o);
+    hand_over(lf);
+  } catch (const std::exception& e) {
+    report(e.what());
   }
 }
 

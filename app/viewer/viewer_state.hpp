@@ -1,8 +1,10 @@
 #pragma once
 // UI state shared by the side panel, the image area and the app (no GL objects here).
 #include <cstdint>
+#include <memory>
 #include <string>
 
+#include "lightbench/algorithm.hpp"
 #include "lightbench/gl/image_display.hpp"
 
 namespace lb::viewer {
@@ -26,6 +28,7 @@ struct ViewerState {
 // What the panel asks the app to do after this frame.
 struct PanelActions {
   std::string open_path;       // non-empty: open this file or folder
+  std::shared_ptr<const AlgorithmData> hand_over;  // DataRequest::hand_over
   bool data_replaced = false;  // the shown algorithm's data section opened new data
   std::string data_error;      // the data section's failed action (reported)
   bool params_changed = false;

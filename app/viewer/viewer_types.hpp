@@ -1,8 +1,10 @@
 #pragma once
 // Plain types shared by the viewer's algorithm (spec_algorithm.hpp), its data sections and
 // the panes.
+#include <memory>
 #include <string>
 
+#include "lightbench/algorithm.hpp"
 #include "lightbench/plenoptic_params.hpp"
 #include "lightbench/surface.hpp"
 
@@ -38,6 +40,9 @@ struct ViewerOptions;
 struct DataRequest {
   std::string open_path;  // open this path as if dropped (a folder goes to the folder opener)
   bool replaced = false;  // new data in place: the viewer fits the panes, clears the error line
+  // Data made for another algorithm (the plenoptic raw as a light field of views): the viewer
+  // hands it to the section of its kind (DataSection::take_data) and shows that algorithm.
+  std::shared_ptr<const AlgorithmData> hand_over;
   std::string error;      // a failed action (the previous data stays): the viewer reports it
 };
 

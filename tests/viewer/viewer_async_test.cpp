@@ -209,6 +209,24 @@ TEST_CASE("the example algorithm (one registration line) appears in the viewer w
 }
 #endif
 
+TEST_CASE("--views 3x3: the plenoptic scene's views open in the light-field algorithm (the Scene button's path)") {
+  const Shot s = viewer("views", "--preset tiny --patch 10 --views 3x3 --frames 3");
+  INFO("viewer log:\n" << s.log);
+  REQUIRE(s.rc == 0);
+  CHECK(s.layout.at("algorithm").get<std::string>().find("light field") != std::string::npos);
+  const json& lf = s.layout.at("lightfield");
+  CHECK(lf.at("layout") == "plenoptic");
+  CHECK(lf.at("views") == json::array({3, 3}));
+  CHECK(lf.at("size") == json::array({14 * 10, 10 * 10}));  // tiny: 14 x 10 micro-images at M = 10
+  CHECK(lf.at("source").get<std::string>().find("tiny") != std::string::npos);
+  CHECK(s.layout.at("errors").empty());
+  // A bad grid is one line; the scene stays shown.
+  const Shot bad = viewer("views_bad", "--preset tiny --views 0x3 --frames 1");
+  CHECK(bad.rc == 1);
+  REQUIRE(bad.layout.is_object());
+  CHECK(bad.layout.at("errors").dump().find("--views expects UxV") != std::string::npos);
+}
+
 int main(int argc, char** argv) {
   std::string why;
   if (!lb::gl::HeadlessContext::create({}, &why))

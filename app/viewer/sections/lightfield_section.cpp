@@ -55,10 +55,23 @@ class LightFieldSection final : public DataSection {
     }
   }
   bool opens_folders() const override { return true; }
+  nlohmann::json data_json() const override {
+    const LightField4D& lf = data_->lf;
+    return {{"lightfield",
+             {{"source", lf.source}, {"layout", lf.layout}, {"views", {lf.nu, lf.nv}}, {"size", {lf.width, lf.height}}}}};
+  }
   // HCI's protocol on the centre view's truth (15-pixel border).
   const eval::Truth* eval_truth() const override { return data_->lf.has_gt() ? &truth_eval_ : nullptr; }
   // All-or-nothing (throws lb::Error, the old one stays).
   void open_path(const std::string& folder) override { install(load_lightfield(folder)); }
+  // The plenoptic section's views (its "open as light field" button).
+  void take_data(const std::shared_ptr<const AlgorithmData>& data) override {
+    const auto* lfd = dynamic_cast<const LightFieldData*>(data.get());
+    LB_REQUIRE(lfd != nullptr, "the light-field section takes a light field");
+    validate(lfd->lf);
+    install(lfd->lf);  // a copy: install makes the section's own data (and id)
+    open_error_.clear();
+  }
 
  private:
   void install(LightField4D lf) {

@@ -8,12 +8,14 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <string>
 #include <tuple>
 
 #include "data_section.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/plenoptic_views.hpp"
 #include "options.hpp"
 #include "scene_store.hpp"
 
@@ -42,7 +44,9 @@ class PlenopticSection final : public DataSection {
     if (ImGui::CollapsingHeader("Grid")) draw_grid_section();
   }
   bool keeps_params() const override { return true; }
-  bool draw(PanelParams&) override {
+  bool draw(PanelParams& params) override {
+    // The patch size the light-field export renders its views at (0: the scene's default).
+    panel_patch_ = static_cast<int>(params.get("patch"));
     // The data's controls are the Scene and Grid headers; here only what changed there.
     const bool changed = drawn_id_ != scene_.id();
     drawn_id_ = scene_.id();
@@ -166,6 +170,44 @@ class PlenopticSection final : public DataSection {
         req.error = e.what();  // the previous scene stays
       }
     }
+    draw_lightfield_export(req);
+  }
+
+  // The raw as a 4D light field: U x V perspective views at the panel's patch size
+  // (lightbench/plenoptic_views.hpp), handed to the light-field algorithm (CAE depth), which
+  // the viewer then shows. Rendered here, on the UI thread, as Generate makes a preset and
+  // every section opens its data: 5 x 5 views of the bundled scene take well under a second.
+  void draw_lightfield_export(DataRequest& req) {
+    ImGui::PushItemWidth(60);
+    ImGui::InputInt("##views_u", &views_u_, 0);
+    ImGui::SameLine();
+    ImGui::TextUnformatted("x");
+    ImGui::SameLine();
+    ImGui::InputInt("##views_v", &views_v_, 0);
+    ImGui::PopItemWidth();
+    views_u_ = std::clamp(views_u_, 1, kMaxViewGrid);
+    views_v_ = std::clamp(views_v_, 1, kMaxViewGrid);
+    ImGui::SameLine();
+    ImGui::TextDisabled("views");
+    const std::string label = "open as light field (" + std::to_string(views_u_) + "x" + std::to_string(views_v_) +
+                              " views)###open_as_lf";
+    if (ImGui::Button(label.c_str())) req.hand_over = export_lightfield(req);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("render U x V perspective views (shifts spread over (D - M) / 2 each side, M: the panel's "
+                        "patch size) and open them in the light-field algorithm");
+  }
+
+  std::shared_ptr<const AlgorithmData> export_lightfield(DataRequest& req) const {
+    try {
+      ViewGridOptions o;
+      o.patch = std::max(0, panel_patch_);
+      auto d = std::make_shared<LightFieldData>();
+      d->lf = plenoptic_view_grid(scene_.scene(), views_u_, views_v_, o);
+      return d;
+    } catch (const std::exception& e) {
+      req.error = e.what();  // the light field stays as it was
+      return nullptr;
+    }
   }
 
   // Applies grid_edit_ (grid_error_ says why not; the previous grid stays).
@@ -214,6 +256,8 @@ class PlenopticSection final : public DataSection {
   PlenopticGrid grid_edit_;  // grid fields (applied when valid)
   std::string grid_error_;
   bool show_grid_ = true;    // the micro-image grid over the raw image
+  int views_u_ = 5, views_v_ = 5;  // light-field export grid
+  int panel_patch_ = 0;            // the panel's patch size, last drawn
 };
 
 }  // namespace
