@@ -165,4 +165,15 @@ HexScene generate_hex_scene(const HexGeneratorParams& params, int threads) {
   return scene;
 }
 
+PlenopticScene to_scene(HexScene&& h, const std::string& source) {
+  PlenopticScene s;
+  s.grid = PlenopticGrid{1, 1, h.params.mla.diameter, 0.0, 0.0};
+  s.mla = h.params.mla;
+  s.truth_patch = h.frame.patch;
+  s.raw = std::move(h.raw);
+  s.truth = std::move(h.truth);
+  s.source = source;
+  return s;
+}
+
 }  // namespace lb

@@ -90,6 +90,10 @@ PlenopticScene load_scene(const std::string& json_path) {
   return s;
 }
 
+MlaGeometry scene_geometry(const PlenopticScene& scene) {
+  return scene.mla ? *scene.mla : to_mla_geometry(scene.grid);
+}
+
 PlenopticScene to_scene(GeneratedScene&& g, const std::string& source) {
   PlenopticScene s;
   s.grid = g.params.grid;

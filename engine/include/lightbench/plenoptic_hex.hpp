@@ -21,6 +21,7 @@
 #include "lightbench/generator.hpp"
 #include "lightbench/image.hpp"
 #include "lightbench/mla_geometry.hpp"
+#include "lightbench/scene_file.hpp"
 
 namespace lb {
 
@@ -68,19 +69,24 @@ HexGeneratorParams hex_generator_preset(const std::string& name,
 // Deterministic (same params, same bytes, any thread count). Throws lb::Error on bad params.
 HexScene generate_hex_scene(const HexGeneratorParams& params, int threads = 0);
 
+// A generated hexagonal scene as the plenoptic data (mla set, truth at preview_patch in the
+// frame; grid: a one-lens placeholder of pitch = diameter, never used by the general path).
+PlenopticScene to_scene(HexScene&& scene, const std::string& source);
+
 struct HexRenderParams {
   int patch = 11;          // M
-  float view_x = 0.0f;     // perspective shift of the weight map, raw pixels
+  float view_x = 0.0f;     // perspective shift of the weight map, raw pixels (grid frame)
   float view_y = 0.0f;
-  int rings = 1;           // neighbour lenses blended: lattice distance <= rings (0: one lens)
+  int rings = 1;           // blend reach: rings spacings beyond the nearest lens (hex_math.hpp)
   float sigma = 6.0f;      // Gaussian weight, raw pixels
+  int lens_types = 0;      // 0: every lens; 1: per pixel the types in focus (hex_tables.hpp)
 };
 
-// CPU reference: output pixel (x, y) of hex_frame(mla, raw, M) sees scene position S; every
-// lens L within `rings` of the nearest one contributes the raw pixel at its centre +
-// R * M * (S - S_L) (nearest pixel, floor(p + 0.5)) when that lies inside L's usable circle
-// (radius D/2 - lens_border), weighted by a Gaussian of its distance from L's centre + view
-// shift. Output: RGB (or the raw's channels), frame-sized.
+// CPU reference render of the whole frame hex_frame(mla, raw, M) (hex_math.hpp's model:
+// every allowed lens within the reach whose usable circle holds the sample, Gaussian-weighted
+// around its centre + the view shift, integer sums). Output: the raw's channel count
+// (RGB for RGB), frame-sized. The tables are built per call; hex_tables.hpp has the passes
+// that reuse them.
 ImageU8 render_hex_cpu(const ImageU8& raw, const MlaLayout& mla, const HexRenderParams& p,
                        int threads = 0);
 

@@ -2,10 +2,12 @@
 // A plenoptic scene on disk: a JSON file naming the raw image (and optionally a ground-truth
 // patch-size map) next to it, with the grid. `lightbench-cli generate` writes one; `render
 // --scene`, the viewer and tests read it.
+#include <optional>
 #include <string>
 
 #include "lightbench/generator.hpp"
 #include "lightbench/image.hpp"
+#include "lightbench/mla_geometry.hpp"
 #include "lightbench/plenoptic_params.hpp"
 
 namespace lb {
@@ -16,7 +18,16 @@ struct PlenopticScene {
   ImageF truth;           // empty when the scene has no ground truth
   int truth_patch = 0;    // M of the truth map
   std::string source;     // where it came from, for display
+  // The micro-lens grid as data when `grid` cannot say it (issue 22): a hexagonal or rotated
+  // grid, a multi-focus array (a Raytrix calibration, the hexagonal generator). Set: the
+  // algorithm "plenoptic-hex" runs on it and the rectangular "plenoptic" refuses the scene in
+  // one line; truth / truth_patch are then in hex_frame()'s output frame. Empty: `grid` is the
+  // whole story (to_mla_geometry(grid) is its geometry).
+  std::optional<MlaGeometry> mla;
 };
+
+// The scene's micro-lens geometry: `mla` when set, else to_mla_geometry(grid).
+MlaGeometry scene_geometry(const PlenopticScene& scene);
 
 // Writes DIR/raw.png, DIR/truth.pfm and DIR/scene.json (creating DIR). Returns the JSON path.
 std::string save_scene(const std::string& dir, const GeneratedScene& scene);

@@ -8,6 +8,7 @@
 #include "lightbench/engines/lightfield.hpp"
 #include "lightbench/engines/mad.hpp"
 #include "lightbench/engines/plenoptic.hpp"
+#include "lightbench/engines/plenoptic_hex.hpp"
 #include "lightbench/engines/stereo.hpp"
 
 namespace lb::cuda {
@@ -22,6 +23,9 @@ std::unique_ptr<PlenopticEngine> make_plenoptic_engine_cuda(int device = 0);
 // is not one).
 void set_kernel_tuning(PlenopticEngine& e, const KernelTuning& t);
 void set_depth_tuning(PlenopticEngine& e, const DepthTuning& t);
+// General micro-lens grids (hexagonal, multi-focus; kernels/hex_cuda_engine.cpp): the same
+// bits as the CPU reference (hex_math.hpp), the raw resident on `device`.
+std::unique_ptr<HexEngine> make_hex_engine_cuda(int device = 0);
 
 // Light field (kernels/cae_estimator.cpp): set_lightfield() uploads the views once (RGB8,
 // RGBA8 and a layered texture); run() times each launch with CUDA events into timings()

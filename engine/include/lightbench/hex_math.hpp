@@ -1,0 +1,210 @@
+#pragma once
+// Per-pixel math of the plenoptic path on any micro-lens grid (plenoptic_hex.hpp: hexagonal,
+// rotated, multi-focus), shared by the CPU reference and the CUDA kernels (LB_HD), so both
+// compute the same bits. The host builds the tables (hex_tables.hpp); nothing here allocates.
+//
+// Model (plenoptic_hex.hpp): output pixel (x, y) of the frame at patch M sees the scene
+// position s = s0 + ((2x + 1) / 2M - 1/2, (2y + 1) / 2M - 1/2) in lens units (grid frame). At
+// patch size P, lens L (lattice position l = i base_x + j base_y) shows s at the local offset
+// u = P (s - l) pixels from its centre, i.e. at the raw position
+//     r = offset + R (P s + (D - P) l)          (R: the grid's rotation, D: the diameter),
+// sampled at the nearest pixel floor(r + 0.5) when u lies in the usable circle
+// (|u| <= D/2 - lens_border) and the pixel in the raw.
+//
+// Which lenses (lens_types, the multi-focus switch): every lens, or only the types whose
+// virtual-depth range holds v = D / P (the nearest range when none does). The host turns that
+// into a type mask per patch size (HexTables::mask_of_patch) and a reach (the disc around s of
+// radius rings x the allowed lenses' spacing + 1.05 x their covering radius, so rings = 0 is
+// the nearest lens: HexTables::reach2_of_patch).
+//
+// Exactness: every float operation is rounded once (rounded_math.hpp: no FMA contraction on
+// either side); the Gaussian weight is an integer from a host table indexed by the quantised
+// t = |u - view|^2 / (2 sigma^2); sums are uint64 integers, so the summation order does not
+// matter; outputs are round-half-up integer quotients. Depth costs are integers too (the
+// normalised SAD in 1/256 units), so the window aggregation and argmin are exact.
+#include <cmath>
+#include <cstdint>
+
+#include "lightbench/hd.hpp"
+#include "lightbench/rounded_math.hpp"
+
+namespace lb::hex {
+
+constexpr int kWeightBins = 1024;          // t in [0, 16) at 64 bins per unit; beyond: the last
+constexpr float kWeightBinsPerUnit = 64.0f;
+constexpr std::uint8_t kNoLens = 255;      // type table entry: no lens there
+constexpr std::uint32_t kNoCost = 0xFFFFFFFFu;  // a depth cost with no sample pair
+constexpr int kMaxPatchIndex = 64;         // tables indexed by patch size 0..64 (kMaxPatch)
+
+struct Offset {
+  int di, dj;
+};
+
+// Everything but the table contents. Floats: the host rounds its doubles once.
+struct HexLayout {
+  float ox, oy, diameter;
+  float rxx, rxy, ryx, ryy;   // rotation: raw = o + (rxx qx + rxy qy, ryx qx + ryy qy)
+  float bxx, bxy, byx, byy;   // lens bases (lens units): l = i (bxx, bxy) + j (byx, byy)
+  float ixx, ixy, iyx, iyy;   // inverse basis: lattice (a, b) = (ixx sx + ixy sy, iyx sx + iyy sy)
+  float usable2;              // (D/2 - lens_border)^2, px^2
+  int i0, j0, ni, nj;         // type table covers lenses i0 <= i < i0 + ni, j0 <= j < j0 + nj
+  int raw_w, raw_h;
+  float s0x, s0y;             // frame origin (lens units)
+  int patch;                  // M of the frame
+  int out_w, out_h;
+  int n_near;                 // offsets around the rounded lattice position of s
+  int n_nbr;                  // depth: neighbour offsets around the main lens
+};
+
+struct HexTables {
+  const std::uint8_t* types;          // [nj][ni]: lens type, kNoLens outside the raw's lenses
+  const Offset* near;                 // [n_near]: lattice offsets searched around s
+  const Offset* nbr;                  // [n_nbr]: depth neighbours of the main lens (no (0, 0))
+  const std::uint32_t* weights;       // [kWeightBins]: Gaussian, integers in [1, 65536]
+  const std::uint32_t* mask_of_patch; // [kMaxPatchIndex + 1]: allowed lens types at patch P
+  const float* reach2_of_patch;       // [kMaxPatchIndex + 1]: squared blend reach at P
+  const float* nbr2_of_patch;         // [kMaxPatchIndex + 1]: depth neighbours: (rings spacing)^2 (+ slack)
+};
+
+// Scene position of output column x (or row y with s0y).
+LB_HD float scene_coord(float s0, int x, int patch) {
+  return rnd::sub(rnd::add(s0, rnd::div(static_cast<float>(2 * x + 1), static_cast<float>(2 * patch))), 0.5f);
+}
+
+LB_HD int round_half_up(float v) { return static_cast<int>(floorf(rnd::add(v, 0.5f))); }
+
+// The lattice point nearest to s in lattice coordinates (the centre of the offset search).
+LB_HD void lattice_round(const HexLayout& L, float sx, float sy, int* ri, int* rj) {
+  *ri = round_half_up(rnd::add(rnd::mul(L.ixx, sx), rnd::mul(L.ixy, sy)));
+  *rj = round_half_up(rnd::add(rnd::mul(L.iyx, sx), rnd::mul(L.iyy, sy)));
+}
+
+LB_HD int lens_type(const HexLayout& L, const HexTables& T, int i, int j) {
+  const int a = i - L.i0, b = j - L.j0;
+  if (a < 0 || b < 0 || a >= L.ni || b >= L.nj) return kNoLens;
+  return T.types[b * L.ni + a];
+}
+
+LB_HD void lens_position(const HexLayout& L, int i, int j, float* lx, float* ly) {
+  const float fi = static_cast<float>(i), fj = static_cast<float>(j);
+  *lx = rnd::add(rnd::mul(fi, L.bxx), rnd::mul(fj, L.byx));
+  *ly = rnd::add(rnd::mul(fi, L.bxy), rnd::mul(fj, L.byy));
+}
+
+LB_HD float norm2(float x, float y) { return rnd::add(rnd::mul(x, x), rnd::mul(y, y)); }
+
+// Raw pixel of scene position s seen through lens l at patch P; false outside the raw.
+LB_HD bool raw_pixel(const HexLayout& L, float P, float sx, float sy, float lx, float ly, int* X, int* Y) {
+  const float DP = rnd::sub(L.diameter, P);
+  const float qx = rnd::add(rnd::mul(P, sx), rnd::mul(DP, lx));
+  const float qy = rnd::add(rnd::mul(P, sy), rnd::mul(DP, ly));
+  const float rx = rnd::add(L.ox, rnd::add(rnd::mul(L.rxx, qx), rnd::mul(L.rxy, qy)));
+  const float ry = rnd::add(L.oy, rnd::add(rnd::mul(L.ryx, qx), rnd::mul(L.ryy, qy)));
+  *X = round_half_up(rx);
+  *Y = round_half_up(ry);
+  return *X >= 0 && *Y >= 0 && *X < L.raw_w && *Y < L.raw_h;
+}
+
+// Gaussian weight of local offset u (px, grid frame) with the weight map shifted by view.
+LB_HD std::uint32_t weight(const HexTables& T, float ux, float uy, float view_x, float view_y, float inv2s2) {
+  const float t = rnd::mul(norm2(rnd::sub(ux, view_x), rnd::sub(uy, view_y)), inv2s2);
+  const float b = rnd::mul(t, kWeightBinsPerUnit);
+  const int k = b < static_cast<float>(kWeightBins - 1) ? static_cast<int>(b) : kWeightBins - 1;
+  return T.weights[k];
+}
+
+// One output pixel at patch P: the weighted sums of every allowed lens that sees s. Fetch(X, Y,
+// uint32 rgb[3]) reads a raw pixel. acc / wsum: integer sums (order-independent).
+template <class Fetch>
+LB_HD void render_sums(const HexLayout& L, const HexTables& T, float sx, float sy, int P, float view_x,
+                       float view_y, float inv2s2, Fetch fetch, std::uint64_t acc[3], std::uint64_t* wsum) {
+  acc[0] = acc[1] = acc[2] = 0;
+  *wsum = 0;
+  const std::uint32_t mask = T.mask_of_patch[P];
+  const float reach2 = T.reach2_of_patch[P];
+  const float fP = static_cast<float>(P);
+  int ri, rj;
+  lattice_round(L, sx, sy, &ri, &rj);
+  for (int k = 0; k < L.n_near; ++k) {
+    const int i = ri + T.near[k].di, j = rj + T.near[k].dj;
+    const int t = lens_type(L, T, i, j);
+    if (t == kNoLens || !((mask >> t) & 1u)) continue;
+    float lx, ly;
+    lens_position(L, i, j, &lx, &ly);
+    const float dx = rnd::sub(sx, lx), dy = rnd::sub(sy, ly);
+    if (norm2(dx, dy) > reach2) continue;
+    const float ux = rnd::mul(fP, dx), uy = rnd::mul(fP, dy);
+    if (norm2(ux, uy) > L.usable2) continue;
+    int X, Y;
+    if (!raw_pixel(L, fP, sx, sy, lx, ly, &X, &Y)) continue;
+    const std::uint32_t w = weight(T, ux, uy, view_x, view_y, inv2s2);
+    std::uint32_t px[3];
+    fetch(X, Y, px);
+    acc[0] += static_cast<std::uint64_t>(w) * px[0];
+    acc[1] += static_cast<std::uint64_t>(w) * px[1];
+    acc[2] += static_cast<std::uint64_t>(w) * px[2];
+    *wsum += w;
+  }
+}
+
+// Round-half-up quotient; 0 without a contribution.
+LB_HD std::uint32_t quotient(std::uint64_t sum, std::uint64_t wsum) {
+  return wsum == 0 ? 0u : static_cast<std::uint32_t>((sum + wsum / 2) / wsum);
+}
+
+// Depth cost at candidate patch size P of the pixel at s: the main lens is the allowed lens
+// nearest to s (ties: the first in the `near` order); every allowed neighbour l = main + nbr[k]
+// within the neighbour reach adds sum_ch |raw(main sample) - raw(its sample)| when both samples
+// lie within the aperture circle (|P (s - l)| <= aperture2^(1/2)) and the raw. Returns the
+// normalised cost (sum * 256 + n / 2) / n over the n pairs, or kNoCost without a pair.
+template <class Fetch>
+LB_HD std::uint32_t depth_cost(const HexLayout& L, const HexTables& T, float sx, float sy, int P, float aperture2,
+                               Fetch fetch) {
+  const std::uint32_t mask = T.mask_of_patch[P];
+  const float fP = static_cast<float>(P);
+  int ri, rj;
+  lattice_round(L, sx, sy, &ri, &rj);
+  int mi = 0, mj = 0;
+  float best = 3.0e38f;
+  for (int k = 0; k < L.n_near; ++k) {
+    const int i = ri + T.near[k].di, j = rj + T.near[k].dj;
+    const int t = lens_type(L, T, i, j);
+    if (t == kNoLens || !((mask >> t) & 1u)) continue;
+    float lx, ly;
+    lens_position(L, i, j, &lx, &ly);
+    const float d2 = norm2(rnd::sub(sx, lx), rnd::sub(sy, ly));
+    if (d2 < best) {
+      best = d2;
+      mi = i;
+      mj = j;
+    }
+  }
+  if (!(best < 3.0e38f)) return kNoCost;
+  float mx, my;
+  lens_position(L, mi, mj, &mx, &my);
+  if (norm2(rnd::mul(fP, rnd::sub(sx, mx)), rnd::mul(fP, rnd::sub(sy, my))) > aperture2) return kNoCost;
+  int X0, Y0;
+  if (!raw_pixel(L, fP, sx, sy, mx, my, &X0, &Y0)) return kNoCost;
+  std::uint32_t a[3];
+  fetch(X0, Y0, a);
+  const float nbr2 = T.nbr2_of_patch[P];
+  std::uint32_t sum = 0, n = 0;
+  for (int k = 0; k < L.n_nbr; ++k) {
+    const int i = mi + T.nbr[k].di, j = mj + T.nbr[k].dj;
+    const int t = lens_type(L, T, i, j);
+    if (t == kNoLens || !((mask >> t) & 1u)) continue;
+    float lx, ly;
+    lens_position(L, i, j, &lx, &ly);
+    if (norm2(rnd::sub(lx, mx), rnd::sub(ly, my)) > nbr2) continue;
+    if (norm2(rnd::mul(fP, rnd::sub(sx, lx)), rnd::mul(fP, rnd::sub(sy, ly))) > aperture2) continue;
+    int X, Y;
+    if (!raw_pixel(L, fP, sx, sy, lx, ly, &X, &Y)) continue;
+    std::uint32_t b[3];
+    fetch(X, Y, b);
+    for (int c = 0; c < 3; ++c) sum += a[c] > b[c] ? a[c] - b[c] : b[c] - a[c];
+    ++n;
+  }
+  return n == 0 ? kNoCost : (sum * 256u + n / 2u) / n;
+}
+
+}  // namespace lb::hex
