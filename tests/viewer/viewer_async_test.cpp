@@ -21,6 +21,7 @@
 #include <string>
 
 #include "headless_process.hpp"
+#include "viewer_shot.hpp"
 #include "lightbench/gl/egl_headless.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/stereo_io.hpp"
@@ -35,28 +36,10 @@ namespace {
 
 std::string out_file(const std::string& name) { return lb::test::out_dir() + "/async_" + name; }
 
-struct Shot {
-  int rc = -1;
-  std::string log;
-  json layout;
-  lb::ImageU8 png;
-};
+using lb::test::Shot;
 
 Shot run(const std::string& exe, const std::string& name, const std::string& args) {
-  Shot s;
-  const std::string png = out_file(name + ".png");
-  fs::remove(png);
-  fs::remove(png + ".json");
-  const std::string cmd = quoted(exe) + " --headless --backend cpu --size 960x600 " + args + " --screenshot " + quoted(png);
-  MESSAGE("running: " << cmd);
-  const auto r = lb::test::run_logged(cmd, out_file(name + ".log"));
-  s.rc = r.rc;
-  s.log = r.log;
-  if (fs::exists(png) && fs::exists(png + ".json")) {
-    s.png = lb::load_image(png, 3);
-    s.layout = lb::test::read_json(png + ".json");
-  }
-  return s;
+  return lb::test::run_shot(exe, out_file(name), args);
 }
 
 Shot viewer(const std::string& name, const std::string& args) { return run(lb::test::viewer_path(), name, args); }
