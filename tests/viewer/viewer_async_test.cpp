@@ -219,3 +219,30 @@ int main(int argc, char** argv) {
   ctx.applyCommandLine(argc, argv);
   return ctx.run();
 }
+
+TEST_CASE("--latency-sweep: slider-to-pixels samples with their parts, one per pane result") {
+  const Shot s = viewer("latency", "--preset tiny --latency-sweep 4 --frames 1");
+  REQUIRE_MESSAGE(s.rc == 0, s.log);
+  REQUIRE(s.layout.contains("latency"));
+  const json& l = s.layout["latency"];
+  CHECK(l["param"].get<std::string>() == "patch");  // the first parameter that changes a pane
+  CHECK(l["changes"].get<int>() == 6);               // 2 warm-up + 4
+  CHECK(l["count"].get<int>() >= 4);                  // every change reruns at least pane A
+  const double total = l["total"]["p50_ms"], compute = l["compute"]["p50_ms"], draw = l["draw"]["p50_ms"];
+  CHECK(compute > 0.0);
+  CHECK(draw > 0.0);
+  CHECK(total >= compute);
+  CHECK(l["total"]["p99_ms"].get<double>() >= total);
+  CHECK(s.log.find("lightbench: latency plenoptic patch") != std::string::npos);
+  // A named parameter; one that does not exist, or the option without a screenshot, fail in one line.
+  const Shot named = viewer("latency_named", "--preset tiny --latency-sweep 2 --latency-param sigma --frames 1");
+  REQUIRE_MESSAGE(named.rc == 0, named.log);
+  CHECK(named.layout["latency"]["param"].get<std::string>() == "sigma");
+  const Shot bad = viewer("latency_bad", "--preset tiny --latency-sweep 2 --latency-param nope --frames 1");
+  CHECK(bad.rc != 0);
+  CHECK(bad.log.find("--latency-param: plenoptic: render & depth has no parameter 'nope'") != std::string::npos);
+  const auto r = lb::test::run_logged(quoted(lb::test::viewer_path()) + " --headless --latency-sweep 3",
+                                      out_file("latency_noshot.log"));
+  CHECK(r.rc != 0);
+  CHECK(r.log.find("--latency-sweep reports in the screenshot's sidecar") != std::string::npos);
+}
