@@ -19,8 +19,11 @@ namespace lb::cuda::detail {
 // Kernel variants of every general-grid pass (HexConfig::variant):
 //   "original"     one thread per output pixel, the tables read from global memory (L1);
 //   "smem-tables"  the same mapping, the small tables (lattice offsets, weights, per-P masks
-//                  and reaches) staged in shared memory per block first.
-enum class HexVariant { Original, SmemTables };
+//                  and reaches) staged in shared memory per block first;
+//   "pruned"       smem-tables, and render / all-in-focus search only the prefix of the
+//                  lattice offsets (sorted by length) that can reach a contributing lens at
+//                  that patch size (HexNearPrefix); depth as smem-tables.
+enum class HexVariant { Original, SmemTables, Pruned };
 // Throws lb::Error naming the variant and the known ones.
 HexVariant parse_hex_variant(const std::string& name);
 const char* to_string(HexVariant v);
@@ -32,10 +35,23 @@ struct HexRawDevice {
   int width = 0, height = 0;
 };
 
+// Per patch size P, how many leading entries of the `near` offsets (sorted by length) a
+// render at P must search: a lens contributes only within the reach (reach2_of_patch[P]) and
+// with its sample inside the usable circle (|P (s - l)| <= sqrt(usable2)), and s lies within
+// `cell` = (|base_x| + |base_y|) / 2 of its rounded lattice point, so an offset longer than
+// min(reach, sqrt(usable2) / P) + cell (+ 0.01 lens units for float rounding) never adds to
+// the sums: dropping it leaves them (integers, order-free) unchanged. Not valid for depth
+// (its main-lens search has no reach limit).
+struct HexNearPrefix {
+  int n[hex::kMaxPatchIndex + 1] = {};
+};
+HexNearPrefix hex_near_prefix(const HexTablesHost& t);
+
 // The tables of one HexTablesHost in one device buffer; `view` points into it.
 struct HexTablesDevice {
   hex::HexLayout layout{};
   hex::HexTables view{};
+  HexNearPrefix prefix;
   DeviceBuffer buf;
 };
 // Uploads t on `stream` and synchronises it (t may go away afterwards). Callers make sure no

@@ -36,11 +36,12 @@ __global__ void hex_render_kernel(const hex::HexLayout L, const hex::HexTables G
   out.put(x, y, hex_pixel(L, T, x, y, P, vx, vy, inv2s2, fetch));
 }
 
-// All-in-focus (render_all_in_focus_hex): P from the depth map, black without one.
-template <bool Smem, class W>
-__global__ void hex_aif_kernel(const hex::HexLayout L, const hex::HexTables G, const HexRawFetch fetch,
-                               const std::uint8_t* depth, std::size_t depth_pitch, float vx, float vy, float inv2s2,
-                               const W out) {
+// All-in-focus (render_all_in_focus_hex): P from the depth map, black without one. Pruned:
+// the offsets searched at P are the prefix HexNearPrefix allows (the sums do not change).
+template <bool Smem, bool Pruned, class W>
+__global__ void hex_aif_kernel(const hex::HexLayout L, const hex::HexTables G, const HexNearPrefix prefix,
+                               const HexRawFetch fetch, const std::uint8_t* depth, std::size_t depth_pitch, float vx,
+                               float vy, float inv2s2, const W out) {
   const hex::HexTables T = hex_tables_for<Smem>(L, G);
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
@@ -48,7 +49,13 @@ __global__ void hex_aif_kernel(const hex::HexLayout L, const hex::HexTables G, c
   const float d = plane_row(reinterpret_cast<const float*>(depth), depth_pitch, y)[x];
   // The CPU's rule, in its order: finite, 1 <= d <= kMaxPatchIndex, truncated.
   const int P = isfinite(d) && d >= 1.f && d <= static_cast<float>(hex::kMaxPatchIndex) ? static_cast<int>(d) : 0;
-  out.put(x, y, P == 0 ? make_uchar4(0, 0, 0, 255) : hex_pixel(L, T, x, y, P, vx, vy, inv2s2, fetch));
+  if (P == 0) {
+    out.put(x, y, make_uchar4(0, 0, 0, 255));
+    return;
+  }
+  hex::HexLayout Lp = L;
+  if constexpr (Pruned) Lp.n_near = prefix.n[P];
+  out.put(x, y, hex_pixel(Lp, T, x, y, P, vx, vy, inv2s2, fetch));
 }
 
 // The raw pixels the render at P reads, marked in a raw-sized byte map.
@@ -72,7 +79,7 @@ void require_launch(const HexTablesDevice& t, const HexRawDevice& raw, const cha
 }  // namespace
 
 std::size_t hex_launch_smem(HexVariant v, const hex::HexLayout& L) {
-  if (v != HexVariant::SmemTables) return 0;
+  if (v == HexVariant::Original) return 0;
   const std::size_t bytes = hex_smem_bytes(L);
   // The default dynamic limit (48 KiB) holds the tables of any grid the validation allows
   // (the offsets are a few hundred at most); past it, say so rather than launch and fail.
@@ -87,16 +94,19 @@ void launch_hex_render(HexVariant v, const HexTablesDevice& t, const HexRawDevic
   LB_REQUIRE(P >= 1 && P <= hex::kMaxPatchIndex, "hex render: patch size " + std::to_string(P) + " out of range");
   const hex::HexLayout& L = t.layout;
   if (L.out_w <= 0 || L.out_h <= 0) return;
-  const std::size_t smem = hex_launch_smem(v, L);
+  // Pruned: the whole frame is at P, so the pruned search is the layout's n_near.
+  hex::HexLayout Lv = L;
+  if (v == HexVariant::Pruned) Lv.n_near = t.prefix.n[P];
+  const std::size_t smem = hex_launch_smem(v, Lv);
   const HexRawFetch fetch{raw.rgba, raw.pitch};
   dispatch_rgba(out, L.out_w, L.out_h, "hex render", [&](auto w) {
     using W = decltype(w);
-    if (v == HexVariant::SmemTables)
+    if (v != HexVariant::Original)
       hex_render_kernel<true, W><<<hex_grid(L.out_w, L.out_h), hex_block(), smem, stream>>>(
-          L, t.view, fetch, P, view_x, view_y, inv2s2, w);
+          Lv, t.view, fetch, P, view_x, view_y, inv2s2, w);
     else
       hex_render_kernel<false, W><<<hex_grid(L.out_w, L.out_h), hex_block(), 0, stream>>>(
-          L, t.view, fetch, P, view_x, view_y, inv2s2, w);
+          Lv, t.view, fetch, P, view_x, view_y, inv2s2, w);
     CUDA_CHECK_LAUNCH();
   });
 }
@@ -114,12 +124,16 @@ void launch_hex_aif(HexVariant v, const HexTablesDevice& t, const HexRawDevice& 
   const auto* d = reinterpret_cast<const std::uint8_t*>(depth);
   dispatch_rgba(out, L.out_w, L.out_h, "hex all-in-focus", [&](auto w) {
     using W = decltype(w);
-    if (v == HexVariant::SmemTables)
-      hex_aif_kernel<true, W><<<hex_grid(L.out_w, L.out_h), hex_block(), smem, stream>>>(
-          L, t.view, fetch, d, depth_pitch, view_x, view_y, inv2s2, w);
+    const dim3 grid = hex_grid(L.out_w, L.out_h), block = hex_block();
+    if (v == HexVariant::Pruned)
+      hex_aif_kernel<true, true, W><<<grid, block, smem, stream>>>(L, t.view, t.prefix, fetch, d, depth_pitch,
+                                                                   view_x, view_y, inv2s2, w);
+    else if (v == HexVariant::SmemTables)
+      hex_aif_kernel<true, false, W><<<grid, block, smem, stream>>>(L, t.view, t.prefix, fetch, d, depth_pitch,
+                                                                    view_x, view_y, inv2s2, w);
     else
-      hex_aif_kernel<false, W><<<hex_grid(L.out_w, L.out_h), hex_block(), 0, stream>>>(
-          L, t.view, fetch, d, depth_pitch, view_x, view_y, inv2s2, w);
+      hex_aif_kernel<false, false, W><<<grid, block, 0, stream>>>(L, t.view, t.prefix, fetch, d, depth_pitch,
+                                                                  view_x, view_y, inv2s2, w);
     CUDA_CHECK_LAUNCH();
   });
 }

@@ -2,6 +2,8 @@
 // (one device buffer, 16-byte aligned pieces) and the depth pass's aperture radius.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -14,10 +16,40 @@ namespace lb::cuda::detail {
 HexVariant parse_hex_variant(const std::string& name) {
   if (name == "original") return HexVariant::Original;
   if (name == "smem-tables") return HexVariant::SmemTables;
-  throw Error("plenoptic-hex: unknown CUDA variant \"" + name + "\" (known: original, smem-tables)");
+  if (name == "pruned") return HexVariant::Pruned;
+  throw Error("plenoptic-hex: unknown CUDA variant \"" + name + "\" (known: original, smem-tables, pruned)");
 }
 
-const char* to_string(HexVariant v) { return v == HexVariant::SmemTables ? "smem-tables" : "original"; }
+const char* to_string(HexVariant v) {
+  switch (v) {
+    case HexVariant::SmemTables: return "smem-tables";
+    case HexVariant::Pruned: return "pruned";
+    default: return "original";
+  }
+}
+
+HexNearPrefix hex_near_prefix(const HexTablesHost& t) {
+  const hex::HexLayout& L = t.layout;
+  const double cell = 0.5 * (std::hypot(static_cast<double>(L.bxx), static_cast<double>(L.bxy)) +
+                             std::hypot(static_cast<double>(L.byx), static_cast<double>(L.byy)));
+  const double usable = std::sqrt(std::max(0.0, static_cast<double>(L.usable2)));
+  HexNearPrefix r;
+  for (int P = 0; P <= hex::kMaxPatchIndex; ++P) {
+    const double reach = std::sqrt(std::max(0.0, static_cast<double>(t.reach2_of_patch[static_cast<std::size_t>(P)])));
+    const double bound = (P > 0 ? std::min(reach, usable / P) : reach) + cell + 0.01;
+    // One past the last offset within the bound (the list is sorted by length; taking the
+    // last one keeps every offset within the bound even if float lengths reorder ties).
+    int n = 0;
+    for (int k = 0; k < L.n_near; ++k) {
+      const hex::Offset o = t.near[static_cast<std::size_t>(k)];
+      const double x = o.di * static_cast<double>(L.bxx) + o.dj * static_cast<double>(L.byx);
+      const double y = o.di * static_cast<double>(L.bxy) + o.dj * static_cast<double>(L.byy);
+      if (std::hypot(x, y) <= bound) n = k + 1;
+    }
+    r.n[P] = n;
+  }
+  return r;
+}
 
 namespace {
 
@@ -64,6 +96,7 @@ void upload_hex_tables(const HexTablesHost& t, HexTablesDevice& out, cudaStream_
   CUDA_CHECK_THROW(cudaStreamSynchronize(stream));  // pack is a local
   const auto* d = out.buf.as<unsigned char>();
   out.layout = L;
+  out.prefix = hex_near_prefix(t);
   out.view.types = d + o_types;
   out.view.near = reinterpret_cast<const hex::Offset*>(d + o_near);
   out.view.nbr = reinterpret_cast<const hex::Offset*>(d + o_nbr);

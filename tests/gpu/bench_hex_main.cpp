@@ -1,6 +1,6 @@
 // lb_bench_hex: the general-grid (plenoptic-hex) CUDA passes on issue 22's workload.
 //   lb_bench_hex [--reps N] [--warmup N] [--no-flush] [--no-check] [--no-seed]
-//                [--variants original,smem-tables] [--raw WxH] [--patch M] [--window K] [--json FILE]
+//                [--variants original,smem-tables,pruned] [--raw WxH] [--patch M] [--window K] [--json FILE]
 // Default raw: random RGB (seeded) of an R42 full frame, 7716 x 5364, through the R42
 // geometry (D = 34.86, Raytrix bases and sub-grid, three lens types); render at M = 11 with
 // the default rings and lens types (default_hex_params), depth P = 7..14 window 1, and the

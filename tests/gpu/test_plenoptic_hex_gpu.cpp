@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gpu_test_util.hpp"
+#include "hex_launch.hpp"
 #include "lightbench/cuda_api.hpp"
 #include "lightbench/engines/cuda.hpp"
 #include "lightbench/engines/plenoptic_hex.hpp"
@@ -88,7 +89,7 @@ HexTablesHost tables_for(const HexCase& c, int patch, int rings, int lens_types)
   return build_hex_tables(MlaLayout(c.g), c.raw.width, c.raw.height, patch, rings, lens_types);
 }
 
-const char* const kVariants[] = {"original", "smem-tables"};
+const char* const kVariants[] = {"original", "smem-tables", "pruned"};
 
 // An integer patch-size truth of the frame: random sizes in pmin..pmax, some pixels without
 // truth (0, NaN) to exercise the score's exclusions.
@@ -104,6 +105,40 @@ ImageF integer_truth(int w, int h, int pmin, int pmax, std::uint64_t seed) {
 }
 
 }  // namespace
+
+// No device needed: the "pruned" variant's offset prefix (hex_near_prefix) leaves the CPU
+// render unchanged at every patch size, so searching only the prefix is exact.
+TEST_CASE("hex: the pruned variant's offset prefix leaves render_hex unchanged (CPU)") {
+  bool pruned_some = false;
+  for (const HexCase& c : cases()) {
+    const ImageU8 rgba = to_rgba(c.raw);
+    const int top = static_cast<int>(std::floor(c.g.diameter)) - 1;
+    for (int rings : {0, 1, 2})
+      for (int lt : {0, 1})
+        for (int P : {3, 5, 8, 11, top}) {
+          const HexTablesHost full = tables_for(c, P, rings, lt);
+          const cuda::detail::HexNearPrefix pre = cuda::detail::hex_near_prefix(full);
+          HexTablesHost cut = full;
+          const int n = pre.n[P];
+          REQUIRE(n >= 1);
+          REQUIRE(n <= full.layout.n_near);
+          pruned_some = pruned_some || n < full.layout.n_near;
+          cut.near.resize(static_cast<std::size_t>(n));
+          cut.layout.n_near = n;
+          HexRenderParams p;
+          p.patch = P;
+          p.rings = rings;
+          p.lens_types = lt;
+          p.sigma = static_cast<float>(c.g.diameter / 4.0);
+          p.view_x = 1.5f;
+          std::string first;
+          const std::uint64_t diff = test::count_mismatches(render_hex(rgba, cut, p), render_hex(rgba, full, p), &first);
+          CHECK_MESSAGE(diff == 0, c.name << " P=" << P << " rings=" << rings << " lens_types=" << lt << ": "
+                                          << first);
+        }
+  }
+  CHECK(pruned_some);
+}
 
 TEST_CASE("hex gpu: render is bit-identical to render_hex (patch, view, rings, lens types, outputs)") {
   LB_GPU_TEST_GUARD();
@@ -125,13 +160,13 @@ TEST_CASE("hex gpu: render is bit-identical to render_hex (patch, view, rings, l
           p.view_y = k % 3 ? -1.75f : 0.f;
           const HexTablesHost t = tables_for(c, patch, rings, lt);
           const ImageU8 want = render_hex(rgba, t, p);
-          const HexConfig cfg{kVariants[k % 2]};
-          auto out = rgba_surface(k % 3);
+          const HexConfig cfg{kVariants[k % 3]};
+          auto out = rgba_surface((k / 3) % 3);
           e->render(p, cfg, *out);
           const ImageU8 got = cuda::read_back_rgba(*out);
           std::string first;
           INFO(c.name << " M=" << patch << " rings=" << rings << " lens_types=" << lt << " variant=" << cfg.variant
-                      << " output=" << k % 3);
+                      << " output=" << (k / 3) % 3);
           const std::uint64_t n = test::count_mismatches(got, want, &first);
           CHECK_MESSAGE(n == 0, first);
           ++k;
@@ -143,6 +178,7 @@ TEST_CASE("hex gpu: render is bit-identical to render_hex (patch, view, rings, l
     REQUIRE(!h.empty());
     CHECK(h.back().bytes > 0);
     CHECK(e->timings().history("hex render/smem-tables").size() > 0);
+    CHECK(e->timings().history("hex render/pruned").size() > 0);
   }
 }
 
@@ -167,7 +203,7 @@ TEST_CASE("hex gpu: depth (windows 1 and 3), all-in-focus, score and error map e
           d.lens_types = lt;
           const HexTablesHost t = tables_for(c, d.patch, d.rings, d.lens_types);
           const ImageF want = depth_hex(rgba, t, d);
-          const HexConfig cfg{kVariants[k % 2]};
+          const HexConfig cfg{kVariants[k % 3]};
           auto out = scalar_surface(k);
           e->depth(d, cfg, *out);
           const ImageF got = cuda::read_back_scalar(*out);
@@ -188,7 +224,7 @@ TEST_CASE("hex gpu: depth (windows 1 and 3), all-in-focus, score and error map e
           rr.rings = d.rings;
           rr.lens_types = d.lens_types;
           const ImageU8 aif_want = render_all_in_focus_hex(rgba, t, rr, want);
-          auto aif = rgba_surface(k % 3);
+          auto aif = rgba_surface((k / 2) % 3);
           e->render_all_in_focus(r, cfg, *aif);
           std::string first_aif;
           const std::uint64_t n_aif = test::count_mismatches(cuda::read_back_rgba(*aif), aif_want, &first_aif);
