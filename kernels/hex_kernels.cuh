@@ -99,6 +99,9 @@ __device__ __forceinline__ hex::HexTables hex_tables_for(const hex::HexLayout& L
 // returns the dynamic shared-memory bytes to pass.
 std::size_t hex_launch_smem(HexVariant v, const hex::HexLayout& L);
 
+// The number of non-zero bytes of a device byte map (hex_depth.cu); synchronises the stream.
+std::uint64_t hex_count_marked(const std::uint8_t* mark, std::size_t n, cudaStream_t stream);
+
 // One thread per output pixel: 32 x 8 blocks over the frame.
 inline dim3 hex_block() { return dim3(32, 8); }
 inline dim3 hex_grid(int w, int h) {

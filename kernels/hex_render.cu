@@ -138,9 +138,6 @@ void launch_hex_aif(HexVariant v, const HexTablesDevice& t, const HexRawDevice& 
   });
 }
 
-// Declared in hex_depth.cu's part of the interface: counts the marked bytes.
-std::uint64_t hex_count_marked(const std::uint8_t* mark, std::size_t n, cudaStream_t stream);
-
 std::uint64_t hex_touched_render(const HexTablesDevice& t, const HexRawDevice& raw, int P, cudaStream_t stream) {
   require_launch(t, raw, "hex render");
   LB_REQUIRE(P >= 1 && P <= hex::kMaxPatchIndex, "hex render: patch size " + std::to_string(P) + " out of range");
