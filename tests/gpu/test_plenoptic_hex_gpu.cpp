@@ -1,8 +1,8 @@
 // The general-grid (plenoptic-hex) CUDA engine against the CPU reference passes of
 // render_hex_cpu.cpp, bit for bit: render over patch sizes / views / rings / lens types,
 // depth with windows 1 and 3, all-in-focus, the score and the error map, with every kernel
-// variant (original, smem-tables, pruned) and every output kind (CUDA array surface, pitched buffer, host staging), on
-// awkward geometries: the hex-small scene, a rotated three-type hexagonal grid with a
+// variant (original, smem-tables, pruned) and every output kind (CUDA array surface, pitched
+// buffer, host staging), on awkward geometries: the hex-small scene, a rotated three-type hexagonal grid with a
 // non-integer diameter on an odd 333 x 271 RGBA raw, the rectangular grid through the
 // general path (to_mla_geometry) on a gray raw.
 #include <doctest/doctest.h>
