@@ -328,7 +328,8 @@ Report bench_hex(const ImageU8& raw_in, const MlaGeometry& geometry, const HexRu
                 json_field("options.reps", std::int64_t{to.reps}), json_field("options.flush_l2", to.flush_l2)};
   rep.preamble = {
       "timing: " + std::to_string(to.reps) + " launches per row after " + std::to_string(to.warmup) +
-          " warm-up, CUDA events around each launch, median; L2 " + (to.flush_l2 ? "flushed before each" : "not flushed"),
+          " warm-up, CUDA events around each launch, median; L2 " +
+          (to.flush_l2 ? "flushed before each" : "not flushed"),
       "bytes: distinct raw pixels read x 4 B + output x 4 B (depth: + cost volume written and read when window > 1; "
       "aif: + depth map read); copy: read + write",
       std::string("check: ") + (options.check_cpu ? "every output vs the CPU reference (render_hex, depth_hex, "
@@ -350,7 +351,8 @@ Report bench_hex(const ImageU8& raw_in, const MlaGeometry& geometry, const HexRu
                 fmt(hex_ns, 3) + " ns/px vs seed nosync " + fmt(seed_ns, 3) + " ns/px (x" +
                 fmt(seed_ns > 0 ? hex_ns / seed_ns : 0.0, 2) + ") -> " + (hex_ns <= seed_ns ? "MET" : "NOT MET"));
   }
-  n.push_back("docs/PERFORMANCE.md rows (| pass | variant | us | output px | ns/px | touched px | MB | GB/s | % copy |):");
+  n.push_back(
+      "docs/PERFORMANCE.md rows (| pass | variant | us | output px | ns/px | touched px | MB | GB/s | % copy |):");
   auto md = [&](const Row& e, const std::string& pass) {
     n.push_back("| " + pass + " | " + e.label + " | " + fmt(e.median_ms * 1000.0, 1) + " | " +
                 std::to_string(static_cast<std::uint64_t>(e.number("out_px"))) + " | " + fmt(e.number("ns_per_px"), 3) +

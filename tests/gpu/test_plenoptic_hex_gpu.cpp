@@ -133,7 +133,8 @@ TEST_CASE("hex: the pruned variant's offset prefix leaves render_hex unchanged (
           p.sigma = static_cast<float>(c.g.diameter / 4.0);
           p.view_x = 1.5f;
           std::string first;
-          const std::uint64_t diff = test::count_mismatches(render_hex(rgba, cut, p), render_hex(rgba, full, p), &first);
+          const std::uint64_t diff =
+              test::count_mismatches(render_hex(rgba, cut, p), render_hex(rgba, full, p), &first);
           CHECK_MESSAGE(diff == 0, c.name << " P=" << P << " rings=" << rings << " lens_types=" << lt << ": "
                                           << first);
         }
