@@ -117,8 +117,9 @@ TEST_CASE("hex views: the in-focus plane stays, nearer and farther planes move a
   // The model (plenoptic_views.hpp): from view 0 to view 2 a plane of patch P moves by
   // -2 d, d = 4 (1 - 8 / P): 0 for the rectangle (P = 8), -2.2 px for the disc (P = 11,
   // nearer), +2.7 px for the background (P = 6, farther). The views blend whole lenses with
-  // soft weights, so the motion is smaller than the model (measured -1.4 and +1.5), and the
-  // nearest-pixel sampling moves an in-focus plane by a fraction of a pixel (-0.4).
+  // soft weights, so the motion is smaller than the model (measured -1.9 and +2.4 at the
+  // default sigma D / 7), and the nearest-pixel sampling moves an in-focus plane by a
+  // fraction of a pixel (0.1).
   const double rect = best_shift(lf.view(0, 0), lf.view(2, 0), s.truth, 8.0f, 6);
   const double disc = best_shift(lf.view(0, 0), lf.view(2, 0), s.truth, 11.0f, 6);
   const double back = best_shift(lf.view(0, 0), lf.view(2, 0), s.truth, 6.0f, 6);
