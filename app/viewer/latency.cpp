@@ -12,8 +12,9 @@ double percentile(std::vector<double> v, double p) {
   return v[std::min(v.size() - 1, i == 0 ? 0 : i - 1)];
 }
 
-void LatencyProbe::accepted(int pane, double submitted, double compute_ms, double copy_start, double copy_end) {
-  open_.push_back({pane, submitted, compute_ms, copy_start, copy_end});
+void LatencyProbe::accepted(int pane, double submitted, double compute_ms, double ready, double copy_start,
+                            double copy_end) {
+  open_.push_back({pane, submitted, compute_ms, ready, copy_start, copy_end});
 }
 
 int LatencyProbe::frame_presented(double now) {
@@ -24,7 +25,8 @@ int LatencyProbe::frame_presented(double now) {
     s.compute_ms = o.compute_ms;
     s.copy_ms = (o.copy_end - o.copy_start) * 1000.0;
     s.draw_ms = (now - o.copy_end) * 1000.0;
-    s.wait_ms = std::max(0.0, s.total_ms - s.compute_ms - s.copy_ms - s.draw_ms);
+    s.queue_ms = std::max(0.0, (o.ready - o.submitted) * 1000.0 - s.compute_ms);
+    s.pickup_ms = std::max(0.0, (o.copy_start - o.ready) * 1000.0);
     samples_.push_back(s);
     ++n;
   }
@@ -45,7 +47,8 @@ nlohmann::json LatencyProbe::report() const {
   };
   return {{"count", samples_.size()},      {"total", stats(&Sample::total_ms)},
           {"compute", stats(&Sample::compute_ms)}, {"copy", stats(&Sample::copy_ms)},
-          {"draw", stats(&Sample::draw_ms)},   {"wait", stats(&Sample::wait_ms)}};
+          {"draw", stats(&Sample::draw_ms)},   {"queue", stats(&Sample::queue_ms)},
+          {"pickup", stats(&Sample::pickup_ms)}};
 }
 
 }  // namespace lb::viewer

@@ -5,7 +5,8 @@
 //   compute  the run's wall time on its worker (RunResult::ms: upload, kernels, sync)
 //   copy     the result into the pane's texture (interop map + device copy, or a host upload)
 //   draw     from after the copy to the end of the frame (panes, ImGui, swap, glFinish)
-//   wait     the rest: queueing, and the wait until the UI thread picks the result up
+//   queue    from the change to the run's start on its worker (queued behind other runs)
+//   pickup   from the run's end to the copy (the UI thread noticing the result)
 // `--latency-sweep N [--latency-param NAME]` (headless or not) changes one parameter of the
 // current algorithm N times (after 2 warm-up changes), each once both panes show its result,
 // and reports the figures of every pane result (a change that reruns both panes gives two
@@ -20,23 +21,23 @@ namespace lb::viewer {
 class LatencyProbe {
  public:
   // A pane's result reached its texture: submitted at `submitted` (seconds, the app's clock),
-  // computed in compute_ms, copied from copy_start to copy_end.
-  void accepted(int pane, double submitted, double compute_ms, double copy_start, double copy_end);
+  // computed in compute_ms, finished on its worker at `ready`, copied from copy_start to copy_end.
+  void accepted(int pane, double submitted, double compute_ms, double ready, double copy_start, double copy_end);
   // The frame ended at `now` (after swap; the sweep also waits for glFinish): every result
   // accepted in it is on screen. Returns how many samples it completed.
   int frame_presented(double now);
   struct Sample {
-    double total_ms, compute_ms, copy_ms, draw_ms, wait_ms;
+    double total_ms, compute_ms, copy_ms, draw_ms, queue_ms, pickup_ms;
   };
   const std::vector<Sample>& samples() const { return samples_; }
   void clear() { samples_.clear(); }
-  // {count, total: {p50_ms, p99_ms, max_ms}, compute / copy / draw / wait: {p50_ms, p99_ms}}.
+  // {count, total / compute / copy / draw / queue / pickup: {p50_ms, p99_ms, max_ms}}.
   nlohmann::json report() const;
 
  private:
   struct Open {
     int pane;
-    double submitted, compute_ms, copy_start, copy_end;
+    double submitted, compute_ms, ready, copy_start, copy_end;
   };
   std::vector<Open> open_;
   std::vector<Sample> samples_;

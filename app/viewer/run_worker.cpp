@@ -173,6 +173,7 @@ void RunWorker::loop() {
     }
     res.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     res.request = std::move(req);
+    res.finished = std::chrono::steady_clock::now();
     {
       std::lock_guard<std::mutex> lock(mu_);
       done_.push_back(std::move(res));
@@ -180,6 +181,7 @@ void RunWorker::loop() {
       running_pane_ = -1;
       running_token_.reset();
     }
+    notify_result_ready();
   }
 }
 

@@ -57,6 +57,7 @@ struct RunResult {
   std::string error;     // one line; empty on success
   bool cancelled = false;
   double ms = 0.0;       // wall time of the run
+  std::chrono::steady_clock::time_point finished;  // when the worker finished it
 };
 
 // The UI thread's wake-up: every worker rings it when a run finishes, and the frame loop

@@ -113,7 +113,8 @@ void ViewerApp::collect_results() {
         target.set_interop_enabled(state_.use_interop);
         const double copy_start = now_seconds();
         target.write_from(*r.surface);
-        latency_.accepted(pane.index(), pane.pending_since, r.ms, copy_start, now_seconds());
+        const double ready = copy_start - std::chrono::duration<double>(std::chrono::steady_clock::now() - r.finished).count();
+        latency_.accepted(pane.index(), pane.pending_since, r.ms, ready, copy_start, now_seconds());
         pane.computed = &target;
         if (!pane.error.empty() && state_.error == pane.error) state_.error.clear();
         pane.error.clear();

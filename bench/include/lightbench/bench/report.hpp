@@ -7,6 +7,7 @@
 // them): RowKeys names the common fields the way that bench spells them, the extras carry
 // their own keys, and the report's top-level fields are listed in Report::fields.
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -86,13 +87,15 @@ struct Report {
   std::string workload;                // JSON "workload" and the text's "workload:" line when not empty
   std::vector<std::string> preamble;   // text lines before the table (timing, parameters, reference)
   RowKeys keys;
-  std::vector<Table> tables;           // the text table shows them one after the other
+  // The text table shows them one after the other. A deque: table() adds at the end and the
+  // references it handed out before stay valid (a bench holds one table while adding the next).
+  std::deque<Table> tables;
   double copy_gbps = 0;                // copy kernel of the same process: > 0 adds JSON "copy_gbps" and "% copy"
   std::optional<bool> all_exact;       // JSON "all_exact" when set
   std::vector<Field> fields;           // further top-level JSON fields; key "a.b" is b inside object a
   std::vector<std::string> notes;      // text lines after the table
 
-  // The table with this JSON key (added at the end when absent).
+  // The table with this JSON key (added at the end when absent; earlier references stay valid).
   Table& table(const std::string& key);
   // nullptr when absent.
   const Table* find_table(const std::string& key) const;
