@@ -170,7 +170,12 @@ TEST_CASE("hex tables: R42-like type masks, spacings and covering radii") {
   CHECK(hex_covering_radius(rect, 1u, 1.0) == doctest::Approx(1.0 / std::sqrt(2.0)).epsilon(0.02));
   // The tables: rings x spacing + 1.05 x covering radius; depth neighbours: the 6 adjacent.
   const HexTablesHost t = build_hex_tables(m, 360, 300, 8, 1, kLensTypesInFocus);
-  CHECK(t.mask_of_patch[12] == 0b001u);
+  CHECK((t.mask_of_patch[12] & 0xFFFFu) == 0b001u);
+  // The high half: the types sharp at P whatever lens_types says (depth's pair weights).
+  CHECK((t.mask_of_patch[12] >> 16) == 0b001u);
+  const HexTablesHost all = build_hex_tables(m, 360, 300, 8, 1, kLensTypesAll);
+  CHECK((all.mask_of_patch[12] & 0xFFFFu) == 0b111u);
+  CHECK((all.mask_of_patch[12] >> 16) == 0b001u);
   CHECK(std::sqrt(t.reach2_of_patch[12]) == doctest::Approx(std::sqrt(3.0) + 1.05).epsilon(0.02));
   CHECK(std::sqrt(t.reach2_of_patch[8]) == doctest::Approx(1.0 + 1.05 * 1.0).epsilon(0.02));
   CHECK(std::sqrt(build_hex_tables(m, 360, 300, 8, 1, kLensTypesAll).reach2_of_patch[8]) ==

@@ -154,9 +154,12 @@ LB_HD std::uint32_t quotient(std::uint64_t sum, std::uint64_t wsum) {
 
 // Depth cost at candidate patch size P of the pixel at s: the main lens is the allowed lens
 // nearest to s (ties: the first in the `near` order); every allowed neighbour l = main + nbr[k]
-// within the neighbour reach adds sum_ch |raw(main sample) - raw(its sample)| when both samples
-// lie within the aperture circle (|P (s - l)| <= aperture2^(1/2)) and the raw. Returns the
-// normalised cost (sum * 256 + n / 2) / n over the n pairs, or kNoCost without a pair.
+// within the neighbour reach adds w * sum_ch |raw(main sample) - raw(its sample)| when both
+// samples lie within the aperture circle (|P (s - l)| <= aperture2^(1/2)) and the raw. The pair
+// weight w = (1 + main sharp at P) (1 + neighbour sharp at P) (1, 2 or 4; "sharp": its type's
+// depth range holds D / P; every lens of a one-type grid) favours the pairs a multi-focus
+// array sees sharply at the candidate depth. Returns the normalised cost
+// (sum * 256 + n / 2) / n with n the sum of the weights, or kNoCost without a pair.
 template <class Fetch>
 LB_HD std::uint32_t depth_cost(const HexLayout& L, const HexTables& T, float sx, float sy, int P, float aperture2,
                                Fetch fetch) {
@@ -164,7 +167,8 @@ LB_HD std::uint32_t depth_cost(const HexLayout& L, const HexTables& T, float sx,
   const float fP = static_cast<float>(P);
   int ri, rj;
   lattice_round(L, sx, sy, &ri, &rj);
-  int mi = 0, mj = 0;
+  const std::uint32_t focus = T.mask_of_patch[P] >> 16;  // types sharp at P (hex_tables.cpp)
+  int mi = 0, mj = 0, mt = 0;
   float best = 3.0e38f;
   for (int k = 0; k < L.n_near; ++k) {
     const int i = ri + T.near[k].di, j = rj + T.near[k].dj;
@@ -177,6 +181,7 @@ LB_HD std::uint32_t depth_cost(const HexLayout& L, const HexTables& T, float sx,
       best = d2;
       mi = i;
       mj = j;
+      mt = t;
     }
   }
   if (!(best < 3.0e38f)) return kNoCost;
@@ -201,8 +206,12 @@ LB_HD std::uint32_t depth_cost(const HexLayout& L, const HexTables& T, float sx,
     if (!raw_pixel(L, fP, sx, sy, lx, ly, &X, &Y)) continue;
     std::uint32_t b[3];
     fetch(X, Y, b);
-    for (int c = 0; c < 3; ++c) sum += a[c] > b[c] ? a[c] - b[c] : b[c] - a[c];
-    ++n;
+    std::uint32_t sad = 0;
+    for (int c = 0; c < 3; ++c) sad += a[c] > b[c] ? a[c] - b[c] : b[c] - a[c];
+    // Multi-focus: a pair of lenses sharp at P counts 4x, one sharp lens 2x, none 1x.
+    const std::uint32_t w = (((focus >> mt) & 1u) + 1u) * (((focus >> t) & 1u) + 1u);
+    sum += w * sad;
+    n += w;
   }
   return n == 0 ? kNoCost : (sum * 256u + n / 2u) / n;
 }
