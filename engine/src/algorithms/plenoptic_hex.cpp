@@ -194,8 +194,13 @@ AlgorithmSpec plenoptic_hex_spec() {
       {"error", "|depth - truth|", SurfaceFormat::R32F, false, true, kDepthParams},
   };
   set_output_units(s.outputs, {{"depth", "patch"}, {"truth", "patch"}, {"error", "patch"}});
-  s.variants = {{"original", "", true, "one thread per output pixel: the lens set searched per pixel"}};
-  s.default_variant = "original";
+  s.variants = {
+      {"original", "", true, "one thread per output pixel (the seed's Original mapping): tables in global memory"},
+      {"smem-tables", "", true, "original with the small tables staged in shared memory per block"},
+      {"pruned", "", true,
+       "smem-tables; render and all-in-focus search only the lattice offsets that can reach a lens at P"},
+  };
+  s.default_variant = "pruned";
   s.value_names = {{"lens_types", {"all", "in focus"}}};
   s.params = [](const AlgorithmData* d) {
     const MlaGeometry g = d ? scene_geometry(scene_of(*d)) : default_geometry();
