@@ -107,7 +107,7 @@ TEST_CASE("plenoptic-hex spec: outputs, variants, value names, data-dependent ra
   const AlgorithmSpec s = make_cpu_registry().get("plenoptic-hex");
   CHECK(s.name == "plenoptic (any micro-lens grid): render & depth");
   CHECK(s.data == DataKind::PlenopticScene);
-  CHECK(s.variant_names() == std::vector<std::string>{"original", "smem-tables", "pruned"});
+  CHECK(s.variant_names() == std::vector<std::string>{"original", "smem-tables", "pruned", "gather"});
   CHECK(s.default_variant == "pruned");
   CHECK(s.value_name("lens_types", 0) == "all");
   CHECK(s.value_name("lens_types", 1) == "in focus");

@@ -113,19 +113,19 @@ LB_HD std::uint32_t weight(const HexTables& T, float ux, float uy, float view_x,
   return T.weights[k];
 }
 
-// One output pixel at patch P: the weighted sums of every allowed lens that sees s. Fetch(X, Y,
-// uint32 rgb[3]) reads a raw pixel. acc / wsum: integer sums (order-independent).
-template <class Fetch>
-LB_HD void render_sums(const HexLayout& L, const HexTables& T, float sx, float sy, int P, float view_x,
-                       float view_y, float inv2s2, Fetch fetch, std::uint64_t acc[3], std::uint64_t* wsum) {
-  acc[0] = acc[1] = acc[2] = 0;
-  *wsum = 0;
+// Every sample the output pixel at s blends at patch P: visit(X, Y, w) per allowed lens that
+// sees s (within the reach, the sample in the lens's usable circle and in the raw), w its
+// integer Gaussian weight. n_near: how many of the `near` offsets to search (L.n_near, or a
+// prefix that provably holds every contributing lens at P).
+template <class Visit>
+LB_HD void for_each_sample(const HexLayout& L, const HexTables& T, float sx, float sy, int P, float view_x,
+                           float view_y, float inv2s2, int n_near, Visit&& visit) {
   const std::uint32_t mask = T.mask_of_patch[P];
   const float reach2 = T.reach2_of_patch[P];
   const float fP = static_cast<float>(P);
   int ri, rj;
   lattice_round(L, sx, sy, &ri, &rj);
-  for (int k = 0; k < L.n_near; ++k) {
+  for (int k = 0; k < n_near; ++k) {
     const int i = ri + T.near[k].di, j = rj + T.near[k].dj;
     const int t = lens_type(L, T, i, j);
     if (t == kNoLens || !((mask >> t) & 1u)) continue;
@@ -137,14 +137,25 @@ LB_HD void render_sums(const HexLayout& L, const HexTables& T, float sx, float s
     if (norm2(ux, uy) > L.usable2) continue;
     int X, Y;
     if (!raw_pixel(L, fP, sx, sy, lx, ly, &X, &Y)) continue;
-    const std::uint32_t w = weight(T, ux, uy, view_x, view_y, inv2s2);
+    visit(X, Y, weight(T, ux, uy, view_x, view_y, inv2s2));
+  }
+}
+
+// One output pixel at patch P: the weighted sums of its samples. Fetch(X, Y, uint32 rgb[3])
+// reads a raw pixel. acc / wsum: integer sums (order-independent).
+template <class Fetch>
+LB_HD void render_sums(const HexLayout& L, const HexTables& T, float sx, float sy, int P, float view_x,
+                       float view_y, float inv2s2, Fetch fetch, std::uint64_t acc[3], std::uint64_t* wsum) {
+  acc[0] = acc[1] = acc[2] = 0;
+  *wsum = 0;
+  for_each_sample(L, T, sx, sy, P, view_x, view_y, inv2s2, L.n_near, [&](int X, int Y, std::uint32_t w) {
     std::uint32_t px[3];
     fetch(X, Y, px);
     acc[0] += static_cast<std::uint64_t>(w) * px[0];
     acc[1] += static_cast<std::uint64_t>(w) * px[1];
     acc[2] += static_cast<std::uint64_t>(w) * px[2];
     *wsum += w;
-  }
+  });
 }
 
 // Round-half-up quotient; 0 without a contribution.
