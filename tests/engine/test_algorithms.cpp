@@ -27,10 +27,10 @@ bool same(const ImageF& a, const ImageF& b) { return a.same_shape(b) && a.data =
 
 }  // namespace
 
-TEST_CASE("registry: the five algorithms, lookups and backend choice") {
+TEST_CASE("registry: the six algorithms, lookups and backend choice") {
   const AlgorithmRegistry r = make_cpu_registry();
-  REQUIRE(r.all().size() == 5);
-  for (const char* id : {"plenoptic", "lightfield", "stereo-bp", "stereo-local", "mad"}) {
+  REQUIRE(r.all().size() == 6);
+  for (const char* id : {"plenoptic", "plenoptic-hex", "lightfield", "stereo-bp", "stereo-local", "mad"}) {
     const AlgorithmSpec& s = r.get(id);
     CHECK(s.cpu != nullptr);
     CHECK(s.cuda == nullptr);  // no CUDA runners until kernels/ registers them

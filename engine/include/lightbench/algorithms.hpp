@@ -7,6 +7,7 @@
 #include "lightbench/algorithm.hpp"
 #include "lightbench/backend.hpp"
 #include "lightbench/cae.hpp"
+#include "lightbench/hex_tables.hpp"
 #include "lightbench/lf_refine.hpp"
 #include "lightbench/mad.hpp"
 #include "lightbench/plenoptic_depth.hpp"
@@ -25,6 +26,14 @@ struct PlenopticRunParams {
 std::vector<ParamInfo> describe(PlenopticRunParams& p, const PlenopticGrid* grid);
 PlenopticRunParams plenoptic_params(const ParamValues& values, const PlenopticGrid& grid);
 AlgorithmSpec plenoptic_spec();
+
+// ---- plenoptic on any micro-lens grid (issue 22: hexagonal, rotated, multi-focus) -----
+// Parameters on the scene's geometry (scene_geometry): depth's patch, rings and lens_types
+// are the render's.
+HexRunParams plenoptic_hex_params(const ParamValues& values, const MlaGeometry& geometry);
+AlgorithmSpec plenoptic_hex_spec();
+// "hexagonal", "rectangular, rotated by 11.5 degrees", "hexagonal, 3 lens types".
+std::string mla_grid_summary(const MlaGeometry& g);
 
 // ---- 4D light field: view, refocus, CAE depth (seed 003) ------------------------------
 struct LightFieldRunParams {

@@ -43,6 +43,10 @@ class PlenopticRunner final : public Runner {
   std::string device_name() const override { return backend_->device_name(); }
   void set_data(std::shared_ptr<const AlgorithmData> data) override {
     const auto& d = data_as<PlenopticData>(*data, DataKind::PlenopticScene);
+    // A grid given as geometry data (hexagonal, rotated, multi-focus) is the general path's.
+    if (d.scene.mla)
+      throw Error("this raw's micro-lens grid is " + mla_grid_summary(*d.scene.mla) +
+                  ": run the algorithm plenoptic-hex");
     validate(d.scene.grid, d.scene.raw.width, d.scene.raw.height);
     backend_->set_raw(d.scene.raw);
     data_ = std::move(data);

@@ -20,6 +20,7 @@ bool register_algorithm(SpecFactory factory) {
 AlgorithmRegistry make_cpu_registry() {
   AlgorithmRegistry r;
   r.add(plenoptic_spec());
+  r.add(plenoptic_hex_spec());
   r.add(lightfield_spec());
   r.add(stereo_bp_spec());
   r.add(stereo_local_spec());
