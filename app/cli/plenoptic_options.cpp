@@ -51,6 +51,8 @@ void PlenopticOptions::add_render(CLI::App& app) {
 }
 
 PlenopticScene PlenopticOptions::load(int truth_patch) const {
+  if (!calib.empty() && raw.empty())
+    throw Error("--calib '" + calib + "' needs --raw FILE (the raw image it calibrates)");
   const int sources = !raw.empty() + !scene.empty() + !preset.empty();
   if (sources != 1) throw Error("give exactly one of --raw, --scene or --preset");
   // The grid of a scene file or preset is its own: --grid / --offset would be ignored.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 
@@ -110,6 +111,15 @@ nlohmann::json mla_json(const MlaGeometry& g) {
           {"types", types},
           {"tcp", g.tcp},
           {"lens_border", g.lens_border}};
+}
+
+std::string calib_fit_note(const CalibInfo& in) {
+  if (!in.fit_run) return " (the file's offset)";
+  char s[128];
+  std::snprintf(s, sizeof s, in.fitted ? " (offset fitted: shift (%+.2f, %+.2f) px)"
+                                       : " (the file's offset; the fit would move it (%+.2f, %+.2f) px)",
+                in.shift.x, in.shift.y);
+  return s;
 }
 
 nlohmann::json calib_json(const CalibInfo& in) {

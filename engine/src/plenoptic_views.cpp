@@ -19,6 +19,9 @@
 
 namespace lb {
 
+// plenoptic_views_hex.cpp: the grid of a scene with a general micro-lens grid.
+LightField4D plenoptic_view_grid_hex(const PlenopticScene& scene, int U, int V, const ViewGridOptions& opt);
+
 namespace {
 std::string num(double v) {
   std::ostringstream s;
@@ -108,6 +111,7 @@ LightField4D plenoptic_view_grid(const ImageU8& raw, const PlenopticGrid& grid, 
 }
 
 LightField4D plenoptic_view_grid(const PlenopticScene& scene, int U, int V, const ViewGridOptions& opt) {
+  if (scene.mla) return plenoptic_view_grid_hex(scene, U, V, opt);
   ViewGridOptions o = opt;
   if (o.patch == 0 && !scene.truth.empty() && scene.truth_patch > 0) o.patch = scene.truth_patch;
   return plenoptic_view_grid(scene.raw, scene.grid, U, V, o, scene.source);

@@ -16,37 +16,12 @@
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/plenoptic_hex.hpp"
+#include "calib_xml.hpp"
 #include "test_util.hpp"
 
 using namespace lb;
 
 namespace {
-
-// A RayCalibData file of geometry g (the elements the reader needs, in its layout).
-std::string xml_of(const MlaGeometry& g) {
-  std::ostringstream x;
-  x.precision(17);
-  auto v = [&](const char* tag, const MlaVec& p, const char* units) {
-    x << "  <" << tag << " units=\"" << units << "\"><x>" << p.x << "</x><y>" << p.y << "</y></" << tag << ">\n";
-  };
-  x << "<RayCalibData version=\"1.0\">\n";
-  v("offset", g.offset, "pix");
-  x << "  <diameter units=\"pix\">" << g.diameter << "</diameter>\n";
-  x << "  <rotation units=\"rad\">" << g.rotation << "</rotation>\n";
-  x << "  <lens_border units=\"pix\">" << g.lens_border << "</lens_border>\n";
-  x << "  <tcp units=\"virtual_depth\">" << (g.tcp > 0 ? g.tcp : 2.0) << "</tcp>\n";
-  v("lens_base_x", g.base_x, "lens");
-  v("lens_base_y", g.base_y, "lens");
-  v("sub_grid_base", g.sub_grid_base, "lens");
-  for (std::size_t t = 0; t < g.types.size(); ++t) {
-    x << "  <lens_type id=\"" << t << "\">\n";
-    v("offset", g.types[t].offset, "lens");
-    x << "    <depth_range units=\"virtual_depth\"><min>" << g.types[t].depth_min << "</min><max>"
-      << g.types[t].depth_max << "</max></depth_range>\n  </lens_type>\n";
-  }
-  x << "</RayCalibData>\n";
-  return x.str();
-}
 
 // hex-small's raw and geometry, generated once.
 const HexScene& hex_small() {
@@ -69,7 +44,7 @@ TEST_CASE("calibrated raw: the generated raw with its own geometry keeps the fil
   lbt::TempDir tmp("calraw");
   const HexScene& h = hex_small();
   save_image(tmp.file("raw.png"), h.raw);
-  lbt::spit(tmp.file("raw.xml"), xml_of(h.params.mla));
+  lbt::spit(tmp.file("raw.xml"), lbt::calib_xml_of(h.params.mla));
   CalibInfo info;
   const PlenopticScene s = load_calibrated_raw(tmp.file("raw.png"), tmp.file("raw.xml"), CalibFit::Auto, &info);
   REQUIRE(s.mla);
@@ -106,7 +81,7 @@ TEST_CASE("calibrated raw: a file offset 5 px off the raw's grid is fitted back 
   save_image(tmp.file("raw.png"), h.raw);
   MlaGeometry shifted = h.params.mla;
   shifted.offset = {shifted.offset.x + 4.0, shifted.offset.y - 3.0};
-  lbt::spit(tmp.file("cal.xml"), xml_of(shifted));
+  lbt::spit(tmp.file("cal.xml"), lbt::calib_xml_of(shifted));
   CalibInfo info;
   const PlenopticScene s = load_calibrated_raw(tmp.file("raw.png"), tmp.file("cal.xml"), CalibFit::Auto, &info);
   CHECK(info.fitted);
@@ -134,7 +109,7 @@ TEST_CASE("calibrated raw: broken inputs are one line naming the files") {
   lbt::TempDir tmp("calraw");
   const HexScene& h = hex_small();
   save_image(tmp.file("raw.png"), h.raw);
-  lbt::spit(tmp.file("ok.xml"), xml_of(h.params.mla));
+  lbt::spit(tmp.file("ok.xml"), lbt::calib_xml_of(h.params.mla));
   auto one_line = [](const std::string& m) { return m.find('\n') == std::string::npos && m != "(no error)"; };
   // A raw smaller than one lens: both names in the line.
   save_image(tmp.file("tiny.png"), ImageU8(20, 16, 3, 128));
@@ -143,17 +118,17 @@ TEST_CASE("calibrated raw: broken inputs are one line naming the files") {
   CHECK(m.find("tiny.png") != std::string::npos);
   CHECK(m.find("ok.xml") != std::string::npos);
   CHECK(m.find("no whole lens") != std::string::npos);
-  // A geometry far off the raw (offset a million pixels away): no lens inside.
+  // Lenses larger than the raw (the lattice is endless, so only the size can miss it).
   MlaGeometry far = h.params.mla;
-  far.offset = {-9.0e5, 12.0};
-  lbt::spit(tmp.file("far.xml"), xml_of(far));
+  far.diameter = 400.0;
+  lbt::spit(tmp.file("far.xml"), lbt::calib_xml_of(far));
   m = error_of([&] { load_calibrated_raw(tmp.file("raw.png"), tmp.file("far.xml")); });
   CHECK(one_line(m));
   CHECK(m.find("far.xml") != std::string::npos);
   CHECK(m.find("raw.png") != std::string::npos);
   // Not XML, a truncated XML, an XML of something else, an empty file.
   lbt::spit(tmp.file("junk.xml"), "this is not xml <<<");
-  lbt::spit(tmp.file("cut.xml"), xml_of(h.params.mla).substr(0, 200));
+  lbt::spit(tmp.file("cut.xml"), lbt::calib_xml_of(h.params.mla).substr(0, 200));
   lbt::spit(tmp.file("other.xml"), "<?xml version=\"1.0\"?><svg width=\"3\"/>");
   lbt::spit(tmp.file("empty.xml"), "");
   for (const char* bad : {"junk.xml", "cut.xml", "other.xml", "empty.xml"}) {

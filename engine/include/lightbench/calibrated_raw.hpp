@@ -63,6 +63,10 @@ PlenopticScene calibrated_scene(ImageU8 raw, const MlaGeometry& g, CalibFit fit,
 PlenopticScene load_calibrated_raw(const std::string& raw_path, const std::string& calib_path,
                                    CalibFit fit = CalibFit::Auto, CalibInfo* info = nullptr);
 
+// A few words for a scene's source line: " (offset fitted: shift (-2.80, +5.70) px)", " (the
+// file's offset; the fit would move it (+0.21, -0.30) px)" or " (the file's offset)".
+std::string calib_fit_note(const CalibInfo& info);
+
 // What reports say of a geometry: kind, diameter, offset [x, y], rotation (radians), bases,
 // types [{offset, depth_min, depth_max}] (an infinite max as null), tcp, lens_border.
 nlohmann::json mla_json(const MlaGeometry& g);

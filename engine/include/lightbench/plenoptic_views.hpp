@@ -70,12 +70,21 @@ RenderParams view_grid_params(const PlenopticGrid& grid, const ViewGridOptions& 
 ImageU8 render_plenoptic_view(const ImageU8& raw, const PlenopticGrid& grid, const RenderParams& p,
                               int threads = 0);
 
+// A scene's shared view parameters and the pitch its steps are measured against: its grid's
+// (view_grid_params; the truth patch, when it has truth, as the default M), or for a general
+// micro-lens grid (scene.mla) the lens diameter, default_hex_params' patch and sigma (lim -1:
+// it does not apply; lb::Error when opt.lim is set).
+RenderParams view_grid_scene_params(const PlenopticScene& scene, const ViewGridOptions& opt);
+double view_grid_pitch(const PlenopticScene& scene);
+
 // The U x V grid. U, V in 1..kMaxViewGrid (one-line lb::Error otherwise, naming "views");
 // more than one view along an axis needs room to move: M <= D - 1. layout "plenoptic",
 // source "plenoptic <source>", no ground truth (see above).
 LightField4D plenoptic_view_grid(const ImageU8& raw, const PlenopticGrid& grid, int U, int V,
                                  const ViewGridOptions& opt = {}, const std::string& source = "raw");
-// The scene's raw and grid; its truth patch (when it has truth) is the default M.
+// The scene's raw and grid; its truth patch (when it has truth) is the default M. A general
+// micro-lens grid (scene.mla) renders each view with render_hex_cpu over the frame at M
+// (plenoptic_hex.hpp), rings and lens types at their defaults (plenoptic_views_hex.cpp).
 LightField4D plenoptic_view_grid(const PlenopticScene& scene, int U, int V, const ViewGridOptions& opt = {});
 
 // The model disparity d(P) = step * (1 - M / P) of the rule above for a plane at patch size P.
