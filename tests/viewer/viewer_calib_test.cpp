@@ -85,7 +85,7 @@ void check_hex_shot(const Shot& s) {
   INFO("viewer log:\n" << s.log);
   REQUIRE(s.rc == 0);
   REQUIRE(s.layout.is_object());
-  CHECK(s.layout.at("algorithm").get<std::string>().find("plenoptic-hex") != std::string::npos);
+  CHECK(s.layout.at("algorithm").get<std::string>().find("any micro-lens grid") != std::string::npos);
   CHECK(s.layout.at("errors").empty());
   const json& a = s.layout.at("panes").at(0);
   const json& b = s.layout.at("panes").at(1);

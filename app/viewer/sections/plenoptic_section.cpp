@@ -39,7 +39,11 @@ class PlenopticSection final : public DataSection {
  public:
   // Empty until open_startup() (the command line's scene, or the bundled preset: "small", the
   // general-grid section "hex-small").
-  explicit PlenopticSection(bool general_grid) : general_(general_grid) {}
+  explicit PlenopticSection(bool general_grid) : general_(general_grid) {
+    const auto presets = scene_presets();
+    for (std::size_t i = 0; i < presets.size(); ++i)
+      if (presets[i] == (general_ ? "hex-small" : "small")) preset_index_ = static_cast<int>(i);
+  }
   DataKind kind() const override { return DataKind::PlenopticScene; }
   bool takes(const AlgorithmData& d) const override {
     return general_ || (d.kind() == DataKind::PlenopticScene && !static_cast<const PlenopticData&>(d).scene.mla);
