@@ -9,6 +9,7 @@
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/plenoptic_depth.hpp"
+#include "lightbench/hex_tables.hpp"
 #include "lightbench/plenoptic_hex.hpp"
 
 namespace lb::cli {
@@ -79,7 +80,8 @@ PlenopticScene PlenopticOptions::load(int truth_patch) const {
   if (!preset.empty() && is_hex_preset(preset)) {
     if (pitch > 0) throw Error("--pitch applies to --raw only (the preset has its own grid)");
     HexGeneratorParams hp = hex_generator_preset(preset, seed);
-    if (truth_patch != -1) hp.preview_patch = truth_patch;  // the truth at the requested M
+    // The truth at the requested M, else at the depth's default M (scored as it is).
+    hp.preview_patch = truth_patch != -1 ? truth_patch : default_hex_params(hp.mla).depth.patch;
     if (hp.preview_patch < 1 || hp.preview_patch > kMaxPatch)
       throw Error("--patch " + std::to_string(hp.preview_patch) + " out of range 1.." + std::to_string(kMaxPatch));
     s = to_scene(generate_hex_scene(hp), "preset " + preset);

@@ -84,6 +84,13 @@ TEST_CASE("cli hex-small: render and depth run plenoptic-hex; the report names t
   CHECK(j["algorithm"] == "plenoptic-hex");
   CHECK(j["ground_truth"] == "truth at M=8");  // the preset's truth at the asked M: scored
   CHECK(j["scores"].size() > 0);
+  // Without --patch the truth is made at the depth's default M, so the map is scored too.
+  r = lbt::run_cli("depth --preset hex-small --backend cpu --out " + depth + " --json " + dj);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  j = lbt::read_json(dj);
+  CHECK(j["ground_truth"] == "truth at M=11");
+  CHECK(j.contains("exact_pct"));
 }
 
 TEST_CASE("cli hex-small: render --views 3x3 writes the engine's hexagonal views") {
