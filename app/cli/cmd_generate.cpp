@@ -1,8 +1,9 @@
 // lightbench-cli generate: a synthetic focused-plenoptic raw with exact ground truth, from a
-// bundled preset (assets/plenoptic/<name>.json, embedded; --assets DIR or LB_ASSETS_DIR
-// overrides or adds files).
+// bundled preset (assets/plenoptic/<name>.json, or assets/plenoptic_hex/<name>.json for a
+// hexagonal multi-focus grid; embedded; --assets DIR or LB_ASSETS_DIR overrides or adds files).
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "cli_common.hpp"
 #include "lightbench/memory_budget.hpp"
@@ -10,6 +11,7 @@
 #include "option_checks.hpp"
 #include "lightbench/assets.hpp"
 #include "lightbench/generator.hpp"
+#include "lightbench/plenoptic_hex.hpp"
 #include "lightbench/scene_file.hpp"
 
 namespace lb::cli {
@@ -20,10 +22,43 @@ std::string preset_list() {
   std::string s;
   try {
     for (const auto& n : generator_presets()) s += (s.empty() ? "" : " | ") + n;
+    for (const auto& n : asset_names("plenoptic_hex")) s += " | " + n;
   } catch (const Error&) {
     s = "a plenoptic asset name";  // a broken LB_ASSETS_DIR is reported when the command runs
   }
   return s;
+}
+
+bool is_hex_preset(const std::string& name) {
+  for (const auto& n : asset_names("plenoptic_hex"))
+    if (n == name) return true;
+  return false;
+}
+
+// A hexagonal (general-grid) preset: assets/plenoptic_hex/<name>.json; scene.json holds "mla".
+void generate_hex(const std::string& preset, const std::string& out, const std::string& json,
+                  std::optional<std::uint64_t> seed, std::optional<int> truth_patch) {
+  HexGeneratorParams params = hex_generator_preset(preset, seed);
+  if (truth_patch) params.preview_patch = *truth_patch;
+  // The RGB raw, its PNG encoding, and the truth and sharp maps (at most 4 raw pixels each).
+  check_host_memory("generate", static_cast<std::uint64_t>(params.width) * params.height * 8 * 4);
+  progress("generate: " + preset + " ...");
+  const HexScene scene = generate_hex_scene(params);
+  const std::string path = save_scene(out, scene);
+  progress_done();
+  std::printf("generated %s: raw %dx%d, %s grid, diameter %g, %zu lens types, truth %dx%d at M=%d -> %s\n",
+              preset.c_str(), scene.raw.width, scene.raw.height, to_string(params.mla.kind), params.mla.diameter,
+              params.mla.types.size(), scene.truth.width, scene.truth.height, params.preview_patch, path.c_str());
+  if (!json.empty()) {
+    Report r("generate");
+    r.root()["parameters"] = {{"preset", preset}, {"seed", params.seed}, {"truth_patch", params.preview_patch},
+                              {"mla", mla_to_json(params.mla)}};
+    r.add_output("scene", path, 0, 0);
+    r.add_output("raw", out + "/raw.png", scene.raw.width, scene.raw.height);
+    r.add_output("truth", out + "/truth.pfm", scene.truth.width, scene.truth.height);
+    r.add_output("sharp", out + "/sharp.png", scene.sharp.width, scene.sharp.height);
+    r.write(json);
+  }
 }
 
 }  // namespace
@@ -48,6 +83,11 @@ Action add_generate(CLI::App& app) {
   app.add_option("--json", o->json, "write a JSON report");
   return [o] {
     if (!o->assets.empty()) set_assets_dir(o->assets);
+    if (is_hex_preset(o->preset)) {
+      generate_hex(o->preset, o->out, o->json, o->seed_opt->count() ? std::optional(o->seed) : std::nullopt,
+                   o->truth_opt->count() ? std::optional(o->truth_patch) : std::nullopt);
+      return;
+    }
     // Absent options keep the preset file's values.
     GeneratorParams params = generator_preset(o->preset);
     if (o->seed_opt->count()) params.seed = o->seed;

@@ -83,11 +83,12 @@ void run_view_grid(CommandState& st, const AlgorithmSpec& spec) {
   const auto& scene = static_cast<const PlenopticData&>(*data).scene;
   const ParamValues given = checked_values(*st.given, spec, *data);
   check_foreign_params(st, spec, *data);
-  for (const char* name : {"rings", "lens_types"})
-    if (given.count(name)) throw Error(st.given->at(name).flag + " is not taken with --views (the views use its default)");
   ViewGridOptions opt;
   if (given.count("patch")) opt.patch = static_cast<int>(given.at("patch"));
   if (given.count("lim")) opt.lim = static_cast<int>(given.at("lim"));
+  // A general grid: its neighbour rings travel as lim (ViewGridOptions), its lens types apart.
+  if (given.count("rings")) opt.lim = static_cast<int>(given.at("rings"));
+  if (given.count("lens_types")) opt.lens_types = static_cast<int>(given.at("lens_types"));
   if (given.count("sigma")) opt.sigma = static_cast<float>(given.at("sigma"));
   opt.step = st.view_step;
   // The parameters every view shares (the scene's truth patch is the default M, as in
@@ -119,7 +120,7 @@ void run_view_grid(CommandState& st, const AlgorithmSpec& spec) {
   nlohmann::json params = nlohmann::json::object();
   st.opener->describe(params, j);
   params["render"] = {{"patch", p.patch}, {"sigma", p.sigma}};
-  if (!scene.mla) params["render"]["lim"] = p.lim;
+  params["render"][scene.mla ? "rings" : "lim"] = p.lim;
   nlohmann::json views = {{"u", nu}, {"v", nv}, {"step", step}, {"max_step", full},
                           {"rule", "s(k) = ((n - 1) / 2 - k) * step; default step min((D - M) / (max(U, V) - 1), M / 4)"}};
   nlohmann::json shifts = nlohmann::json::array();

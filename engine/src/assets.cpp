@@ -20,6 +20,8 @@ constexpr std::uint64_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
 constexpr std::uint64_t kMaxU64 = std::numeric_limits<std::uint64_t>::max();
 // Scene coordinates (micro-image units) stay well inside what a double holds exactly.
 constexpr double kMaxCoord = 1e6;
+// Virtual depths in files: an open range ends here (JSON has no infinity).
+constexpr double kMlaMaxDepth = 1e6;
 
 // A JSON array of exactly n numbers in lo..hi, at key `key` of `f`.
 std::vector<double> numbers(Fields& f, const std::string& key, std::size_t n, double lo, double hi) {
@@ -67,6 +69,52 @@ ScenePlane parse_plane(const nlohmann::json& j, const std::string& where, const 
   return p;
 }
 
+// A micro-lens grid object (assets/README.md, "mla"): a Raytrix-style grid, bases (1, 0)
+// and (0.5, -0.866) unless given; one lens type per entry of "types" (lens-unit offset,
+// virtual-depth range). Validated whole (MlaLayout): "<where>: 'mla': <problem>".
+MlaGeometry parse_mla(Fields& m) {
+  MlaGeometry a;
+  a.diameter = m.number("diameter", kMlaMinDiameter, kMlaMaxDiameter);
+  const auto off = numbers(m, "offset", 2, -kMlaMaxOffset, kMlaMaxOffset);
+  a.offset = {off[0], off[1]};
+  a.rotation = m.number("rotation", -7, 7, 0.0);
+  a.lens_border = m.number("lens_border", 0, kMlaMaxDiameter, 0.0);
+  a.tcp = m.number("tcp", 0, 1e6, 0.0);
+  a.base_x = {1.0, 0.0};
+  a.base_y = {0.5, -0.8660254037844386};
+  if (m.has("base_x")) {
+    const auto b = numbers(m, "base_x", 2, -2, 2);
+    a.base_x = {b[0], b[1]};
+  }
+  if (m.has("base_y")) {
+    const auto b = numbers(m, "base_y", 2, -2, 2);
+    a.base_y = {b[0], b[1]};
+  }
+  const auto sub = numbers(m, "sub_grid_base", 2, -kMlaMaxSubGrid, kMlaMaxSubGrid);
+  a.sub_grid_base = {sub[0], sub[1]};
+  const nlohmann::json& types = m.value("types");
+  if (!types.is_array() || types.empty() || types.size() > static_cast<std::size_t>(kMlaMaxTypes))
+    m.fail("types", "expected an array of 1.." + std::to_string(kMlaMaxTypes) + " lens types, got " +
+                        assets_detail::brief(types));
+  a.types.clear();
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    Fields t(types[i], m.where(), m.key_path("types[" + std::to_string(i) + "]"));
+    const auto o = numbers(t, "offset", 2, -1000, 1000);
+    const auto r = numbers(t, "depth_range", 2, 0, kMlaMaxDepth);
+    t.done();
+    a.types.push_back({{o[0], o[1]}, r[0], r[1]});
+  }
+  m.done();
+  const double dot = a.base_x.x * a.base_y.x + a.base_x.y * a.base_y.y;
+  a.kind = std::abs(dot) < 1e-3 ? MlaKind::Rectangular : MlaKind::Hexagonal;
+  try {
+    MlaLayout check(a, "'mla'");
+  } catch (const Error& e) {
+    throw Error(m.where() + ": " + e.what());
+  }
+  return a;
+}
+
 }  // namespace
 
 GeneratorParams parse_plenoptic_asset(const std::string& text, const std::string& where) {
@@ -111,47 +159,8 @@ HexGeneratorParams parse_plenoptic_hex_asset(const std::string& text, const std:
     if (static_cast<double>(g.width) * g.height > 400e6) f.fail("raw", "the raw image would exceed 400 megapixels");
   }
   {
-    // A Raytrix-style grid: bases (1, 0) and (0.5, -0.866) unless given; one lens type per
-    // entry of "types" (lens-unit offset, virtual-depth range).
     Fields m = f.object("mla");
-    MlaGeometry& a = g.mla;
-    a.diameter = m.number("diameter", kMlaMinDiameter, kMlaMaxDiameter);
-    const auto off = numbers(m, "offset", 2, -kMlaMaxOffset, kMlaMaxOffset);
-    a.offset = {off[0], off[1]};
-    a.rotation = m.number("rotation", -7, 7, 0.0);
-    a.lens_border = m.number("lens_border", 0, kMlaMaxDiameter, 0.0);
-    a.base_x = {1.0, 0.0};
-    a.base_y = {0.5, -0.8660254037844386};
-    if (m.has("base_x")) {
-      const auto b = numbers(m, "base_x", 2, -2, 2);
-      a.base_x = {b[0], b[1]};
-    }
-    if (m.has("base_y")) {
-      const auto b = numbers(m, "base_y", 2, -2, 2);
-      a.base_y = {b[0], b[1]};
-    }
-    const auto sub = numbers(m, "sub_grid_base", 2, -kMlaMaxSubGrid, kMlaMaxSubGrid);
-    a.sub_grid_base = {sub[0], sub[1]};
-    const nlohmann::json& types = m.value("types");
-    if (!types.is_array() || types.empty() || types.size() > static_cast<std::size_t>(kMlaMaxTypes))
-      m.fail("types", "expected an array of 1.." + std::to_string(kMlaMaxTypes) + " lens types, got " +
-                          assets_detail::brief(types));
-    a.types.clear();
-    for (std::size_t i = 0; i < types.size(); ++i) {
-      Fields t(types[i], where, "mla.types[" + std::to_string(i) + "]");
-      const auto o = numbers(t, "offset", 2, -1000, 1000);
-      const auto r = numbers(t, "depth_range", 2, 0, 1e6);
-      t.done();
-      a.types.push_back({{o[0], o[1]}, r[0], r[1]});
-    }
-    m.done();
-    const double dot = a.base_x.x * a.base_y.x + a.base_x.y * a.base_y.y;
-    a.kind = std::abs(dot) < 1e-3 ? MlaKind::Rectangular : MlaKind::Hexagonal;
-    try {
-      MlaLayout check(a, "'mla'");
-    } catch (const Error& e) {
-      throw Error(where + ": " + e.what());
-    }
+    g.mla = parse_mla(m);
   }
   g.seed = f.unsigned_integer("seed", kMaxU64, g.seed);
   g.supersample = f.integer("supersample", 1, 8, g.supersample);
@@ -165,6 +174,24 @@ HexGeneratorParams parse_plenoptic_hex_asset(const std::string& text, const std:
     g.planes.push_back(parse_plane(planes[i], where, "planes[" + std::to_string(i) + "]"));
   f.done();
   return g;
+}
+
+MlaGeometry parse_mla_json(const nlohmann::json& mla, const std::string& where) {
+  Fields m(mla, where, "mla");
+  return parse_mla(m);
+}
+
+nlohmann::json mla_to_json(const MlaGeometry& g) {
+  auto vec = [](MlaVec v) { return nlohmann::json::array({v.x, v.y}); };
+  nlohmann::json j = {{"diameter", g.diameter},         {"offset", vec(g.offset)},
+                      {"rotation", g.rotation},         {"lens_border", g.lens_border},
+                      {"tcp", g.tcp},                   {"base_x", vec(g.base_x)},
+                      {"base_y", vec(g.base_y)},        {"sub_grid_base", vec(g.sub_grid_base)},
+                      {"types", nlohmann::json::array()}};
+  for (const MlaLensType& t : g.types)
+    j["types"].push_back({{"offset", vec(t.offset)},
+                          {"depth_range", {t.depth_min, std::min(t.depth_max, kMlaMaxDepth)}}});
+  return j;
 }
 
 LightFieldAsset parse_lightfield_asset(const std::string& text, const std::string& where) {

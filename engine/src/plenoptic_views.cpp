@@ -14,13 +14,11 @@
 #include <sstream>
 
 #include "lightbench/error.hpp"
+#include "lightbench/hex_tables.hpp"
 #include "lightbench/render_cpu.hpp"
 #include "lightbench/render_tables.hpp"
 
 namespace lb {
-
-// plenoptic_views_hex.cpp: the grid of a scene with a general micro-lens grid.
-LightField4D plenoptic_view_grid_hex(const PlenopticScene& scene, int U, int V, const ViewGridOptions& opt);
 
 namespace {
 std::string num(double v) {
@@ -110,10 +108,62 @@ LightField4D plenoptic_view_grid(const ImageU8& raw, const PlenopticGrid& grid, 
   return lf;
 }
 
+namespace {
+
+// The general grid (scene.mla: hexagonal, rotated, multi-focus): the same shift rule with the
+// lens diameter as D, every view render_hex of one set of tables at its shift. The scene
+// model is the rectangular one on the lattice (plenoptic_hex.hpp), so a plane of patch P
+// moves by (1 - M / P) * s output pixels here too: the same disparity sign.
+LightField4D hex_view_grid(const PlenopticScene& scene, int U, int V, const ViewGridOptions& opt) {
+  const MlaLayout mla(*scene.mla);
+  const MlaGeometry& g = mla.geometry();
+  LB_REQUIRE(opt.patch >= 0, "views: patch size " + std::to_string(opt.patch) + " must be positive (0: default)");
+  HexRenderParams base = default_hex_params(g).render;
+  if (opt.patch > 0) base.patch = opt.patch;
+  if (opt.lim >= 0) base.rings = opt.lim;
+  if (opt.sigma > 0) base.sigma = opt.sigma;
+  if (opt.lens_types >= 0) base.lens_types = opt.lens_types;
+  validate(base, g);
+  const int N = std::max(U, V);
+  LB_REQUIRE(N == 1 || g.diameter - base.patch >= 1.0,
+             "views: patch size " + std::to_string(base.patch) + " leaves no room for parallax in lenses of diameter " +
+                 num(g.diameter) + " (more than one view needs M <= D - 1)");
+  const double full = view_grid_step(N, g.diameter, base.patch);
+  LB_REQUIRE(std::isfinite(opt.step) && opt.step >= 0 && opt.step <= full + 1e-9,
+             "views: step " + num(opt.step) + " out of range (0.." + num(full) + " raw pixels for " +
+                 std::to_string(N) + " views at M=" + std::to_string(base.patch) + ")");
+  const double step = opt.step > 0 ? opt.step : view_grid_default_step(N, g.diameter, base.patch);
+  const ImageU8 rgba = to_rgba(scene.raw);
+  const HexTablesHost t = build_hex_tables(mla, rgba.width, rgba.height, base.patch, base.rings, base.lens_types);
+  LightField4D lf;
+  lf.nu = U;
+  lf.nv = V;
+  lf.width = t.frame.width;
+  lf.height = t.frame.height;
+  lf.source = "plenoptic " + scene.source;
+  lf.layout = "plenoptic";
+  lf.views.reserve(static_cast<std::size_t>(U) * V);
+  for (int v = 0; v < V; ++v)
+    for (int u = 0; u < U; ++u) {
+      HexRenderParams p = base;
+      p.view_x = view_grid_shift(u, U, step);
+      p.view_y = view_grid_shift(v, V, step);
+      lf.views.push_back(to_rgb(render_hex(rgba, t, p, opt.threads)));
+    }
+  validate(lf);
+  return lf;
+}
+
+}  // namespace
+
 LightField4D plenoptic_view_grid(const PlenopticScene& scene, int U, int V, const ViewGridOptions& opt) {
-  if (scene.mla) return plenoptic_view_grid_hex(scene, U, V, opt);
   ViewGridOptions o = opt;
   if (o.patch == 0 && !scene.truth.empty() && scene.truth_patch > 0) o.patch = scene.truth_patch;
+  check_count(U, "horizontal");
+  check_count(V, "vertical");
+  LB_REQUIRE(!scene.raw.empty() && (scene.raw.channels == 3 || scene.raw.channels == 4),
+             "views: the raw must be an RGB or RGBA image");
+  if (scene.mla) return hex_view_grid(scene, U, V, o);
   return plenoptic_view_grid(scene.raw, scene.grid, U, V, o, scene.source);
 }
 

@@ -7,8 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lightbench/assets.hpp"
 #include "lightbench/atomic_file.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/plenoptic_hex.hpp"
 
 namespace lb {
 
@@ -22,6 +24,27 @@ std::string save_scene(const std::string& dir, const GeneratedScene& scene) {
   nlohmann::json j = nlohmann::json::parse(scene_json(scene.params));
   j["raw"] = "raw.png";
   j["truth"] = "truth.pfm";
+  const std::string path = (fs::path(dir) / "scene.json").string();
+  write_file_atomic(path, j.dump(2) + "\n");
+  return path;
+}
+
+std::string save_scene(const std::string& dir, const HexScene& scene) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw Error("'" + dir + "': cannot create directory: " + ec.message());
+  save_image((fs::path(dir) / "raw.png").string(), scene.raw);
+  save_pfm((fs::path(dir) / "truth.pfm").string(), scene.truth);
+  save_image((fs::path(dir) / "sharp.png").string(), scene.sharp);
+  const HexGeneratorParams& p = scene.params;
+  nlohmann::json j = {{"raw", "raw.png"},
+                      {"truth", "truth.pfm"},
+                      {"truth_patch", scene.frame.patch},
+                      {"sharp", "sharp.png"},
+                      {"mla", mla_to_json(p.mla)},
+                      {"generator", {{"seed", p.seed}, {"defocus", p.defocus}, {"supersample", p.supersample},
+                                     {"vignette_start", p.vignette_start}}}};
   const std::string path = (fs::path(dir) / "scene.json").string();
   write_file_atomic(path, j.dump(2) + "\n");
   return path;
@@ -59,6 +82,25 @@ double real_field(const nlohmann::json& obj, const char* key, double fallback, b
 }
 }  // namespace
 
+namespace {
+// A scene on a general grid: its frame exists and the truth fits it.
+void check_general_scene(const PlenopticScene& s, const std::string& json_path) {
+  HexFrame f;
+  try {
+    f = hex_frame(MlaLayout(*s.mla), s.raw.width, s.raw.height, std::max(1, s.truth_patch));
+  } catch (const Error& e) {
+    throw Error("'" + json_path + "': " + e.what());
+  }
+  if (s.truth.empty()) return;
+  LB_REQUIRE(s.truth_patch >= 1, "'" + json_path + "': field truth_patch (1.." + std::to_string(kMaxPatch) +
+                                     ") is needed with a truth on a micro-lens grid");
+  LB_REQUIRE(s.truth.width == f.width && s.truth.height == f.height && s.truth.channels == 1,
+             "'" + json_path + "': the truth is " + std::to_string(s.truth.width) + "x" +
+                 std::to_string(s.truth.height) + " but the grid's frame at M = " + std::to_string(s.truth_patch) +
+                 " is " + std::to_string(f.width) + "x" + std::to_string(f.height));
+}
+}  // namespace
+
 PlenopticScene load_scene(const std::string& json_path) {
   namespace fs = std::filesystem;
   std::ifstream f(json_path);
@@ -70,12 +112,18 @@ PlenopticScene load_scene(const std::string& json_path) {
     throw Error("'" + json_path + "': not valid JSON (" + std::string(e.what()) + ")");
   }
   PlenopticScene s;
+  LB_REQUIRE(j.is_object(), "'" + json_path + "': not a JSON object");
+  if (j.contains("mla")) s.mla = parse_mla_json(j["mla"], "'" + json_path + "'");
   try {
-    const auto& g = j.at("grid");
-    LB_REQUIRE(g.is_object(), "'" + json_path + "': field grid is not an object");
-    s.grid = {int_field(g, "nx", 1, 100000, json_path), int_field(g, "ny", 1, 100000, json_path),
-              real_field(g, "pitch", 0, true, json_path), real_field(g, "ox", 0.0, false, json_path),
-              real_field(g, "oy", 0.0, false, json_path)};
+    if (s.mla && !j.contains("grid")) {
+      s.grid = PlenopticGrid{1, 1, s.mla->diameter, 0.0, 0.0};  // never used by the general path
+    } else {
+      const auto& g = j.at("grid");
+      LB_REQUIRE(g.is_object(), "'" + json_path + "': field grid is not an object");
+      s.grid = {int_field(g, "nx", 1, 100000, json_path), int_field(g, "ny", 1, 100000, json_path),
+                real_field(g, "pitch", 0, true, json_path), real_field(g, "ox", 0.0, false, json_path),
+                real_field(g, "oy", 0.0, false, json_path)};
+    }
     const fs::path base = fs::path(json_path).parent_path();
     s.raw = load_image((base / j.at("raw").get<std::string>()).string());
     if (j.contains("truth")) {
@@ -85,7 +133,11 @@ PlenopticScene load_scene(const std::string& json_path) {
   } catch (const nlohmann::json::exception& e) {
     throw Error("'" + json_path + "': missing or invalid field (" + std::string(e.what()) + ")");
   }
-  validate(s.grid, s.raw.width, s.raw.height);
+  if (s.mla) {
+    check_general_scene(s, json_path);
+  } else {
+    validate(s.grid, s.raw.width, s.raw.height);
+  }
   s.source = json_path;
   return s;
 }

@@ -119,12 +119,13 @@ TEST_CASE("plenoptic-hex spec: outputs, variants, value names, data-dependent ra
   // D = 24: patch sizes up to 23; three types with ranges: in focus by default.
   CHECK(find_param(t.infos, "patch")->max == 23);
   CHECK(find_param(t.infos, "view_x")->max == 12);
-  CHECK(t.defaults.at("lens_types") == kLensTypesInFocus);
+  CHECK(t.defaults.at("lens_types") == kLensTypesAll);
   CHECK(t.defaults.at("patch") == 11);
-  // The rectangular scene: one type, every lens.
+  CHECK(t.defaults.at("sigma") == doctest::Approx(24.0 / 7.0));
+  // The rectangular scene: its pitch sets the ranges.
   auto rect = std::make_shared<PlenopticData>();
   rect->scene = to_scene(generate_scene(generator_preset("small", 3)), "small");
-  CHECK(s.params(rect.get()).defaults.at("lens_types") == kLensTypesAll);
+  CHECK(find_param(s.params(rect.get()).infos, "patch")->max == 43);  // pitch 44.75
   // Depth follows render's patch, rings and lens types.
   const HexRunParams p = plenoptic_hex_params({{"patch", 9}, {"rings", 2}, {"lens_types", 0}},
                                               scene_geometry(data->scene));

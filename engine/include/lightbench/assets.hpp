@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "lightbench/distort.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/lightfield.hpp"
@@ -55,6 +57,12 @@ GeneratorParams parse_plenoptic_asset(const std::string& text, const std::string
 // plenoptic_hex: the raw size, a micro-lens grid ("mla": diameter, offset, sub_grid_base,
 // types; Raytrix bases unless given), the planes and generator settings (assets/README.md).
 HexGeneratorParams parse_plenoptic_hex_asset(const std::string& text, const std::string& where);
+// The micro-lens grid object of a plenoptic_hex asset and of a scene.json ("mla", assets/
+// README.md), strict and validated (MlaLayout): one line "<where>: 'mla.<key>': <problem>".
+MlaGeometry parse_mla_json(const nlohmann::json& mla, const std::string& where);
+// The object parse_mla_json reads back to the same geometry (an open depth range, +infinity,
+// is written as 1e6; every other number exactly). kind follows from the bases.
+nlohmann::json mla_to_json(const MlaGeometry& g);
 
 struct LightFieldAsset {
   int width = 0, height = 0;     // of every view

@@ -36,7 +36,7 @@ struct HexRunParams {
 };
 
 // Defaults for a geometry: M = 11 clamped to (D - 1), depth 7..14 clamped likewise, rings 1,
-// sigma D / 5, lens types in focus when the grid has several types with ranges.
+// sigma D / 7, every lens type (hex_tables.cpp says why; measured in docs/DESIGN.md).
 HexRunParams default_hex_params(const MlaGeometry& g);
 // Live parameters bound to p with ranges for g (patch, view_x, view_y, rings, sigma,
 // lens_types, pmin, pmax, window, aperture).

@@ -33,8 +33,8 @@
 // blend of whole neighbour micro-images, not a sub-pixel warp, so d(P) is a model, not an
 // exact truth: it is not stored as ground truth (plenoptic_view_disparity gives it).
 //
-// Every view is rendered by render_plenoptic_view, the single place a grid geometry enters
-// (a hexagonal grid plugs in there).
+// Every view is rendered by render_plenoptic_view (rectangular grid) or, for a scene with a
+// general grid, by render_hex (hex_tables.hpp) at its shift.
 #include <vector>
 
 #include "lightbench/image.hpp"
@@ -54,6 +54,9 @@ struct ViewGridOptions {
   double step = 0;     // raw pixels between neighbouring views (<= max_step); 0: the default
                        // min(max_step, M / 4)
   int threads = 0;     // CPU threads (0: default)
+  // General grids only (scene.mla set; lim above is then the neighbour rings): which lenses,
+  // -1: the geometry's default (hex_tables.hpp: in focus on a multi-focus array).
+  int lens_types = -1;
 };
 
 // The largest step between neighbouring views (raw pixels) of a grid whose longer axis has N
@@ -72,8 +75,8 @@ ImageU8 render_plenoptic_view(const ImageU8& raw, const PlenopticGrid& grid, con
 
 // A scene's shared view parameters and the pitch its steps are measured against: its grid's
 // (view_grid_params; the truth patch, when it has truth, as the default M), or for a general
-// micro-lens grid (scene.mla) the lens diameter, default_hex_params' patch and sigma (lim -1:
-// it does not apply; lb::Error when opt.lim is set).
+// micro-lens grid (scene.mla) the lens diameter and default_hex_params' patch, sigma and
+// rings (as lim: on a general grid lim is the neighbour rings, as in plenoptic_view_grid).
 RenderParams view_grid_scene_params(const PlenopticScene& scene, const ViewGridOptions& opt);
 double view_grid_pitch(const PlenopticScene& scene);
 
@@ -82,9 +85,10 @@ double view_grid_pitch(const PlenopticScene& scene);
 // source "plenoptic <source>", no ground truth (see above).
 LightField4D plenoptic_view_grid(const ImageU8& raw, const PlenopticGrid& grid, int U, int V,
                                  const ViewGridOptions& opt = {}, const std::string& source = "raw");
-// The scene's raw and grid; its truth patch (when it has truth) is the default M. A general
-// micro-lens grid (scene.mla) renders each view with render_hex_cpu over the frame at M
-// (plenoptic_hex.hpp), rings and lens types at their defaults (plenoptic_views_hex.cpp).
+// The scene's raw and grid; its truth patch (when it has truth) is the default M. A scene
+// with a general grid (scene.mla: hexagonal, rotated, multi-focus) renders through the
+// general path (render_hex) with the same shift rule, D = the lens diameter, the frame of
+// hex_frame() as the view size.
 LightField4D plenoptic_view_grid(const PlenopticScene& scene, int U, int V, const ViewGridOptions& opt = {});
 
 // The model disparity d(P) = step * (1 - M / P) of the rule above for a plane at patch size P.

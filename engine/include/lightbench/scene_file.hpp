@@ -12,6 +12,8 @@
 
 namespace lb {
 
+struct HexScene;  // plenoptic_hex.hpp
+
 struct PlenopticScene {
   ImageU8 raw;            // as loaded (RGB or RGBA)
   PlenopticGrid grid;
@@ -31,6 +33,12 @@ MlaGeometry scene_geometry(const PlenopticScene& scene);
 
 // Writes DIR/raw.png, DIR/truth.pfm and DIR/scene.json (creating DIR). Returns the JSON path.
 std::string save_scene(const std::string& dir, const GeneratedScene& scene);
+// A generated scene on any micro-lens grid: also DIR/sharp.png (the appearance truth); the
+// JSON holds "mla" (assets/README.md's object) instead of "grid", and truth_patch.
+std::string save_scene(const std::string& dir, const HexScene& scene);
+// Either kind: with "mla" the scene's mla is set (grid optional: a one-lens placeholder), the
+// raw must hold a whole lens and the truth must be hex_frame()'s size at truth_patch. Every
+// problem is one lb::Error line naming the file and the field.
 PlenopticScene load_scene(const std::string& json_path);
 PlenopticScene to_scene(GeneratedScene&& generated, const std::string& source);
 
