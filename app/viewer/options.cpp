@@ -142,6 +142,12 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   app.add_option("--frames", o.frames,
                  "frames to render before --screenshot (it then waits for the runs in flight, drawing on)")
       ->capture_default_str();
+  app.add_option("--latency-sweep", o.latency_sweep,
+                 "measure slider-to-pixels latency: change one parameter of the algorithm N times (after 2 "
+                 "warm-up changes), each once the last change is on screen; figures in the screenshot's sidecar "
+                 "(\"latency\") and on stdout");
+  app.add_option("--latency-param", o.latency_param,
+                 "the parameter --latency-sweep changes (default: the first that changes what a pane shows)");
   app.add_option("--script", o.script,
                  "parameter changes during the frames: FRAME:NAME=VALUE;... sets the panel's live parameter "
                  "NAME at frame FRAME, as a slider would (runs in flight are superseded)");
@@ -186,6 +192,11 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
       o.soak_device_mib = d;
     }
     if (soak_seed) o.soak_seed = *soak_seed;
+    if (o.latency_sweep < 0 || o.latency_sweep > 100000)
+      throw Error("--latency-sweep expects 1..100000 changes, got " + std::to_string(o.latency_sweep));
+    if (!o.latency_param.empty() && o.latency_sweep == 0) throw Error("--latency-param needs --latency-sweep N");
+    if (o.latency_sweep > 0 && o.screenshot.empty())
+      throw Error("--latency-sweep reports in the screenshot's sidecar: give --screenshot FILE");
     // Headless there is nothing to look at and no way to close: a run must be scripted.
     if (o.headless && o.screenshot.empty() && !soak)
       throw Error("--headless renders offscreen: give --screenshot FILE (after --frames N frames) or --soak N");

@@ -56,6 +56,9 @@ struct ViewerOptions {
   // Soak (--soak N): N random steps through the viewer's own code paths, each checked for
   // GL errors, unreported bad drops and memory growth (soak.hpp); exit code 1 when it fails.
   int soak = 0;
+  // --latency-sweep N [--latency-param NAME]: slider-to-pixels latency (latency.hpp).
+  int latency_sweep = 0;
+  std::string latency_param;
   std::uint64_t soak_seed = 1;
   std::string soak_report;             // JSON report
   double soak_host_mib = 32, soak_device_mib = 16;  // --soak-bound: allowed growth after the warm-up

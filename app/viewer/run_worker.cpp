@@ -8,6 +8,35 @@
 
 namespace lb::viewer {
 
+namespace {
+struct ResultBell {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::uint64_t rung = 0;  // runs finished
+  std::uint64_t seen = 0;  // by the UI thread
+};
+ResultBell& bell() {
+  static ResultBell b;
+  return b;
+}
+}  // namespace
+
+void notify_result_ready() {
+  {
+    std::lock_guard<std::mutex> lock(bell().mu);
+    ++bell().rung;
+  }
+  bell().cv.notify_all();
+}
+
+bool wait_for_result(double seconds) {
+  ResultBell& b = bell();
+  std::unique_lock<std::mutex> lock(b.mu);
+  const bool got = b.cv.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return b.rung != b.seen; });
+  b.seen = b.rung;
+  return got;
+}
+
 RunWorker::RunWorker(std::unique_ptr<Runner> runner)
     : runner_(std::move(runner)),
       kind_(runner_->kind()),

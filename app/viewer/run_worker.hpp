@@ -59,6 +59,14 @@ struct RunResult {
   double ms = 0.0;       // wall time of the run
 };
 
+// The UI thread's wake-up: every worker rings it when a run finishes, and the frame loop
+// waits on it instead of sleeping out a whole frame while runs are in flight, so a result is
+// drawn as soon as it is ready (issue 23: slider-to-pixels latency).
+void notify_result_ready();
+// Waits up to `seconds` for a run finished since the previous call (UI thread); true when one
+// did (at once when it already had).
+bool wait_for_result(double seconds);
+
 class RunWorker {
  public:
   explicit RunWorker(std::unique_ptr<Runner> runner);

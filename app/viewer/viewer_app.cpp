@@ -48,6 +48,7 @@ ViewerApp::ViewerApp(AppWindow& window, const ViewerOptions& options)
   if (!pool_.startup_error().empty()) report(pool_.startup_error());
   algorithms_ = make_algorithms();
   parse_script();
+  sweep_.samples = opt_.latency_sweep;
   apply_options();
   after_data_change();
   if (opt_.soak > 0) {
@@ -431,8 +432,10 @@ int ViewerApp::run_frames() {
     const bool in_flight = runs_pending();
     const bool busy = scripted || soak_ || quiet_frames < 3 || in_flight;
     if (in_flight && frame_start >= 0.0) {
+      // ... but a finished run wakes the loop at once (its result is drawn now, not at the
+      // next 60 Hz tick: slider-to-pixels latency).
       const double wait = 1.0 / 60.0 - (now_seconds() - frame_start);
-      if (wait > 0) std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+      if (wait > 0) wait_for_result(wait);
     }
     window_.process_events(minimised ? 0.1 : (busy ? 0.0 : 0.25));
     if (window_.take_activity()) quiet_frames = 0;
@@ -450,6 +453,7 @@ int ViewerApp::run_frames() {
     frame_start = t;
     if (in_flight) ++busy_frames_;
     apply_script(frame + 1);
+    latency_step();
     collect_results();
     window_.begin_imgui_frame();
     build_ui(fb_w, fb_h);
@@ -477,11 +481,16 @@ int ViewerApp::run_frames() {
     // The screenshot waits for the runs in flight (frames go on meanwhile), so the image and
     // the sidecar belong to the final parameters.
     if (scripted && frame >= std::max(opt_.frames, last_script_frame + 1) && !runs_pending() &&
-        (!opt_.resize_test || resize_done)) {
+        (!opt_.resize_test || resize_done) && (sweep_.samples <= 0 || sweep_.done())) {
       try {
         nlohmann::json layout = layout_json(fb_w, fb_h);
         layout["errors"] = errors_;
         layout["frames"] = frames_json();
+        if (opt_.latency_sweep > 0) {
+          layout["latency"] = latency_json();
+          std::printf("lightbench: latency %s %s: %s\n", algorithm().id().c_str(), sweep_.param.c_str(),
+                      layout["latency"].dump().c_str());
+        }
         save_screenshot(opt_.screenshot, fb_w, fb_h, layout);
         std::printf("lightbench: screenshot %s (%dx%d, %d frames)\n", opt_.screenshot.c_str(),
                     fb_w, fb_h, frame);
@@ -499,6 +508,7 @@ int ViewerApp::run_frames() {
       }
     }
     window_.swap();
+    latency_frame_end();
   }
   return 0;
 }

@@ -15,6 +15,7 @@
 #include "colour_bar.hpp"
 #include "diff_stats.hpp"
 #include "image_pane.hpp"
+#include "latency.hpp"
 #include "lens_overlay.hpp"
 #include "lightbench/gl/image_display.hpp"
 #include "lightbench/gl/texture.hpp"
@@ -77,6 +78,11 @@ class ViewerApp {
   void parse_script();
   // The sidecar's "frames": frame times and how many were drawn while a run was in flight.
   nlohmann::json frames_json() const;
+  // --latency-sweep (viewer_latency.cpp): the next parameter change at the frame's start, and
+  // at its end the samples of the results it showed; the sidecar's "latency" block.
+  void latency_step();
+  void latency_frame_end();
+  nlohmann::json latency_json() const;
   void draw_panes(int fb_w, int fb_h);
   // How pane i is drawn this frame: its display style, whether it shows the difference, and
   // its colour bar (scalar panes and the difference).
@@ -131,6 +137,8 @@ class ViewerApp {
     double value;
   };
   std::vector<ScriptStep> script_;  // --script
+  LatencyProbe latency_;             // the panes' results: slider-to-pixels (latency.hpp)
+  LatencySweep sweep_;               // --latency-sweep N
 };
 
 }  // namespace lb::viewer

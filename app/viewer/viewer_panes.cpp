@@ -111,7 +111,9 @@ void ViewerApp::collect_results() {
       try {
         gl::GlTextureSurface& target = pane.output_for(r.request.format);
         target.set_interop_enabled(state_.use_interop);
+        const double copy_start = now_seconds();
         target.write_from(*r.surface);
+        latency_.accepted(pane.index(), pane.pending_since, r.ms, copy_start, now_seconds());
         pane.computed = &target;
         if (!pane.error.empty() && state_.error == pane.error) state_.error.clear();
         pane.error.clear();

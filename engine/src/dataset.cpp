@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -24,6 +25,27 @@ using namespace detail;
 std::string detail::lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
+}
+
+std::string detail::trim(const std::string& s) {
+  std::size_t a = 0, b = s.size();
+  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+  return s.substr(a, b - a);
+}
+
+bool detail::parse_finite(const std::string& v, double* out) {
+  std::size_t used = 0;
+  double x = 0;
+  try {
+    x = std::stod(v, &used);
+  } catch (const std::exception&) {
+    return false;
+  }
+  while (used < v.size() && std::isspace(static_cast<unsigned char>(v[used]))) ++used;
+  if (used == 0 || used != v.size() || !std::isfinite(x)) return false;
+  *out = x;
+  return true;
 }
 
 // The non-throwing forms: a folder that cannot be read is "not there", never a

@@ -1,5 +1,6 @@
 #pragma once
-// Helpers shared by the data-set files (dataset.cpp, dataset_kitti.cpp, dataset_iqa.cpp):
+// Helpers shared by the data-set files (dataset.cpp, dataset_kitti.cpp, dataset_iqa.cpp,
+// stereo_layout.cpp):
 // case-insensitive folder listings (the published sets mix I01.BMP / i01_01_1.bmp) and the
 // KITTI folder names. Not part of the engine's interface.
 #include <cstdint>
@@ -18,6 +19,12 @@ bool is_file(const std::filesystem::path& p);  // a regular file
 // folders when true). Sorted by the lower-case name; the first of two names differing only in
 // case wins. Empty when dir is not a folder.
 std::map<std::string, std::string> list_lower(const std::filesystem::path& dir, bool want_dirs);
+
+// s without leading and trailing white space.
+std::string trim(const std::string& s);
+// A whole finite number (trailing white space allowed): true and *out set, false otherwise.
+// The callers word their own one-line errors.
+bool parse_finite(const std::string& v, double* out);
 
 // A small text file (at most max_bytes), read whole; one-line lb::Error naming it otherwise.
 std::string read_text_file(const std::filesystem::path& p, const std::string& what, std::uintmax_t max_bytes);

@@ -24,24 +24,11 @@ namespace {
 // The score files: TID2013's has 3000 lines (~70 KB), KADID-10k's 10125 (~400 KB).
 constexpr std::uintmax_t kMaxScoreFile = 16u << 20;
 
-std::string trim(const std::string& s) {
-  std::size_t a = 0, b = s.size();
-  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
-  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
-  return s.substr(a, b - a);
-}
-
 std::string shown(const std::string& s) { return "'" + (s.size() > 60 ? s.substr(0, 60) + "..." : s) + "'"; }
 
 double score(const std::string& v, const std::string& at) {
-  std::size_t used = 0;
   double x = 0;
-  try {
-    x = std::stod(v, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  LB_REQUIRE(used > 0 && used == v.size() && std::isfinite(x), at + shown(v) + " is not a number");
+  LB_REQUIRE(parse_finite(v, &x), at + shown(v) + " is not a number");
   return x;
 }
 

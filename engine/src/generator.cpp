@@ -116,37 +116,23 @@ GeneratedScene generate_scene(const GeneratorParams& params, int threads) {
   const double D = G.pitch, centre = (D - 1.0) / 2.0, radius = D / 2.0;
   const int ss = params.supersample;
 
-  parallel_for(scene.raw.height, [&](int Y) {
-    std::uint8_t* row = scene.raw.row(Y);
-    for (int X = 0; X < scene.raw.width; ++X) {
-      double acc[3] = {0, 0, 0};
-      for (int sy = 0; sy < ss; ++sy)
-        for (int sx = 0; sx < ss; ++sx) {
-          // Sub-sample position in pixel-index coordinates (pixel k is centred on k).
-          const double px = X + (sx + 0.5) / ss - 0.5, py = Y + (sy + 0.5) / ss - 0.5;
-          const long n = static_cast<long>(std::floor((px - G.ox + 0.5) / D));
-          const long m = static_cast<long>(std::floor((py - G.oy + 0.5) / D));
-          if (n < 0 || m < 0 || n >= G.nx || m >= G.ny) continue;  // outside the lens grid
-          const double u = px - G.ox - n * D - centre, v = py - G.oy - m * D - centre;
-          // Circular micro-lens aperture with a smooth fall-off (vignetting).
-          const double r = std::sqrt(u * u + v * v) / radius;
-          const double vs = params.vignette_start;
-          const double vig = r <= vs ? 1.0 : (r >= 1.0 ? 0.0 : smooth((1.0 - r) / (1.0 - vs)));
-          if (vig <= 0.0) continue;
-          double rgb[3] = {0, 0, 0};
-          for (std::size_t k = 0; k < planes.size(); ++k) {
-            const double P = planes[k].patch;
-            const double s = n + u / P, t = m + v / P;  // scene coordinate of this plane
-            if (!covers(planes[k], s, t)) continue;
-            plane_texture(plane_seed(params.seed, planes[k], k), s * P, t * P, rgb);
-            break;
-          }
-          for (int c = 0; c < 3; ++c) acc[c] += vig * rgb[c];
-        }
-      for (int c = 0; c < 3; ++c)
-        row[X * 3 + c] = static_cast<std::uint8_t>(std::lround(std::clamp(acc[c] / (ss * ss), 0.0, 255.0)));
+  supersample_raw(scene.raw, ss, threads, [&](double px, double py, double rgb[3]) {
+    const long n = static_cast<long>(std::floor((px - G.ox + 0.5) / D));
+    const long m = static_cast<long>(std::floor((py - G.oy + 0.5) / D));
+    if (n < 0 || m < 0 || n >= G.nx || m >= G.ny) return 0.0;  // outside the lens grid
+    const double u = px - G.ox - n * D - centre, v = py - G.oy - m * D - centre;
+    // Circular micro-lens aperture with a smooth fall-off (vignetting).
+    const double vig = vignette(std::sqrt(u * u + v * v) / radius, params.vignette_start);
+    if (vig <= 0.0) return 0.0;
+    for (std::size_t k = 0; k < planes.size(); ++k) {
+      const double P = planes[k].patch;
+      const double s = n + u / P, t = m + v / P;  // scene coordinate of this plane
+      if (!covers(planes[k], s, t)) continue;
+      plane_texture(plane_seed(params.seed, planes[k], k), s * P, t * P, rgb);
+      break;
     }
-  }, threads);
+    return vig;
+  });
 
   // Ground truth at the preview patch size M: output pixel (x, y) sees scene coordinate
   // ((x + 0.5) / M - 0.5, ...) (the renderer's patch centre at the in-focus size).

@@ -112,38 +112,25 @@ HexScene generate_hex_scene(const HexGeneratorParams& params, int threads) {
       blur[k * static_cast<std::size_t>(mla.type_count()) + static_cast<std::size_t>(t)] = params.defocus * off;
     }
 
-  parallel_for(scene.raw.height, [&](int Y) {
-    std::uint8_t* row = scene.raw.row(Y);
-    for (int X = 0; X < scene.raw.width; ++X) {
-      double acc[3] = {0, 0, 0};
-      for (int sy = 0; sy < ss; ++sy)
-        for (int sx = 0; sx < ss; ++sx) {
-          // Sub-sample position (pixel k is centred on k), its lens and local offset.
-          const double px = X + (sx + 0.5) / ss - 0.5, py = Y + (sy + 0.5) / ss - 0.5;
-          const MlaLens L = mla.nearest(px, py);
-          const double dx = px - L.cx, dy = py - L.cy;
-          const double r = std::sqrt(dx * dx + dy * dy) / radius;
-          const double vs = params.vignette_start;
-          const double vig = r <= vs ? 1.0 : (r >= 1.0 ? 0.0 : smooth((1.0 - r) / (1.0 - vs)));
-          if (vig <= 0.0) continue;
-          // Into the grid's frame: u = R^-1 (p - c), S_L = i base_x + j base_y.
-          const double ux = cs * dx + sn * dy, uy = -sn * dx + cs * dy;
-          const double lx = L.i * g.base_x.x + L.j * g.base_y.x, ly = L.i * g.base_x.y + L.j * g.base_y.y;
-          double rgb[3] = {0, 0, 0};
-          for (std::size_t k = 0; k < planes.size(); ++k) {
-            const double P = planes[k].patch;
-            const double s = lx + ux / P, t = ly + uy / P;
-            if (!covers(planes[k], s, t)) continue;
-            plane_colour(params, planes, k, s, t,
-                         blur[k * static_cast<std::size_t>(mla.type_count()) + static_cast<std::size_t>(L.type)], rgb);
-            break;
-          }
-          for (int c = 0; c < 3; ++c) acc[c] += vig * rgb[c];
-        }
-      for (int c = 0; c < 3; ++c)
-        row[X * 3 + c] = static_cast<std::uint8_t>(std::lround(std::clamp(acc[c] / (ss * ss), 0.0, 255.0)));
+  supersample_raw(scene.raw, ss, threads, [&](double px, double py, double rgb[3]) {
+    // The sub-sample's lens and local offset.
+    const MlaLens L = mla.nearest(px, py);
+    const double dx = px - L.cx, dy = py - L.cy;
+    const double vig = vignette(std::sqrt(dx * dx + dy * dy) / radius, params.vignette_start);
+    if (vig <= 0.0) return 0.0;
+    // Into the grid's frame: u = R^-1 (p - c), S_L = i base_x + j base_y.
+    const double ux = cs * dx + sn * dy, uy = -sn * dx + cs * dy;
+    const double lx = L.i * g.base_x.x + L.j * g.base_y.x, ly = L.i * g.base_x.y + L.j * g.base_y.y;
+    for (std::size_t k = 0; k < planes.size(); ++k) {
+      const double P = planes[k].patch;
+      const double s = lx + ux / P, t = ly + uy / P;
+      if (!covers(planes[k], s, t)) continue;
+      plane_colour(params, planes, k, s, t,
+                   blur[k * static_cast<std::size_t>(mla.type_count()) + static_cast<std::size_t>(L.type)], rgb);
+      break;
     }
-  }, threads);
+    return vig;
+  });
 
   // Truths over the output frame: the front plane's patch size and its sharp texture.
   const HexFrame& f = scene.frame;

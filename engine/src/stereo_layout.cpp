@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "dataset_internal.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/stereo_io.hpp"
 
@@ -18,10 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+using dataset::detail::lower;
 
 std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
 
@@ -57,25 +55,12 @@ std::string read_small_text(const fs::path& p, const std::string& what) {
 }
 
 double parse_number(const std::string& v, const std::string& where, const std::string& key) {
-  std::size_t used = 0;
   double x = 0;
-  try {
-    x = std::stod(v, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  while (used < v.size() && std::isspace(static_cast<unsigned char>(v[used]))) ++used;
-  LB_REQUIRE(used > 0 && used == v.size() && std::isfinite(x),
-             where + ": " + key + " = '" + v + "' is not a number");
+  LB_REQUIRE(dataset::detail::parse_finite(v, &x), where + ": " + key + " = '" + v + "' is not a number");
   return x;
 }
 
-std::string trim(const std::string& s) {
-  std::size_t a = 0, b = s.size();
-  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
-  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
-  return s.substr(a, b - a);
-}
+using dataset::detail::trim;
 
 // A 2014 mask0nocc.png: 255 non-occluded, 128 occluded, 0 invalid -> the nonocc and all masks
 // (255 = counted).

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "headless_process.hpp"
+#include "viewer_shot.hpp"
 #include "lightbench/gl/egl_headless.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/stereo_io.hpp"
@@ -35,28 +36,10 @@ namespace {
 
 std::string out_file(const std::string& name) { return lb::test::out_dir() + "/async_" + name; }
 
-struct Shot {
-  int rc = -1;
-  std::string log;
-  json layout;
-  lb::ImageU8 png;
-};
+using lb::test::Shot;
 
 Shot run(const std::string& exe, const std::string& name, const std::string& args) {
-  Shot s;
-  const std::string png = out_file(name + ".png");
-  fs::remove(png);
-  fs::remove(png + ".json");
-  const std::string cmd = quoted(exe) + " --headless --backend cpu --size 960x600 " + args + " --screenshot " + quoted(png);
-  MESSAGE("running: " << cmd);
-  const auto r = lb::test::run_logged(cmd, out_file(name + ".log"));
-  s.rc = r.rc;
-  s.log = r.log;
-  if (fs::exists(png) && fs::exists(png + ".json")) {
-    s.png = lb::load_image(png, 3);
-    s.layout = lb::test::read_json(png + ".json");
-  }
-  return s;
+  return lb::test::run_shot(exe, out_file(name), args);
 }
 
 Shot viewer(const std::string& name, const std::string& args) { return run(lb::test::viewer_path(), name, args); }
@@ -235,4 +218,31 @@ int main(int argc, char** argv) {
   doctest::Context ctx;
   ctx.applyCommandLine(argc, argv);
   return ctx.run();
+}
+
+TEST_CASE("--latency-sweep: slider-to-pixels samples with their parts, one per pane result") {
+  const Shot s = viewer("latency", "--preset tiny --latency-sweep 4 --frames 1");
+  REQUIRE_MESSAGE(s.rc == 0, s.log);
+  REQUIRE(s.layout.contains("latency"));
+  const json& l = s.layout["latency"];
+  CHECK(l["param"].get<std::string>() == "patch");  // the first parameter that changes a pane
+  CHECK(l["changes"].get<int>() == 6);               // 2 warm-up + 4
+  CHECK(l["count"].get<int>() >= 4);                  // every change reruns at least pane A
+  const double total = l["total"]["p50_ms"], compute = l["compute"]["p50_ms"], draw = l["draw"]["p50_ms"];
+  CHECK(compute > 0.0);
+  CHECK(draw > 0.0);
+  CHECK(total >= compute);
+  CHECK(l["total"]["p99_ms"].get<double>() >= total);
+  CHECK(s.log.find("lightbench: latency plenoptic patch") != std::string::npos);
+  // A named parameter; one that does not exist, or the option without a screenshot, fail in one line.
+  const Shot named = viewer("latency_named", "--preset tiny --latency-sweep 2 --latency-param sigma --frames 1");
+  REQUIRE_MESSAGE(named.rc == 0, named.log);
+  CHECK(named.layout["latency"]["param"].get<std::string>() == "sigma");
+  const Shot bad = viewer("latency_bad", "--preset tiny --latency-sweep 2 --latency-param nope --frames 1");
+  CHECK(bad.rc != 0);
+  CHECK(bad.log.find("--latency-param: plenoptic: render & depth has no parameter 'nope'") != std::string::npos);
+  const auto r = lb::test::run_logged(quoted(lb::test::viewer_path()) + " --headless --latency-sweep 3",
+                                      out_file("latency_noshot.log"));
+  CHECK(r.rc != 0);
+  CHECK(r.log.find("--latency-sweep reports in the screenshot's sidecar") != std::string::npos);
 }

@@ -17,6 +17,7 @@
 
 #include "lightbench/error.hpp"
 #include "lightbench/hci_metrics.hpp"
+#include "lightbench/disparity_error_math.hpp"
 #include "lightbench/hd.hpp"
 
 namespace lb::hci {
@@ -24,26 +25,14 @@ namespace lb::hci {
 // The protocol's thresholds (BadPix 0.07 headline, 0.03, 0.01).
 constexpr double kBad007 = 0.07, kBad003 = 0.03, kBad001 = 0.01;
 
-LB_HD bool finite(float v) {
-#if defined(__CUDA_ARCH__)
-  return isfinite(v);
-#else
-  return std::isfinite(v);
-#endif
-}
+// finite() and abs_error(): one definition for every protocol (disparity_error_math.hpp).
+using disparity_math::abs_error;
+using disparity_math::finite;
 
 // An invalid estimate: NaN or infinite (HCI disparities are signed, so a negative estimate
 // is a real value here). Counted as bad at every threshold, left out of the MSE.
 LB_HD bool invalid(float d) { return !finite(d); }
 
-// |d - g| in double.
-LB_HD double abs_error(float d, float g) {
-#if defined(__CUDA_ARCH__)
-  return fabs(__dsub_rn(static_cast<double>(d), static_cast<double>(g)));
-#else
-  return std::fabs(static_cast<double>(d) - static_cast<double>(g));
-#endif
-}
 
 // The error map's value: |d - g| as float, 0 where either is not finite.
 LB_HD float error_value(float d, float g) {

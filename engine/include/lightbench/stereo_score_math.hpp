@@ -12,18 +12,15 @@
 #include <cstdint>
 #include <limits>
 
+#include "lightbench/disparity_error_math.hpp"
 #include "lightbench/hd.hpp"
 #include "lightbench/stereo_metrics.hpp"
 
 namespace lb::stereo::scoring {
 
-LB_HD bool finite(float v) {
-#if defined(__CUDA_ARCH__)
-  return isfinite(v);
-#else
-  return std::isfinite(v);
-#endif
-}
+// finite() and abs_error(): one definition for every protocol (disparity_error_math.hpp).
+using disparity_math::abs_error;
+using disparity_math::finite;
 
 // The truth is known: finite and not 0 (0 marks unknown in Middlebury's PNGs).
 LB_HD bool known(float g) { return finite(g) && g != 0.0f; }
@@ -32,14 +29,6 @@ LB_HD bool known(float g) { return finite(g) && g != 0.0f; }
 // outlier count counts it as bad; the error statistics leave it out.
 LB_HD bool invalid(float d) { return !finite(d) || d < 0.0f; }
 
-// e = |d - g| in double from the two floats: one correctly rounded subtraction on both sides.
-LB_HD double abs_error(float d, float g) {
-#if defined(__CUDA_ARCH__)
-  return fabs(__dsub_rn(static_cast<double>(d), static_cast<double>(g)));
-#else
-  return std::fabs(static_cast<double>(d) - static_cast<double>(g));
-#endif
-}
 
 // A bad pixel: the estimate is invalid or misses the truth by more than t (strictly).
 LB_HD bool wrong(float d, float g, double t) { return invalid(d) || abs_error(d, g) > t; }
