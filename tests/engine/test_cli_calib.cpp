@@ -113,6 +113,15 @@ TEST_CASE("cli hex-small: render --views 3x3 writes the engine's hexagonal views
   CHECK(j["algorithm"] == "plenoptic-hex");
   CHECK(j["parameters"]["views"]["max_step"].get<double>() == doctest::Approx((24.0 - 8) / 2));
   CHECK_FALSE(j["parameters"]["render"].contains("lim"));
+  CHECK(j["parameters"]["render"].contains("rings"));
+  // The general grid's own parameters reach every view.
+  const auto r2 = lbt::run_cli("render --preset hex-small --patch 8 --views 2x2 --rings 2 --out " + dir.file("lf2") +
+                               " --json " + json);
+  INFO(r2.output);
+  REQUIRE(r2.status == 0);
+  CHECK(lbt::read_json(json)["parameters"]["render"]["rings"] == 2);
+  o.lim = 2;  // lim carries the rings on a general grid
+  CHECK(load_lightfield(dir.file("lf2")).view(1, 1).data == plenoptic_view_grid(scene, 2, 2, o).view(1, 1).data);
 }
 
 TEST_CASE("cli --raw --calib: a raw with its written calibration opens on its geometry") {
