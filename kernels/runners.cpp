@@ -5,6 +5,7 @@
 #include "lightbench/engines/lightfield.hpp"
 #include "lightbench/engines/mad.hpp"
 #include "lightbench/engines/plenoptic.hpp"
+#include "lightbench/engines/plenoptic_hex.hpp"
 #include "lightbench/engines/stereo.hpp"
 #include "lightbench/runners.hpp"
 
@@ -28,6 +29,7 @@ void register_runners(AlgorithmRegistry& r) {
   // Each engine takes its device and selects it before every call (batch --devices runs one
   // runner per device, each on its own thread).
   r.add_cuda("plenoptic", [](int d) { return make_plenoptic_runner(make_plenoptic_engine_cuda(d)); });
+  r.add_cuda("plenoptic-hex", [](int d) { return make_hex_runner(make_hex_engine_cuda(d)); });
   r.add_cuda("lightfield", [](int d) { return make_lightfield_runner(make_lightfield_engine_cuda(d)); });
   r.add_cuda("stereo-bp", [](int d) { return make_stereo_bp_runner(make_stereo_bp_engine_cuda(d)); });
   r.add_cuda("stereo-local", [](int d) { return make_stereo_local_runner(make_stereo_local_engine_cuda(d)); });

@@ -74,3 +74,30 @@ TEST_CASE("LB_ASSETS_DIR: a malformed preset is one line naming the file and the
   CHECK(lbt::count_lines(r.output) == 1);
   CHECK_FALSE(std::filesystem::exists(dir.file("x")));
 }
+
+TEST_CASE("generate --preset hex-small: a hexagonal scene.json that plenoptic-hex opens and scores") {
+  lbt::TempDir dir("cliassets");
+  const lbt::CliRun g = run_cli("generate --preset hex-small --seed 3 --out " + dir.file("h") + " --json " +
+                                dir.file("h.json"));
+  INFO(g.output);
+  REQUIRE(g.status == 0);
+  CHECK(g.output.find("hexagonal grid, diameter 24, 3 lens types, truth 120x98 at M=8") != std::string::npos);
+  const auto p = read_json(dir.file("h.json"))["parameters"];
+  CHECK(p["seed"] == 3);
+  CHECK(p["mla"]["types"].size() == 3);
+  const auto scene = read_json(dir.file("h/scene.json"));
+  CHECK(scene.contains("mla"));
+  CHECK_FALSE(scene.contains("grid"));
+  const lbt::CliRun r = run_cli("plenoptic-hex --scene " + dir.file("h/scene.json") +
+                                " --patch 8 --pmin 5 --pmax 13 --depth " + dir.file("d.pfm") + " --json " +
+                                dir.file("r.json"));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(read_json(dir.file("r.json"))["scores"]["exact_pct"].get<double>() > 75.0);
+  // The rectangular algorithm refuses it in one line.
+  const lbt::CliRun q = run_cli("plenoptic --scene " + dir.file("h/scene.json") + " --view " + dir.file("v.png"));
+  CHECK(q.status != 0);
+  CHECK(q.output.find("micro-lens grid is hexagonal, 3 lens types: run the algorithm plenoptic-hex") !=
+        std::string::npos);
+  CHECK(lbt::count_lines(q.output) == 1);
+}

@@ -19,6 +19,7 @@
 #include "lightbench/gl/egl_headless.hpp"
 #include "lightbench/gl/gl_texture_surface.hpp"
 #include "lightbench/plenoptic_depth.hpp"
+#include "lightbench/plenoptic_hex.hpp"
 #include "lightbench/render_cpu.hpp"
 #include "lightbench/render_tables.hpp"
 #include "lightbench/runners.hpp"
@@ -143,6 +144,11 @@ std::shared_ptr<const lb::AlgorithmData> data_for(const std::string& algorithm) 
     d->scene = lb::to_scene(lb::generate_scene(lb::generator_preset("small", 4)), "interop test");
     return d;
   }
+  if (algorithm == "plenoptic-hex") {  // hexagonal, three lens types (issue 22)
+    auto d = std::make_shared<lb::PlenopticData>();
+    d->scene = lb::to_scene(lb::generate_hex_scene(lb::hex_generator_preset("hex-small")), "interop test");
+    return d;
+  }
   if (algorithm == "lightfield") {
     auto d = std::make_shared<lb::LightFieldData>();
     d->lf = lb::synthetic_two_plane_lightfield(97, 61, 5, 5, -1.0f, 1.3f, 7, 2);
@@ -245,6 +251,11 @@ TEST_CASE("every algorithm's CUDA outputs reach a registered GL texture and equa
       {"plenoptic", "depth", "sync", {}},
       {"plenoptic", "aif", "original", {}},
       {"plenoptic", "error", "nosync", {}},
+      // General grid at the truth's M = 8 (the depth is scored on both sides).
+      {"plenoptic-hex", "view", "original", {}},
+      {"plenoptic-hex", "depth", "original", {{"patch", 8}, {"window", 3}}},
+      {"plenoptic-hex", "aif", "original", {{"patch", 8}}},
+      {"plenoptic-hex", "error", "original", {{"patch", 8}}},
       {"lightfield", "view", "exact", lf},
       {"lightfield", "refocus", "exact", lf},
       // CAE in float on the GPU vs the double reference: a few labels may differ (cae_cuda.hpp).
