@@ -33,6 +33,9 @@ Action add_bench_render(CLI::App& bench, CLI::App** sub_out) {
       throw Error("bench render times CUDA kernels: use --backend cuda");
     if (o->reps < 50 || o->reps > 100000) throw Error("--reps must be in 50..100000");
     if (o->warmup < 1 || o->warmup > 100000) throw Error("--warmup must be in 1..100000");
+    // The rectangular kernels only: a general grid's scene has no grid they could run on.
+    if (o->in.general_grid())
+      throw Error("bench render times the rectangular grid's kernels: --calib and hexagonal presets are not taken");
     require_cuda_device("bench render");
     PlenopticOptions in = o->in;
     if (in.raw.empty() && in.scene.empty() && in.preset.empty()) in.preset = "seed";

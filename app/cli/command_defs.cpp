@@ -26,7 +26,8 @@ std::vector<CommandDef> legacy_commands() {
                  {"--sync-at-end", {"sync_at_end"}, "Original: barrier at the end of each neighbour loop", 1.0, ""}};
     c.outputs = {{{"--out"}, "view", std::string("output image ") + kImageExts + "; with --views: a folder", true, {}, ""}};
     c.view_grid = true;
-    c.json_groups = {{"render", {"patch", "view_x", "view_y", "lim", "sigma"}},
+    c.general_grid_algorithm = "plenoptic-hex";
+    c.json_groups = {{"render", {"patch", "view_x", "view_y", "lim", "sigma", "rings", "lens_types"}},
                      {"original_switches", {"rgba_input", "vector_store", "reciprocal", "sync_at_end"}}};
     v.push_back(c);
   }
@@ -42,7 +43,8 @@ std::vector<CommandDef> legacy_commands() {
                  {{"--aif", "--all-in-focus"}, "aif",
                   std::string("also the all-in-focus render, each pixel at its own patch size ") + kImageExts, false,
                   {}, "all_in_focus"}};
-    c.json_groups = {{"depth", {"patch", "pmin", "pmax", "lim", "window", "aperture"}}};
+    c.general_grid_algorithm = "plenoptic-hex";
+    c.json_groups = {{"depth", {"patch", "pmin", "pmax", "lim", "window", "aperture", "rings", "lens_types"}}};
     c.png = {{"depth", "pmin", "pmax", 0.0, true}};
     v.push_back(c);
   }

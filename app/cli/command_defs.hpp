@@ -75,6 +75,10 @@ struct CommandDef {
   // render: --views UxV [--view-step S] writes a light field of perspective views into the
   // folder --out names instead of one image (view_grid.cpp).
   bool view_grid = false;
+  // The algorithm that runs instead of the method's when the data has a general micro-lens
+  // grid (DataOpener::general_grid: render / depth of a --calib raw or a hexagonal preset run
+  // "plenoptic-hex"); its parameters get flags too. "" : none.
+  std::string general_grid_algorithm;
 };
 
 // The documented commands (docs/CLI.md), in the order --help lists them.

@@ -4,6 +4,7 @@
 
 #include "cli_common.hpp"
 #include "map_match.hpp"
+#include "lightbench/calibrated_raw.hpp"
 #include "lightbench/dataset.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
@@ -30,9 +31,13 @@ class PlenopticOpener final : public DataOpener {
     data_ = d;
     return d;
   }
+  bool general_grid() const override { return in_.general_grid(); }
   void describe(nlohmann::json& p, nlohmann::json& r) const override {
     p["source"] = scene_->source;
-    p["grid"] = to_json(scene_->grid);
+    // A general grid's geometry (its placeholder grid means nothing); a calibration's fit.
+    if (scene_->mla) p["geometry"] = mla_json(*scene_->mla);
+    else p["grid"] = to_json(scene_->grid);
+    if (!in_.calib_info().calib.empty()) p["calibration"] = calib_json(in_.calib_info());
     r["ground_truth"] = scene_->truth.empty() ? "none" : "truth at M=" + std::to_string(scene_->truth_patch);
   }
 

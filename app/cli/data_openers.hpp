@@ -28,6 +28,10 @@ class DataOpener {
   // The opened data's truth for eval::evaluate (the report's "metrics": the numbers `eval`
   // gives for the same map), nullptr when the data has none or its kind has no protocol.
   virtual const eval::Truth* truth() const { return nullptr; }
+  // Whether the data its options name has a general micro-lens grid (a plenoptic --calib or
+  // hexagonal preset), known before anything is read: the command then runs its
+  // general_grid_algorithm (command_defs.hpp).
+  virtual bool general_grid() const { return false; }
 };
 
 std::unique_ptr<DataOpener> make_opener(DataKind kind);

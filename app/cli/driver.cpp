@@ -42,7 +42,9 @@ void add_output_flags(CLI::App& app, CommandState& st) {
   // One flag per output of the spec(s): --<output>, or --<output>-out where the name is taken
   // (stereo's --left is the input).
   std::set<std::string> seen;
-  for (const AlgorithmSpec* spec : st.specs)
+  std::vector<const AlgorithmSpec*> specs = st.specs;
+  if (st.grid_spec) specs.push_back(st.grid_spec);
+  for (const AlgorithmSpec* spec : specs)
     for (const OutputInfo& out : spec->outputs) {
       if (!seen.insert(out.name).second) continue;
       std::string flag = kebab(out.name);
@@ -105,9 +107,28 @@ void print_summary(const CommandState& st, const RunRecord& rec, const Algorithm
     std::printf("%s %s: %s\n", rec.protocol.c_str(), mask.c_str(), flat(v).c_str());
 }
 
+}  // namespace
+
+// A command with a general-grid algorithm has the flags of both; the one that runs refuses
+// the other's (--lim on a hexagonal grid, --rings on a rectangular one) instead of ignoring them.
+void check_foreign_params(const CommandState& st, const AlgorithmSpec& spec, const AlgorithmData& data) {
+  if (!st.grid_spec || !spec.params) return;
+  const ParamTable table = spec.params(&data);
+  for (const auto& [name, g] : *st.given)
+    if (!find_param(table.infos, name))
+      throw Error(g.flag + " does not apply to " +
+                  (&spec == st.grid_spec ? "a general micro-lens grid (--calib, a hexagonal preset)"
+                                         : "a rectangular grid (it is for --calib or a hexagonal preset)"));
+}
+
+namespace {
+
 void run_command(CommandState& st, const AlgorithmRegistry& reg) {
   const MethodChoice& method = choose_method(st);
-  const AlgorithmSpec& spec = reg.get(method.algorithm);
+  // A general micro-lens grid (a calibrated raw, a hexagonal preset) runs the command's
+  // general-grid algorithm; its method's algorithm would refuse the data.
+  const AlgorithmSpec& spec =
+      st.grid_spec && st.opener->general_grid() ? *st.grid_spec : reg.get(method.algorithm);
   if (!st.views.empty()) return run_view_grid(st, spec);
   if (st.view_step != 0) throw Error("--view-step needs --views UxV");
   if (st.repeat < 1 || st.repeat > st.def.max_repeat)
@@ -155,6 +176,7 @@ void run_command(CommandState& st, const AlgorithmRegistry& reg) {
   for (const auto& [name, g] : *st.given) raw[name] = g.value;
   const std::shared_ptr<const AlgorithmData> data = st.opener->open(raw);
   const ParamValues given = checked_values(*st.given, spec, *data);
+  check_foreign_params(st, spec, *data);
   rec.values = complete_params(spec, *data, given);
   if (spec.validate) spec.validate(rec.values, *data);
   if (!data->has_truth())
@@ -260,8 +282,15 @@ Action add_compute_command(CLI::App& app, const CommandDef& def, const Algorithm
   st->opener->add_options(app);
   if (def.methods.size() > 1)
     app.add_option("--method", st->method, def.method_help)->default_str(def.default_method);
-  add_alias_options(app, def.aliases, st->specs, st->given);
-  add_param_options(app, st->specs, st->given);
+  // The general-grid algorithm's flags beside the method's (an id not registered: none).
+  std::vector<const AlgorithmSpec*> flag_specs = st->specs;
+  if (!def.general_grid_algorithm.empty()) st->grid_spec = registry.find(def.general_grid_algorithm);
+  if (st->grid_spec) {
+    LB_REQUIRE(st->grid_spec->data == kind, def.name + ": its general-grid algorithm runs on other data");
+    flag_specs.push_back(st->grid_spec);
+  }
+  add_alias_options(app, def.aliases, flag_specs, st->given);
+  add_param_options(app, flag_specs, st->given);
   add_output_flags(app, *st);
   std::string variants;
   std::vector<const AlgorithmSpec*> listed;  // lfdepth's methods share one spec: list it once
@@ -287,6 +316,7 @@ Action add_compute_command(CLI::App& app, const CommandDef& def, const Algorithm
   }
   std::vector<std::string> ids;
   for (const AlgorithmSpec* s : st->specs) ids.push_back(s->id);
+  if (st->grid_spec) ids.push_back(st->grid_spec->id);
   app.footer(describe_algorithms(registry, ids));
   const AlgorithmRegistry* reg = &registry;
   return [st, reg] {

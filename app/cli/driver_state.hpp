@@ -26,6 +26,7 @@ struct OutputFlag {
 struct CommandState {
   CommandDef def;
   std::vector<const AlgorithmSpec*> specs;  // one per --method row
+  const AlgorithmSpec* grid_spec = nullptr;  // def.general_grid_algorithm's, when registered
   std::unique_ptr<DataOpener> opener;
   std::shared_ptr<GivenParams> given = std::make_shared<GivenParams>();
   std::deque<OutputFlag> outputs;  // deque: the options hold references to the paths
@@ -38,6 +39,9 @@ struct CommandState {
 // render --views: the U x V light field of perspective views into the --out folder
 // (view_grid.cpp). Called by the driver instead of the runner when --views is given.
 void run_view_grid(CommandState& st, const AlgorithmSpec& spec);
+// Refuses a given parameter that `spec` (the algorithm that runs) lacks when the command has
+// a general-grid algorithm beside its method's (driver.cpp).
+void check_foreign_params(const CommandState& st, const AlgorithmSpec& spec, const AlgorithmData& data);
 
 // One file written by a run.
 struct Written {

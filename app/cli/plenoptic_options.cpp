@@ -1,25 +1,46 @@
 #include "plenoptic_options.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "cli_common.hpp"
 #include "option_checks.hpp"
+#include "lightbench/assets.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/plenoptic_depth.hpp"
+#include "lightbench/hex_tables.hpp"
+#include "lightbench/plenoptic_hex.hpp"
 
 namespace lb::cli {
 
 void PlenopticOptions::add_input(CLI::App& app) {
   app.add_option("--raw", raw, "raw focused-plenoptic image (PNG, JPG, BMP, PPM)");
   app.add_option("--scene", scene, "scene.json written by `generate` (raw + grid + truth)");
-  app.add_option("--preset", preset, "generate a synthetic scene in memory: tiny | small | seed");
+  app.add_option("--preset", preset,
+                 "generate a synthetic scene in memory: tiny | small | seed (rectangular grids), hex-small "
+                 "(hexagonal three-type grid)");
   app.add_option("--seed", seed, "seed for --preset")->capture_default_str()->check(uint64_any());
   app.add_option("--pitch", pitch, "micro-image pitch D in pixels (may be non-integer)")
       ->check(real_in(2.0, 4096.0));
   app.add_option("--offset", offset, "grid offset ox,oy in pixels")->capture_default_str();
   app.add_option("--grid", grid, "micro-images NX,NY (default: as many as fit)");
+  app.add_option("--calib", calib,
+                 "with --raw: its micro-lens calibration (Raytrix RayCalibData .xml: hexagonal or rectangular grid, "
+                 "lens types); replaces --pitch/--offset/--grid and runs the general-grid algorithm");
+  app.add_option("--fit-grid", fit_grid,
+                 "with --calib: fit the grid's offset to the raw: auto (keep the fit when it clearly raises the "
+                 "lens-border contrast), on, off (the file's offset); default auto");
 }
+
+namespace {
+bool is_hex_preset(const std::string& name) {
+  const auto names = asset_names("plenoptic_hex");
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+}  // namespace
+
+bool PlenopticOptions::general_grid() const { return !calib.empty() || (!preset.empty() && is_hex_preset(preset)); }
 
 void PlenopticOptions::add_render(CLI::App& app) {
   app.add_option("--patch", patch, "output patch size M (default 11)")->check(int_in(1, kMaxPatch));
@@ -31,6 +52,8 @@ void PlenopticOptions::add_render(CLI::App& app) {
 }
 
 PlenopticScene PlenopticOptions::load(int truth_patch) const {
+  if (!calib.empty() && raw.empty())
+    throw Error("--calib '" + calib + "' needs --raw FILE (the raw image it calibrates)");
   const int sources = !raw.empty() + !scene.empty() + !preset.empty();
   if (sources != 1) throw Error("give exactly one of --raw, --scene or --preset");
   // The grid of a scene file or preset is its own: --grid / --offset would be ignored.
@@ -40,7 +63,31 @@ PlenopticScene PlenopticOptions::load(int truth_patch) const {
   if (raw.empty() && offset != "0,0")
     throw Error("--offset '" + offset + "' applies to --raw only (the " + (scene.empty() ? "preset" : "scene file") +
                 " has its own grid)");
+  if (!fit_grid.empty() && calib.empty()) throw Error("--fit-grid applies to --calib only");
+  calib_info_ = CalibInfo{};
+  if (!calib.empty()) {
+    // The calibration is the whole grid: the rectangular grid's flags would contradict it.
+    if (raw.empty()) throw Error("--calib '" + calib + "' needs --raw FILE (the raw image it calibrates)");
+    if (pitch > 0) throw Error("--pitch applies to a raw without --calib (the calibration has the lens diameter)");
+    if (offset != "0,0") throw Error("--offset applies to a raw without --calib (the calibration has the offset)");
+    if (!grid.empty()) throw Error("--grid applies to a raw without --calib (the calibration has the lens grid)");
+    const CalibFit fit = parse_calib_fit(fit_grid.empty() ? "auto" : fit_grid, "--fit-grid");
+    PlenopticScene s = load_calibrated_raw(raw, calib, fit, &calib_info_);
+    validate(s.grid, s.raw.width, s.raw.height);
+    return s;
+  }
   PlenopticScene s;
+  if (!preset.empty() && is_hex_preset(preset)) {
+    if (pitch > 0) throw Error("--pitch applies to --raw only (the preset has its own grid)");
+    HexGeneratorParams hp = hex_generator_preset(preset, seed);
+    // The truth at the requested M, else at the depth's default M (scored as it is).
+    hp.preview_patch = truth_patch != -1 ? truth_patch : default_hex_params(hp.mla).depth.patch;
+    if (hp.preview_patch < 1 || hp.preview_patch > kMaxPatch)
+      throw Error("--patch " + std::to_string(hp.preview_patch) + " out of range 1.." + std::to_string(kMaxPatch));
+    s = to_scene(generate_hex_scene(hp), "preset " + preset);
+    validate(s.grid, s.raw.width, s.raw.height);
+    return s;
+  }
   if (!scene.empty()) {
     s = load_scene(scene);
   } else if (!preset.empty()) {
@@ -50,7 +97,7 @@ PlenopticScene PlenopticOptions::load(int truth_patch) const {
       throw Error("--patch " + std::to_string(gp.preview_patch) + " out of range 1.." + std::to_string(kMaxPatch));
     s = to_scene(generate_scene(gp), "preset " + preset);
   } else {
-    if (pitch <= 0) throw Error("--raw needs --pitch D (the micro-image pitch in pixels)");
+    if (pitch <= 0) throw Error("--raw needs --pitch D (the micro-image pitch in pixels) or --calib FILE.xml");
     s.raw = load_image(raw);
     s.source = raw;
     const auto [ox, oy] = parse_pair("--offset", offset);

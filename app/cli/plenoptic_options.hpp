@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "lightbench/calibrated_raw.hpp"
 #include "lightbench/plenoptic_params.hpp"
 #include "lightbench/scene_file.hpp"
 
@@ -18,6 +19,8 @@ struct PlenopticOptions {
   float sigma = -1;
   std::string view = "0,0";
   std::uint64_t seed = 1;
+  std::string calib;     // --calib FILE.xml: the raw's micro-lens calibration (RayCalibData)
+  std::string fit_grid;  // --fit-grid auto | on | off ("" : auto)
 
   void add_input(CLI::App& app);
   void add_render(CLI::App& app);
@@ -26,6 +29,14 @@ struct PlenopticOptions {
   // depth's default patch size for its grid).
   PlenopticScene load(int truth_patch = -1) const;
   RenderParams render_params(const PlenopticGrid& grid) const;
+  // Whether the scene load() opens has a general micro-lens grid (--calib, a hexagonal
+  // preset): known from the options alone, before anything is read.
+  bool general_grid() const;
+  // After load() of a calibrated raw: how its offset was chosen (calib empty otherwise).
+  const CalibInfo& calib_info() const { return calib_info_; }
+
+ private:
+  mutable CalibInfo calib_info_;
 };
 
 }  // namespace lb::cli

@@ -82,21 +82,25 @@ void run_view_grid(CommandState& st, const AlgorithmSpec& spec) {
   const std::shared_ptr<const AlgorithmData> data = st.opener->open(raw);
   const auto& scene = static_cast<const PlenopticData&>(*data).scene;
   const ParamValues given = checked_values(*st.given, spec, *data);
+  check_foreign_params(st, spec, *data);
   ViewGridOptions opt;
   if (given.count("patch")) opt.patch = static_cast<int>(given.at("patch"));
   if (given.count("lim")) opt.lim = static_cast<int>(given.at("lim"));
+  // A general grid: its neighbour rings travel as lim (ViewGridOptions), its lens types apart.
+  if (given.count("rings")) opt.lim = static_cast<int>(given.at("rings"));
+  if (given.count("lens_types")) opt.lens_types = static_cast<int>(given.at("lens_types"));
   if (given.count("sigma")) opt.sigma = static_cast<float>(given.at("sigma"));
   opt.step = st.view_step;
   // The parameters every view shares (the scene's truth patch is the default M, as in
   // plenoptic_view_grid) and the step, checked here so the message names the flag.
-  ViewGridOptions used = opt;
-  if (used.patch == 0 && !scene.truth.empty() && scene.truth_patch > 0) used.patch = scene.truth_patch;
-  const RenderParams p = view_grid_params(scene.grid, used);
-  const double full = view_grid_step(std::max(nu, nv), scene.grid.pitch, p.patch);
+  // A general grid's pitch is its lens diameter.
+  const RenderParams p = view_grid_scene_params(scene, opt);
+  const double pitch = view_grid_pitch(scene);
+  const double full = view_grid_step(std::max(nu, nv), pitch, p.patch);
   if (opt.step > full + 1e-9)
     throw Error("--view-step " + num(opt.step) + " out of range (0.." + num(full) + " raw pixels for " +
                 std::to_string(std::max(nu, nv)) + " views at patch " + std::to_string(p.patch) + ")");
-  const double step = opt.step > 0 ? opt.step : view_grid_default_step(std::max(nu, nv), scene.grid.pitch, p.patch);
+  const double step = opt.step > 0 ? opt.step : view_grid_default_step(std::max(nu, nv), pitch, p.patch);
   const auto t0 = std::chrono::steady_clock::now();
   const LightField4D lf = plenoptic_view_grid(scene, nu, nv, opt);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -115,7 +119,8 @@ void run_view_grid(CommandState& st, const AlgorithmSpec& spec) {
   j["primary_output"] = "views";
   nlohmann::json params = nlohmann::json::object();
   st.opener->describe(params, j);
-  params["render"] = {{"patch", p.patch}, {"lim", p.lim}, {"sigma", p.sigma}};
+  params["render"] = {{"patch", p.patch}, {"sigma", p.sigma}};
+  params["render"][scene.mla ? "rings" : "lim"] = p.lim;
   nlohmann::json views = {{"u", nu}, {"v", nv}, {"step", step}, {"max_step", full},
                           {"rule", "s(k) = ((n - 1) / 2 - k) * step; default step min((D - M) / (max(U, V) - 1), M / 4)"}};
   nlohmann::json shifts = nlohmann::json::array();

@@ -76,6 +76,19 @@ class DataSection {
     (void)grid;
     return false;
   }
+  // Display: the micro-lens geometry's lens circles over the raw image (a scene with mla, when
+  // the panel's "show the lenses" is on).
+  virtual bool lens_overlay(MlaGeometry* g) const {
+    (void)g;
+    return false;
+  }
+  // Whether this section's algorithm runs on the data (DataRequest::hand_over and the
+  // calibrated raws go to the first algorithm of their kind that takes them: the rectangular
+  // plenoptic one does not take a scene with a micro-lens geometry).
+  virtual bool takes(const AlgorithmData& data) const {
+    (void)data;
+    return true;
+  }
   // The truth with its benchmark's protocol, for scoring foreign maps (foreign_map.hpp):
   // stereo by its layout, a light field by HCI's; null when the data has none.
   virtual const eval::Truth* eval_truth() const { return nullptr; }
@@ -87,10 +100,13 @@ class DataSection {
 };
 
 // One section per data kind (data_sections/*.cpp).
-std::unique_ptr<DataSection> make_plenoptic_section();
+// general_grid: the section of the general-grid algorithm (scenes with a micro-lens geometry:
+// calibrated raws, hexagonal presets; its Geometry header and lens overlay), else the
+// rectangular one's (which hands such scenes over).
+std::unique_ptr<DataSection> make_plenoptic_section(bool general_grid);
 std::unique_ptr<DataSection> make_lightfield_section();
 std::unique_ptr<DataSection> make_stereo_section();
 std::unique_ptr<DataSection> make_image_pair_section();
-std::unique_ptr<DataSection> make_data_section(DataKind kind);
+std::unique_ptr<DataSection> make_data_section(DataKind kind, bool general_grid = false);
 
 }  // namespace lb::viewer

@@ -49,6 +49,22 @@ AlgorithmLayout plenoptic() {
   return l;
 }
 
+// The general-grid algorithm (hexagonal, rotated, multi-focus grids): the plenoptic layout,
+// its raw drawn with the lens circles instead of the rectangular grid.
+AlgorithmLayout plenoptic_hex() {
+  AlgorithmLayout l = plenoptic();
+  l.parts = {{"plenoptic-hex", "", {}, ""}};
+  l.general_grid = true;
+  const auto base = l.display;
+  l.display = [base](const std::string& out, const HintContext& c) {
+    DisplayHints h = base(out, c);
+    h.micro_grid = false;
+    if (out == "raw") h.lens_overlay = c.section.lens_overlay(&h.lenses);
+    return h;
+  };
+  return l;
+}
+
 AlgorithmLayout lightfield() {
   AlgorithmLayout l;
   l.parts = {{"lightfield", "", {}, ""}};
@@ -94,7 +110,7 @@ AlgorithmLayout mad() {
 }  // namespace
 
 std::vector<AlgorithmLayout> algorithm_layouts() {
-  const std::vector<AlgorithmLayout> builtin = {plenoptic(), lightfield(), stereo(), mad()};
+  const std::vector<AlgorithmLayout> builtin = {plenoptic(), plenoptic_hex(), lightfield(), stereo(), mad()};
   std::vector<AlgorithmLayout> out;
   for (const AlgorithmSpec& spec : builtin_registry().all()) {
     const AlgorithmLayout* found = nullptr;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <tuple>
 
+#include "lightbench/calibrated_raw.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/memory_budget.hpp"
 #include "lightbench/runners.hpp"
@@ -59,11 +60,17 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   app.footer(algorithms_help());
   app.add_option("--raw", o.raw, "open a raw focused-plenoptic image (PNG, JPG, BMP, PPM)");
   app.add_option("--scene", o.scene, "open a scene.json written by `lightbench-cli generate`");
-  app.add_option("--preset", o.preset, "generate a synthetic scene: tiny | small | seed");
+  app.add_option("--preset", o.preset,
+                 "generate a synthetic scene: tiny | small | seed, or hex-small (hexagonal grid, plenoptic-hex)");
   app.add_option("--seed", o.seed, "generator seed")->capture_default_str();
   app.add_option("--pitch", o.pitch, "micro-image pitch D in pixels (needed with --raw)");
   app.add_option("--offset", o.offset, "grid offset ox,oy in pixels")->capture_default_str();
   app.add_option("--grid", o.grid, "micro-images NX,NY (default: as many as fit)");
+  app.add_option("--calib", o.calib,
+                 "with --raw: its micro-lens calibration (Raytrix RayCalibData .xml); opens in the general-grid "
+                 "algorithm plenoptic-hex");
+  app.add_option("--fit-grid", o.fit_grid,
+                 "with --calib: fit the grid's offset to the raw: auto (when it clearly helps), on, off");
   app.add_option("--backend", o.backend, "auto | cpu | cuda")->capture_default_str();
   app.add_option("--algorithm", o.algorithm, "an algorithm id (see below; default: plenoptic, or the one whose data is given)");
   app.add_option("--lf", o.lf, "open a 4D light-field folder (HCI input_CamNNN.png, view_U_V.png, NNN.png)");
@@ -207,8 +214,14 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
     if (!o.max_memory.empty()) set_max_host_memory(parse_memory_size(o.max_memory, "--max-memory"));
     if (!o.max_device_memory.empty())
       set_max_device_memory(parse_memory_size(o.max_device_memory, "--max-device-memory"));
-    if (!o.raw.empty() && o.pitch <= 0)
-      throw Error("--raw needs --pitch D (the micro-image pitch in pixels)");
+    if (!o.calib.empty() && o.raw.empty())
+      throw Error("--calib '" + o.calib + "' needs --raw FILE (the raw image it calibrates)");
+    if (!o.calib.empty() && (o.pitch > 0 || !o.grid.empty() || o.offset != "0,0"))
+      throw Error("--pitch / --offset / --grid apply to a raw without --calib (the calibration has the grid)");
+    if (!o.fit_grid.empty() && o.calib.empty()) throw Error("--fit-grid applies to --calib only");
+    if (!o.fit_grid.empty()) (void)parse_calib_fit(o.fit_grid, "--fit-grid");
+    if (!o.raw.empty() && o.pitch <= 0 && o.calib.empty())
+      throw Error("--raw needs --pitch D (the micro-image pitch in pixels) or --calib FILE.xml");
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const Error& e) {

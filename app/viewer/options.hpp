@@ -13,6 +13,8 @@ struct ViewerOptions {
   std::uint64_t seed = 1;
   double pitch = 0;                   // --raw needs it
   std::string offset = "0,0", grid;   // "ox,oy", "NX,NY" (default: as many as fit)
+  std::string calib;                  // --calib FILE.xml: the raw's micro-lens calibration
+  std::string fit_grid;               // --fit-grid auto | on | off ("" : auto)
 
   // Compute.
   std::string backend = "auto";       // auto | cpu | cuda

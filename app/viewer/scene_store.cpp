@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "lightbench/assets.hpp"
+#include "lightbench/calibrated_raw.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/plenoptic_hex.hpp"
 
 namespace lb::viewer {
 
@@ -24,7 +27,19 @@ SceneStore::SceneStore()
   truth_tex_->set_interop_enabled(false, "scene texture");
 }
 
+std::vector<std::string> scene_presets() {
+  std::vector<std::string> v = generator_presets();
+  for (const auto& n : asset_names("plenoptic_hex")) v.push_back(n);
+  return v;
+}
+
 void SceneStore::generate(const std::string& preset, std::uint64_t seed) {
+  const auto hex = asset_names("plenoptic_hex");
+  if (std::find(hex.begin(), hex.end(), preset) != hex.end()) {
+    set(to_scene(generate_hex_scene(hex_generator_preset(preset, seed)),
+                 "generated preset '" + preset + "' (seed " + std::to_string(seed) + ")"));
+    return;
+  }
   GeneratedScene g = generate_scene(generator_preset(preset, seed));
   set(to_scene(std::move(g), "generated preset '" + preset + "' (seed " + std::to_string(seed) + ")"));
 }
@@ -67,12 +82,25 @@ void SceneStore::set(PlenopticScene s) {
   }
   auto data = std::make_shared<PlenopticData>();
   original_grid_ = s.grid;
+  if (s.mla) original_geometry_ = *s.mla;
   data->scene = std::move(s);
   data_ = std::move(data);
   raw_tex_ = std::move(raw);
   truth_tex_ = std::move(truth);
   truth_min_ = tmin;
   truth_max_ = tmax;
+}
+
+void SceneStore::set_geometry(const MlaGeometry& g) {
+  LB_REQUIRE(has_geometry(), "the scene has no micro-lens geometry");
+  const ImageU8& raw = scene().raw;
+  check_calibration_fits(g, raw.width, raw.height, "the raw", "the geometry");
+  auto data = std::make_shared<PlenopticData>();
+  data->scene = scene();
+  data->scene.mla = g;
+  data->scene.grid = PlenopticGrid{1, 1, g.diameter, 0.0, 0.0};  // the placeholder follows the diameter
+  validate(data->scene.grid, raw.width, raw.height);
+  data_ = std::move(data);
 }
 
 void SceneStore::set_grid(const PlenopticGrid& g) {

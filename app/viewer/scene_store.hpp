@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "lightbench/gl/gl_texture_surface.hpp"
 #include "lightbench/algorithm.hpp"
@@ -18,7 +19,8 @@ class SceneStore {
  public:
   SceneStore();
 
-  // A generator preset, made in memory (the bundled scene is preset "small").
+  // A generator preset, made in memory (the bundled scene is preset "small"; a hexagonal
+  // preset, "hex-small", gives a scene with a micro-lens geometry).
   void generate(const std::string& preset, std::uint64_t seed);
   // scene.json (from `lightbench-cli generate`) or a raw image. For a raw image the grid is
   // `grid` when given, else the current grid's pitch and offset with as many micro-images as
@@ -38,6 +40,13 @@ class SceneStore {
   const PlenopticGrid& original_grid() const { return original_grid_; }
   // Validates against the raw; throws lb::Error and keeps the old grid when invalid.
   void set_grid(const PlenopticGrid& g);
+  // A scene with a micro-lens geometry (mla): the geometry in use, and the one it came with.
+  bool has_geometry() const { return data_ && data_->scene.mla.has_value(); }
+  const MlaGeometry& geometry() const { return *data_->scene.mla; }
+  const MlaGeometry& original_geometry() const { return original_geometry_; }
+  // A new geometry for the raw (a new data object); throws lb::Error naming the problem when no
+  // whole lens fits the raw, keeping the old one.
+  void set_geometry(const MlaGeometry& g);
 
   const gl::GlTextureSurface& raw_texture() const { return *raw_tex_; }
   const gl::GlTextureSurface* truth_texture() const {
@@ -50,9 +59,13 @@ class SceneStore {
  private:
   std::shared_ptr<const PlenopticData> data_;
   PlenopticGrid original_grid_;
+  MlaGeometry original_geometry_;
   std::unique_ptr<gl::GlTextureSurface> raw_tex_, truth_tex_;
   float truth_min_ = 0, truth_max_ = 1;
 };
+
+// The generator presets the viewer offers: the rectangular ones, then the hexagonal ones.
+std::vector<std::string> scene_presets();
 
 // Keeps pitch and offset; as many micro-images as fit a width x height raw.
 PlenopticGrid fit_grid(const PlenopticGrid& like, int width, int height);

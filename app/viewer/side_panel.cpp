@@ -131,6 +131,7 @@ PanelActions draw_side_panel(SidePanelContext& c, float height) {
     // show their data in their controls.
     DataRequest data = c.algorithms[c.algorithm_index]->draw_data_section();
     if (!data.open_path.empty()) act.open_path = data.open_path;
+    act.calib_path = data.calib_path;
     act.hand_over = data.hand_over;
     act.data_replaced = data.replaced;
     act.data_error = data.error;

@@ -103,8 +103,11 @@ void SoakDriver::make_bad_inputs() {
   for (std::size_t i = 0; i < map.data.size(); ++i) map.data[i] = 0.25f * static_cast<float>(i % 40);
   map.data[5] = std::nanf("");
   save_pfm((bad_dir_ / "map.pfm").string(), map);
+  // A calibration .xml dropped alone applies to the open raw: a broken one is a bad drop.
+  spit(bad_dir_ / "broken.xml", "<RayCalibData><diameter>twelve</diameter>");
   bad_paths_ = {(bad_dir_ / "missing.png").string(), (bad_dir_ / "corrupt.png").string(),
-                (bad_dir_ / "text.png").string(), (bad_dir_ / "lf_missing_view").string()};
+                (bad_dir_ / "text.png").string(), (bad_dir_ / "lf_missing_view").string(),
+                (bad_dir_ / "broken.xml").string()};
 }
 
 std::uint64_t SoakDriver::pick(std::uint64_t n) { return n == 0 ? 0 : rng_() % n; }

@@ -50,6 +50,9 @@ struct AlgorithmLayout {
   // The two panes' outputs when the algorithm is chosen (null: first result, first input).
   std::function<std::pair<std::string, std::string>(const DataSection&)> default_panes;
   std::function<DisplayHints(const std::string& output, const HintContext&)> display;  // may be null
+  // The algorithm of general micro-lens grids (plenoptic-hex): its data section opens
+  // calibrated raws and edits their geometry (make_plenoptic_section).
+  bool general_grid = false;
 };
 
 class SpecAlgorithm {
@@ -122,6 +125,7 @@ class SpecAlgorithm {
   bool opens_folders() const { return section_->opens_folders(); }
   void open_folder(const std::string& path) { section_->open_path(path); }
   void take_data(const std::shared_ptr<const AlgorithmData>& data) { section_->take_data(data); }
+  bool takes(const AlgorithmData& data) const { return section_->takes(data); }
   std::shared_ptr<const AlgorithmData> data() const { return section_->data(); }  // nullptr: none yet
   bool opens_files() const { return section_->opens_files(); }
   void open_file(const std::string& path) { section_->open_path(path); }

@@ -104,6 +104,7 @@ void ViewerApp::handle_drops() {
   if (soak_)
     for (auto& p : soak_->take_drops()) paths.push_back(std::move(p));
   if (paths.empty()) return;
+  if (drop_calibration(paths)) return;  // a raw with its .xml, or an .xml for the open raw
   const std::string& path = paths.back();  // several files dropped: the last one
   // A map or image file dropped on a pane becomes that pane's source; a folder (a data set)
   // or a scene.json, or a file dropped elsewhere, opens as data as before.
@@ -133,7 +134,9 @@ bool ViewerApp::open_in_algorithm(const std::string& path, bool folder) {
       } catch (const std::exception&) {
       }
     }
-    int opener = -1;
+    // A file goes to the shown algorithm when it opens files (the general-grid one keeps its
+    // calibration for the new raw), else to the first that does.
+    int opener = !folder && algorithm().opens_files() ? algorithm_index_ : -1;
     for (int i = 0; i < static_cast<int>(algorithms_.size()) && opener < 0; ++i)
       if (folder ? algorithms_[i]->opens_folders() && (!kind || algorithms_[i]->data_kind() == *kind)
                  : algorithms_[i]->opens_files())
@@ -157,7 +160,7 @@ void ViewerApp::hand_over(const std::shared_ptr<const AlgorithmData>& data) {
   try {
     int taker = -1;
     for (int i = 0; i < static_cast<int>(algorithms_.size()) && taker < 0; ++i)
-      if (algorithms_[i]->data_kind() == data->kind()) taker = i;
+      if (algorithms_[i]->data_kind() == data->kind() && algorithms_[i]->takes(*data)) taker = i;
     LB_REQUIRE(taker >= 0, std::string("no algorithm runs on a ") + to_string(data->kind()));
     algorithms_[taker]->take_data(data);
     algorithm_index_ = taker;
@@ -172,7 +175,9 @@ void ViewerApp::handle_actions(const PanelActions& act) {
   // A folder is the data of the algorithm that opens folders (the 4D light field), a file
   // that of the one that opens files (the plenoptic scene): open it there and show that
   // algorithm.
-  if (!act.open_path.empty() && std::filesystem::is_directory(act.open_path))
+  if (!act.calib_path.empty())
+    open_calibrated(act.open_path, act.calib_path);
+  else if (!act.open_path.empty() && std::filesystem::is_directory(act.open_path))
     open_in_algorithm(act.open_path, true);
   else if (!act.open_path.empty() && open_in_algorithm(act.open_path, false))
     after_data_change();
@@ -454,6 +459,7 @@ int ViewerApp::run_frames() {
     build_ui(fb_w, fb_h);
     update_outputs();
     // The colour bars after update_outputs: they describe what draw_panes draws this frame.
+    draw_lens_overlays();  // under the colour bars
     for (ImagePane& p : panes_) {
       const auto [x, y, w, h] = p.logical_rect();
       draw_colour_bar(pane_look(p.index()).bar, x, y, w, h, p.bar_box);

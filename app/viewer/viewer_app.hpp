@@ -16,6 +16,7 @@
 #include "diff_stats.hpp"
 #include "image_pane.hpp"
 #include "latency.hpp"
+#include "lens_overlay.hpp"
 #include "lightbench/gl/image_display.hpp"
 #include "lightbench/gl/texture.hpp"
 #include "options.hpp"
@@ -42,8 +43,17 @@ class ViewerApp {
   void after_data_change();
   // Opens `path` in the first algorithm that opens folders (folder) or files and shows it.
   bool open_in_algorithm(const std::string& path, bool folder);
-  // Gives data made by one section (DataRequest::hand_over) to the algorithm of its kind.
+  // Gives data made by one section (DataRequest::hand_over) to the first algorithm of its
+  // kind that takes it (a scene with a micro-lens geometry: the general-grid one).
   void hand_over(const std::shared_ptr<const AlgorithmData>& data);
+  // A raw with its calibration .xml (raw "": the plenoptic raw open now) as a scene with that
+  // geometry, handed over (viewer_calib.cpp). False (reported) when it cannot be opened.
+  bool open_calibrated(const std::string& raw, const std::string& calib);
+  // Dropped files that are a calibration: a raw and an .xml dropped together, or an .xml
+  // alone. True when `paths` was such a drop (and handled).
+  bool drop_calibration(const std::vector<std::string>& paths);
+  // The lens circles over the panes that show a raw with them on (lens_overlay.hpp).
+  void draw_lens_overlays();
   void open_startup_views();  // --views UxV
   void report(const std::string& message);  // red line + stderr
   void handle_drops();
@@ -117,6 +127,8 @@ class ViewerApp {
   int reports_ = 0;                    // report() calls (the soak checks bad drops)
   std::vector<std::string> errors_;    // distinct reported errors (the sidecar's "errors")
   std::unique_ptr<SoakDriver> soak_;  // --soak N
+  std::array<LensOverlayCache, 2> lens_cache_;  // per pane: the lenses of the geometry drawn
+  std::array<int, 2> lenses_drawn_{};           // per pane: circles drawn last frame (sidecar)
   std::vector<double> frame_ms_;       // every drawn frame's time (start to start)
   int busy_frames_ = 0;                // frames drawn while a run was in flight
   struct ScriptStep {

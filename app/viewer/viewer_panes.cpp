@@ -333,6 +333,7 @@ nlohmann::json ViewerApp::layout_json(int fb_w, int fb_h) {
                      {"zoom", v.t.zoom}};
       pj["transport"] = p.shown->transport();
     }
+    if (lenses_drawn_[i] > 0) pj["lenses_drawn"] = lenses_drawn_[i];  // the lens overlay's circles
     pj["colour_bar"] = to_json(pane_look(i).bar);
     if (!pj["colour_bar"].is_null()) {
       // Where it covers the image, in framebuffer pixels as "rect" (0 x 0: not drawn, too small).

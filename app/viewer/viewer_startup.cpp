@@ -1,13 +1,22 @@
 // ViewerApp, start-up: the algorithm, data and settings named on the command line.
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 
+#include "lightbench/assets.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/plenoptic_views.hpp"
 #include "param_widgets.hpp"
 #include "viewer_app.hpp"
 
 namespace lb::viewer {
+
+namespace {
+bool is_hex_preset(const std::string& name) {
+  const auto names = asset_names("plenoptic_hex");
+  return !name.empty() && std::find(names.begin(), names.end(), name) != names.end();
+}
+}  // namespace
 
 void ViewerApp::apply_options() {
   auto lower = [](std::string s) {
@@ -20,6 +29,8 @@ void ViewerApp::apply_options() {
   if (want.empty() && !opt_.lf.empty()) want = "lightfield";
   if (want.empty() && !opt_.stereo.empty()) want = "stereo";
   if (want.empty() && (!opt_.ref.empty() || !opt_.iqa.empty())) want = "mad";
+  // A calibrated raw or a hexagonal preset: the general-grid plenoptic algorithm.
+  if (want.empty() && (!opt_.calib.empty() || is_hex_preset(opt_.preset))) want = "plenoptic-hex";
   if (want == "lf") want = "lightfield";
   if (want == "iqa") want = "mad";
   if (!want.empty()) {
@@ -121,7 +132,9 @@ void ViewerApp::open_startup_views() {
     const int nv = x == std::string::npos ? -1 : side(opt_.views.substr(x + 1));
     LB_REQUIRE(nu >= 1 && nv >= 1, "--views expects UxV with U, V in 1.." + std::to_string(kMaxViewGrid) +
                                        ", e.g. 5x5, got '" + opt_.views + "'");
-    std::shared_ptr<const AlgorithmData> scene;
+    // The shown algorithm's scene (a calibrated raw's in the general-grid one), else the first.
+    std::shared_ptr<const AlgorithmData> scene =
+        algorithm().data_kind() == DataKind::PlenopticScene ? algorithm().data() : nullptr;
     for (const auto& a : algorithms_)
       if (a->data_kind() == DataKind::PlenopticScene && !scene) scene = a->data();
     LB_REQUIRE(scene != nullptr, "--views: no plenoptic scene is open");

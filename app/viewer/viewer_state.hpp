@@ -28,6 +28,7 @@ struct ViewerState {
 // What the panel asks the app to do after this frame.
 struct PanelActions {
   std::string open_path;       // non-empty: open this file or folder
+  std::string calib_path;      // DataRequest::calib_path
   std::shared_ptr<const AlgorithmData> hand_over;  // DataRequest::hand_over
   bool data_replaced = false;  // the shown algorithm's data section opened new data
   std::string data_error;      // the data section's failed action (reported)

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "lightbench/algorithm.hpp"
+#include "lightbench/mla_geometry.hpp"
 #include "lightbench/plenoptic_params.hpp"
 #include "lightbench/surface.hpp"
 
@@ -32,6 +33,8 @@ struct DisplayHints {
   bool micro_grid = false;  // draw the plenoptic micro-image grid over the image (when the
                             // algorithm's own "show the grid" switch is on)
   PlenopticGrid grid;
+  bool lens_overlay = false;  // draw the lens circles of `lenses` over the image (lens_overlay.hpp)
+  MlaGeometry lenses;
 };
 
 struct ViewerOptions;
@@ -39,6 +42,9 @@ struct ViewerOptions;
 // What an algorithm's data section asks of the viewer after a frame.
 struct DataRequest {
   std::string open_path;  // open this path as if dropped (a folder goes to the folder opener)
+  // With a calibration (.xml): open_path is its raw (empty: the raw open now) and the pair
+  // opens as a scene with that micro-lens geometry (ViewerApp::open_calibrated).
+  std::string calib_path;
   bool replaced = false;  // new data in place: the viewer fits the panes, clears the error line
   // Data made for another algorithm (the plenoptic raw as a light field of views): the viewer
   // hands it to the section of its kind (DataSection::take_data) and shows that algorithm.

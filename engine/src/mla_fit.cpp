@@ -32,7 +32,7 @@ struct Gray {
 
 }  // namespace
 
-MlaGeometry fit_mla_offset(const MlaGeometry& g, const ImageU8& raw) {
+MlaFitResult fit_mla_offset_scored(const MlaGeometry& g, const ImageU8& raw) {
   LB_REQUIRE(!raw.empty() && raw.channels >= 1, "grid fit: the raw is empty");
   const MlaLayout base(g, "grid fit");
   Gray img;
@@ -108,9 +108,16 @@ MlaGeometry fit_mla_offset(const MlaGeometry& g, const ImageU8& raw) {
         if (s > best) best = s, bo_x = ox, bo_y = oy;
       }
   }
-  MlaGeometry out = g;
-  out.offset = {bo_x, bo_y};
+  MlaFitResult out;
+  out.geometry = g;
+  out.geometry.offset = {bo_x, bo_y};
+  out.contrast_given = contrast(g.offset.x, g.offset.y);  // the same lenses, the given phase
+  out.contrast_fitted = best;
   return out;
+}
+
+MlaGeometry fit_mla_offset(const MlaGeometry& g, const ImageU8& raw) {
+  return fit_mla_offset_scored(g, raw).geometry;
 }
 
 }  // namespace lb

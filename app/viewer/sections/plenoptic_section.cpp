@@ -1,7 +1,11 @@
-// The focused-plenoptic scene (raw image, micro-image grid, optional ground truth) that the
-// plenoptic algorithm runs on, with its panel headers: Scene (open a raw image or scene.json,
-// generate a preset) and Grid (edit the micro-image grid; a grid that does not fit is refused
-// with a red line and the previous one stays), and the scene's block of the sidecar.
+// The focused-plenoptic scene (raw image, micro-image grid or micro-lens geometry, optional
+// ground truth) that the plenoptic algorithms run on, with its panel headers: Scene (open a raw
+// image or scene.json, with a calibration .xml; generate a preset), Grid (edit the rectangular
+// micro-image grid; a grid that does not fit is refused with a red line and the previous one
+// stays) or Geometry (a scene with a micro-lens geometry: plenoptic_geometry.hpp), and the
+// scene's block of the sidecar. Two instances: the rectangular algorithm's, which hands a
+// scene with a geometry to the general-grid algorithm (DataRequest::hand_over / calib_path),
+// and the general-grid one's, which takes it.
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -12,11 +16,13 @@
 #include <tuple>
 
 #include "data_section.hpp"
+#include "lightbench/calibrated_raw.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/plenoptic_views.hpp"
 #include "options.hpp"
+#include "plenoptic_geometry.hpp"
 #include "scene_store.hpp"
 
 namespace lb::viewer {
@@ -24,24 +30,50 @@ namespace {
 
 const ImVec4 kRed(1.0f, 0.35f, 0.3f, 1.0f);
 
+bool generator_has(const std::string& preset) {
+  const auto names = generator_presets();
+  return std::find(names.begin(), names.end(), preset) != names.end();
+}
+
 class PlenopticSection final : public DataSection {
  public:
-  // Empty until open_startup() (the command line's scene, or the bundled preset "small").
-  PlenopticSection() = default;
+  // Empty until open_startup() (the command line's scene, or the bundled preset: "small", the
+  // general-grid section "hex-small").
+  explicit PlenopticSection(bool general_grid) : general_(general_grid) {
+    const auto presets = scene_presets();
+    for (std::size_t i = 0; i < presets.size(); ++i)
+      if (presets[i] == (general_ ? "hex-small" : "small")) preset_index_ = static_cast<int>(i);
+  }
   DataKind kind() const override { return DataKind::PlenopticScene; }
+  bool takes(const AlgorithmData& d) const override {
+    return general_ || (d.kind() == DataKind::PlenopticScene && !static_cast<const PlenopticData&>(d).scene.mla);
+  }
+  void take_data(const std::shared_ptr<const AlgorithmData>& d) override {
+    LB_REQUIRE(d && takes(*d), "the plenoptic section of this algorithm takes no scene with a micro-lens geometry");
+    scene_.set(static_cast<const PlenopticData&>(*d).scene);  // validates; all or nothing
+    scene_replaced();
+  }
   std::shared_ptr<const AlgorithmData> data() const override { return scene_.data(); }
   std::string key() const override {
     if (!scene_.loaded()) return "";
     const PlenopticGrid& g = scene_.grid();
     std::ostringstream k;
     k << std::hexfloat << g.nx << ',' << g.ny << ',' << g.pitch << ',' << g.ox << ',' << g.oy;
+    if (scene_.has_geometry()) {
+      const MlaGeometry& m = scene_.geometry();
+      k << '|' << m.diameter << ',' << m.offset.x << ',' << m.offset.y << ',' << m.rotation;
+    }
     return k.str();
   }
 
   void draw_headers(DataRequest& req) override {
     if (!scene_.loaded()) return;
     if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) draw_scene_section(req);
-    if (ImGui::CollapsingHeader("Grid")) draw_grid_section();
+    if (scene_.has_geometry()) {
+      if (ImGui::CollapsingHeader("Geometry", ImGuiTreeNodeFlags_DefaultOpen)) draw_geometry_section(scene_, geometry_);
+    } else if (ImGui::CollapsingHeader("Grid")) {
+      draw_grid_section();
+    }
   }
   bool keeps_params() const override { return true; }
   bool draw(PanelParams& params) override {
@@ -65,7 +97,7 @@ class PlenopticSection final : public DataSection {
     try {
       load_startup_scene(options);
     } catch (const std::exception& e) {
-      scene_.generate("small", 1);
+      scene_.generate(general_ ? "hex-small" : "small", 1);
       scene_replaced();
       throw Error(std::string("cannot open the scene: ") + e.what() + " (showing the bundled scene)");
     }
@@ -73,7 +105,13 @@ class PlenopticSection final : public DataSection {
   }
   bool opens_files() const override { return true; }
   void open_path(const std::string& path) override {
-    scene_.open(path);  // throws with the previous scene in place
+    // The general-grid section keeps its calibration for another raw of the same camera.
+    if (general_ && scene_.has_geometry() && file_extension(path) != ".json") {
+      scene_.set(calibrated_scene(load_image(path), scene_.original_geometry(), CalibFit::Auto, path,
+                                  "the open geometry"));
+    } else {
+      scene_.open(path);  // throws with the previous scene in place
+    }
     path_field_ = path;
     scene_replaced();
   }
@@ -82,14 +120,24 @@ class PlenopticSection final : public DataSection {
     if (!scene_.loaded()) return nlohmann::json::object();
     const PlenopticScene& s = scene_.scene();
     const PlenopticGrid& g = s.grid;
-    return {{"scene",
-             {{"source", s.source},
-              {"raw", {s.raw.width, s.raw.height}},
-              {"grid", {{"nx", g.nx}, {"ny", g.ny}, {"pitch", g.pitch}, {"ox", g.ox}, {"oy", g.oy}}}}}};
+    nlohmann::json j = {{"source", s.source}, {"raw", {s.raw.width, s.raw.height}}};
+    if (s.mla) {
+      j["geometry"] = mla_json(*s.mla);
+      j["lens_overlay"] = geometry_.show_lenses;
+    } else {
+      j["grid"] = {{"nx", g.nx}, {"ny", g.ny}, {"pitch", g.pitch}, {"ox", g.ox}, {"oy", g.oy}};
+    }
+    // Both plenoptic algorithms hold a scene: the general grid's under its own key.
+    return {{general_ ? "hex_scene" : "scene", j}};
   }
 
+  bool lens_overlay(MlaGeometry* g) const override {
+    if (!general_ || !scene_.loaded() || !geometry_.show_lenses) return false;
+    *g = scene_geometry(scene_.scene());
+    return true;
+  }
   bool micro_grid(PlenopticGrid* grid) const override {
-    if (!scene_.loaded()) return false;
+    if (!scene_.loaded() || general_) return false;
     *grid = scene_.grid();
     return show_grid_;
   }
@@ -104,9 +152,41 @@ class PlenopticSection final : public DataSection {
   void scene_replaced() {
     grid_edit_ = scene_.grid();
     grid_error_.clear();
+    if (scene_.has_geometry()) geometry_.reset(scene_.geometry());
+    geometry_.note.clear();
   }
 
   void load_startup_scene(const ViewerOptions& opt) {
+    const auto presets = scene_presets();
+    const bool hex_preset = !opt.preset.empty() && !generator_has(opt.preset);
+    // A calibrated raw or a hexagonal preset is the general-grid section's; the rectangular
+    // one shows its bundled scene meanwhile.
+    if (!general_ && (!opt.calib.empty() || hex_preset)) {
+      scene_.generate("small", 1);
+      return;
+    }
+    if (!opt.calib.empty()) {
+      LB_REQUIRE(!opt.raw.empty(), "--calib '" + opt.calib + "' needs --raw FILE (the raw image it calibrates)");
+      LB_REQUIRE(opt.pitch <= 0 && opt.grid.empty() && opt.offset == "0,0",
+                 "--pitch / --offset / --grid apply to a raw without --calib (the calibration has the grid)");
+      CalibInfo info;
+      PlenopticScene s = load_calibrated_raw(
+          opt.raw, opt.calib, parse_calib_fit(opt.fit_grid.empty() ? "auto" : opt.fit_grid, "--fit-grid"), &info);
+      s.source += calib_fit_note(info);
+      scene_.set(std::move(s));
+      calib_field_ = opt.calib;
+      path_field_ = opt.raw;
+      return;
+    }
+    LB_REQUIRE(opt.fit_grid.empty(), "--fit-grid applies to --calib only");
+    if (general_ && opt.scene.empty() && opt.raw.empty()) {
+      const std::string preset = opt.preset.empty() ? "hex-small" : opt.preset;
+      scene_.generate(preset, opt.seed);
+      for (std::size_t i = 0; i < presets.size(); ++i)
+        if (presets[i] == preset) preset_index_ = static_cast<int>(i);
+      seed_ = static_cast<int>(opt.seed);
+      return;
+    }
     if (!opt.scene.empty()) {
       scene_.open(opt.scene);
     } else if (!opt.raw.empty()) {
@@ -130,9 +210,8 @@ class PlenopticSection final : public DataSection {
     } else {
       const std::string preset = opt.preset.empty() ? "small" : opt.preset;
       scene_.generate(preset, opt.seed);
-      const auto names = generator_presets();
-      for (std::size_t i = 0; i < names.size(); ++i)
-        if (names[i] == preset) preset_index_ = static_cast<int>(i);
+      for (std::size_t i = 0; i < presets.size(); ++i)
+        if (presets[i] == preset) preset_index_ = static_cast<int>(i);
       seed_ = static_cast<int>(opt.seed);
     }
   }
@@ -142,13 +221,26 @@ class PlenopticSection final : public DataSection {
     ImGui::TextWrapped("scene: %s", s.source.c_str());
     ImGui::Text("raw %s%s", describe(s.raw).c_str(), scene_.has_truth() ? ", with ground truth" : "");
     ImGui::SetNextItemWidth(-60);
-    const bool enter = ImGui::InputTextWithHint("##path", "raw image or scene.json path", &path_field_,
-                                                ImGuiInputTextFlags_EnterReturnsTrue);
+    bool enter = ImGui::InputTextWithHint("##path", "raw image or scene.json path", &path_field_,
+                                          ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
-    // The viewer opens the path: a folder goes to the algorithm that opens folders.
-    if ((ImGui::Button("Open") || enter) && !path_field_.empty()) req.open_path = path_field_;
-    ImGui::TextDisabled("or drop a file on the window");
-    const auto presets = generator_presets();
+    const bool open = ImGui::Button("Open");
+    ImGui::SetNextItemWidth(-60);
+    enter |= ImGui::InputTextWithHint("##calib", "calibration .xml (optional)", &calib_field_,
+                                      ImGuiInputTextFlags_EnterReturnsTrue);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("a Raytrix RayCalibData file: the raw opens on its micro-lens geometry (hexagonal, lens "
+                        "types) in the general-grid algorithm; with no raw path it applies to the raw open now");
+    // The viewer opens the path: a folder goes to the algorithm that opens folders; with a
+    // calibration the pair becomes a scene with that geometry (raw "": the open one).
+    if ((open || enter) && !calib_field_.empty()) {
+      req.calib_path = calib_field_;
+      req.open_path = path_field_;
+    } else if ((open || enter) && !path_field_.empty()) {
+      req.open_path = path_field_;
+    }
+    ImGui::TextDisabled("or drop a file (a raw and its .xml together) on the window");
+    const auto presets = scene_presets();
     preset_index_ = std::clamp(preset_index_, 0, static_cast<int>(presets.size()) - 1);
     ImGui::SetNextItemWidth(90);
     if (ImGui::BeginCombo("##preset", presets[preset_index_].c_str())) {
@@ -163,9 +255,15 @@ class PlenopticSection final : public DataSection {
     ImGui::SameLine();
     if (ImGui::Button("Generate")) {
       try {
-        scene_.generate(presets[preset_index_], static_cast<std::uint64_t>(seed_));
-        scene_replaced();
-        req.replaced = true;
+        SceneStore made;
+        made.generate(presets[preset_index_], static_cast<std::uint64_t>(seed_));
+        if (!general_ && made.has_geometry()) {
+          req.hand_over = made.data();  // a hexagonal preset: the general-grid algorithm's
+        } else {
+          scene_.set(made.scene());
+          scene_replaced();
+          req.replaced = true;
+        }
       } catch (const std::exception& e) {
         req.error = e.what();  // the previous scene stays
       }
@@ -248,9 +346,12 @@ class PlenopticSection final : public DataSection {
     }
   }
 
+  bool general_ = false;     // the general-grid algorithm's section
   SceneStore scene_;
   std::uint64_t drawn_id_ = 0;
   std::string path_field_;   // "open" field
+  std::string calib_field_;  // calibration field
+  GeometryEdit geometry_;    // Geometry header (a scene with mla)
   int preset_index_ = 1;     // generator preset combo
   int seed_ = 1;
   PlenopticGrid grid_edit_;  // grid fields (applied when valid)
@@ -262,6 +363,8 @@ class PlenopticSection final : public DataSection {
 
 }  // namespace
 
-std::unique_ptr<DataSection> make_plenoptic_section() { return std::make_unique<PlenopticSection>(); }
+std::unique_ptr<DataSection> make_plenoptic_section(bool general_grid) {
+  return std::make_unique<PlenopticSection>(general_grid);
+}
 
 }  // namespace lb::viewer

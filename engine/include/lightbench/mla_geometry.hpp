@@ -114,6 +114,15 @@ MlaGeometry to_mla_geometry(const PlenopticGrid& grid);
 // else is kept. At most 2000 lenses are looked at (whole ones only). Throws
 // lb::Error when no lens fits the raw.
 MlaGeometry fit_mla_offset(const MlaGeometry& g, const ImageU8& raw);
+// The same fit with its ring contrast (mean ring minus inside gradient per lens, over the same
+// lenses) at the given offset and at the fitted one, so a caller can judge whether the fit is
+// an improvement (load_calibrated_raw's default, calibrated_raw.hpp).
+struct MlaFitResult {
+  MlaGeometry geometry;          // g with the fitted offset
+  double contrast_given = 0.0;   // at g.offset
+  double contrast_fitted = 0.0;  // at geometry.offset (>= contrast_given up to the search grid)
+};
+MlaFitResult fit_mla_offset_scored(const MlaGeometry& g, const ImageU8& raw);
 
 // Raytrix RayCalibData XML. Every problem is one lb::Error line naming the file (or `name`)
 // and the element.

@@ -73,6 +73,13 @@ RenderParams view_grid_params(const PlenopticGrid& grid, const ViewGridOptions& 
 ImageU8 render_plenoptic_view(const ImageU8& raw, const PlenopticGrid& grid, const RenderParams& p,
                               int threads = 0);
 
+// A scene's shared view parameters and the pitch its steps are measured against: its grid's
+// (view_grid_params; the truth patch, when it has truth, as the default M), or for a general
+// micro-lens grid (scene.mla) the lens diameter and default_hex_params' patch, sigma and
+// rings (as lim: on a general grid lim is the neighbour rings, as in plenoptic_view_grid).
+RenderParams view_grid_scene_params(const PlenopticScene& scene, const ViewGridOptions& opt);
+double view_grid_pitch(const PlenopticScene& scene);
+
 // The U x V grid. U, V in 1..kMaxViewGrid (one-line lb::Error otherwise, naming "views");
 // more than one view along an axis needs room to move: M <= D - 1. layout "plenoptic",
 // source "plenoptic <source>", no ground truth (see above).
