@@ -184,8 +184,7 @@ void launch_hex_depth(HexVariant v, const HexTablesDevice& t, const HexRawDevice
   LB_REQUIRE(out != nullptr && out_pitch >= static_cast<std::size_t>(L.out_w) * 4, "hex depth: no output map");
   if (L.out_w <= 0 || L.out_h <= 0) return;
   const std::size_t smem = hex_launch_smem(v, L);
-  // pruned: depth as smem-tables (see HexNearPrefix); gather: as original.
-  const bool staged = v == HexVariant::SmemTables || v == HexVariant::Pruned;
+  const bool staged = v != HexVariant::Original;  // pruned: depth as smem-tables (see HexNearPrefix)
   const HexRawFetch fetch{raw.rgba, raw.pitch};
   const dim3 grid = hex_grid(L.out_w, L.out_h), block = hex_block();
   if (window == 1) {

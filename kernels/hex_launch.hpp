@@ -22,11 +22,9 @@ namespace lb::cuda::detail {
 //                  and reaches) staged in shared memory per block first;
 //   "pruned"       smem-tables, and render / all-in-focus search only the prefix of the
 //                  lattice offsets (sorted by length) that can reach a contributing lens at
-//                  that patch size (HexNearPrefix); depth as smem-tables;
-//   "gather"       render / all-in-focus: the pruned search over global tables, the samples
-//                  recorded first and their loads issued together (they overlap instead of
-//                  each waiting for the previous); depth as original.
-enum class HexVariant { Original, SmemTables, Pruned, Gather };
+//                  that patch size (HexNearPrefix); depth as smem-tables.
+// (Tried and dropped, docs/PERFORMANCE.md: batched gathers per pixel, block-coherent lens walks.)
+enum class HexVariant { Original, SmemTables, Pruned };
 // Throws lb::Error naming the variant and the known ones.
 HexVariant parse_hex_variant(const std::string& name);
 const char* to_string(HexVariant v);

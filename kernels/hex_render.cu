@@ -25,69 +25,6 @@ __device__ __forceinline__ uchar4 hex_pixel(const hex::HexLayout& L, const hex::
                      static_cast<unsigned char>(hex::quotient(acc[2], wsum)), 255);
 }
 
-// Variant "gather": the samples of hex::for_each_sample recorded first (address, weight), then
-// all their loads issued together, so the independent gathers overlap instead of each one
-// waiting for the previous; samples beyond kGather are summed as they come. Integer sums: the
-// same bits as render_sums in any order.
-constexpr int kGather = 12;
-__device__ __forceinline__ uchar4 hex_pixel_gather(const hex::HexLayout& L, const hex::HexTables& T, int x, int y,
-                                                   int P, float vx, float vy, float inv2s2, int n_near,
-                                                   const HexRawFetch& fetch) {
-  const unsigned int* ptr[kGather];
-  std::uint32_t wt[kGather];
-  int n = 0;
-  std::uint64_t acc[3] = {0, 0, 0}, wsum = 0;
-  auto add = [&](std::uint32_t v, std::uint32_t w) {
-    acc[0] += static_cast<std::uint64_t>(w) * (v & 0xffu);
-    acc[1] += static_cast<std::uint64_t>(w) * ((v >> 8) & 0xffu);
-    acc[2] += static_cast<std::uint64_t>(w) * ((v >> 16) & 0xffu);
-    wsum += w;
-  };
-  hex::for_each_sample(L, T, hex::scene_coord(L.s0x, x, L.patch), hex::scene_coord(L.s0y, y, L.patch), P, vx, vy,
-                       inv2s2, n_near, [&](int X, int Y, std::uint32_t w) {
-                         const unsigned int* a =
-                             reinterpret_cast<const unsigned int*>(fetch.base + static_cast<std::size_t>(Y) * fetch.pitch) + X;
-                         if (n < kGather) {
-                           ptr[n] = a;
-                           wt[n] = w;
-                           ++n;
-                         } else {
-                           add(__ldg(a), w);
-                         }
-                       });
-  std::uint32_t v[kGather];
-#pragma unroll
-  for (int i = 0; i < kGather; ++i) v[i] = i < n ? __ldg(ptr[i]) : 0u;
-#pragma unroll
-  for (int i = 0; i < kGather; ++i)
-    if (i < n) add(v[i], wt[i]);
-  return make_uchar4(static_cast<unsigned char>(hex::quotient(acc[0], wsum)),
-                     static_cast<unsigned char>(hex::quotient(acc[1], wsum)),
-                     static_cast<unsigned char>(hex::quotient(acc[2], wsum)), 255);
-}
-
-template <class W>
-__global__ void hex_render_gather_kernel(const hex::HexLayout L, const hex::HexTables T, const HexRawFetch fetch,
-                                         int P, int n_near, float vx, float vy, float inv2s2, const W out) {
-  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-  if (x >= L.out_w || y >= L.out_h) return;
-  out.put(x, y, hex_pixel_gather(L, T, x, y, P, vx, vy, inv2s2, n_near, fetch));
-}
-
-template <class W>
-__global__ void hex_aif_gather_kernel(const hex::HexLayout L, const hex::HexTables T, const HexNearPrefix prefix,
-                                      const HexRawFetch fetch, const std::uint8_t* depth, std::size_t depth_pitch,
-                                      float vx, float vy, float inv2s2, const W out) {
-  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-  if (x >= L.out_w || y >= L.out_h) return;
-  const float d = plane_row(reinterpret_cast<const float*>(depth), depth_pitch, y)[x];
-  const int P = isfinite(d) && d >= 1.f && d <= static_cast<float>(hex::kMaxPatchIndex) ? static_cast<int>(d) : 0;
-  out.put(x, y, P == 0 ? make_uchar4(0, 0, 0, 255)
-                       : hex_pixel_gather(L, T, x, y, P, vx, vy, inv2s2, prefix.n[P], fetch));
-}
-
 // Render at patch P (render_hex). No early return before the staging barrier.
 template <bool Smem, class W>
 __global__ void hex_render_kernel(const hex::HexLayout L, const hex::HexTables G, const HexRawFetch fetch, int P,
@@ -142,7 +79,7 @@ void require_launch(const HexTablesDevice& t, const HexRawDevice& raw, const cha
 }  // namespace
 
 std::size_t hex_launch_smem(HexVariant v, const hex::HexLayout& L) {
-  if (v == HexVariant::Original || v == HexVariant::Gather) return 0;
+  if (v == HexVariant::Original) return 0;
   const std::size_t bytes = hex_smem_bytes(L);
   // The default dynamic limit (48 KiB) holds the tables of any grid the validation allows
   // (the offsets are a few hundred at most); past it, say so rather than launch and fail.
@@ -164,10 +101,7 @@ void launch_hex_render(HexVariant v, const HexTablesDevice& t, const HexRawDevic
   const HexRawFetch fetch{raw.rgba, raw.pitch};
   dispatch_rgba(out, L.out_w, L.out_h, "hex render", [&](auto w) {
     using W = decltype(w);
-    if (v == HexVariant::Gather)
-      hex_render_gather_kernel<W><<<hex_grid(L.out_w, L.out_h), hex_block(), 0, stream>>>(
-          L, t.view, fetch, P, t.prefix.n[P], view_x, view_y, inv2s2, w);
-    else if (v != HexVariant::Original)
+    if (v != HexVariant::Original)
       hex_render_kernel<true, W><<<hex_grid(L.out_w, L.out_h), hex_block(), smem, stream>>>(
           Lv, t.view, fetch, P, view_x, view_y, inv2s2, w);
     else
@@ -191,10 +125,7 @@ void launch_hex_aif(HexVariant v, const HexTablesDevice& t, const HexRawDevice& 
   dispatch_rgba(out, L.out_w, L.out_h, "hex all-in-focus", [&](auto w) {
     using W = decltype(w);
     const dim3 grid = hex_grid(L.out_w, L.out_h), block = hex_block();
-    if (v == HexVariant::Gather)
-      hex_aif_gather_kernel<W><<<grid, block, 0, stream>>>(L, t.view, t.prefix, fetch, d, depth_pitch, view_x, view_y,
-                                                           inv2s2, w);
-    else if (v == HexVariant::Pruned)
+    if (v == HexVariant::Pruned)
       hex_aif_kernel<true, true, W><<<grid, block, smem, stream>>>(L, t.view, t.prefix, fetch, d, depth_pitch,
                                                                    view_x, view_y, inv2s2, w);
     else if (v == HexVariant::SmemTables)

@@ -17,15 +17,13 @@ HexVariant parse_hex_variant(const std::string& name) {
   if (name == "original") return HexVariant::Original;
   if (name == "smem-tables") return HexVariant::SmemTables;
   if (name == "pruned") return HexVariant::Pruned;
-  if (name == "gather") return HexVariant::Gather;
-  throw Error("plenoptic-hex: unknown CUDA variant \"" + name + "\" (known: original, smem-tables, pruned, gather)");
+  throw Error("plenoptic-hex: unknown CUDA variant \"" + name + "\" (known: original, smem-tables, pruned)");
 }
 
 const char* to_string(HexVariant v) {
   switch (v) {
     case HexVariant::SmemTables: return "smem-tables";
     case HexVariant::Pruned: return "pruned";
-    case HexVariant::Gather: return "gather";
     default: return "original";
   }
 }

@@ -113,32 +113,39 @@ LB_HD std::uint32_t weight(const HexTables& T, float ux, float uy, float view_x,
   return T.weights[k];
 }
 
-// Every sample the output pixel at s blends at patch P: visit(X, Y, w) per allowed lens that
-// sees s (within the reach, the sample in the lens's usable circle and in the raw), w its
-// integer Gaussian weight. n_near: how many of the `near` offsets to search (L.n_near, or a
-// prefix that provably holds every contributing lens at P).
+// Lens (i, j)'s sample of the output pixel at s at patch P, if it blends one: visit(X, Y, w) when
+// the lens exists, its type is in `mask`, it lies within the reach of s, the sample lies in its
+// usable circle and in the raw; w is the integer Gaussian weight.
+template <class Visit>
+LB_HD void lens_sample(const HexLayout& L, const HexTables& T, float sx, float sy, int P, std::uint32_t mask,
+                       float reach2, float view_x, float view_y, float inv2s2, int i, int j, Visit& visit) {
+  const int t = lens_type(L, T, i, j);
+  if (t == kNoLens || !((mask >> t) & 1u)) return;
+  float lx, ly;
+  lens_position(L, i, j, &lx, &ly);
+  const float dx = rnd::sub(sx, lx), dy = rnd::sub(sy, ly);
+  if (norm2(dx, dy) > reach2) return;
+  const float fP = static_cast<float>(P);
+  const float ux = rnd::mul(fP, dx), uy = rnd::mul(fP, dy);
+  if (norm2(ux, uy) > L.usable2) return;
+  int X, Y;
+  if (!raw_pixel(L, fP, sx, sy, lx, ly, &X, &Y)) return;
+  visit(X, Y, weight(T, ux, uy, view_x, view_y, inv2s2));
+}
+
+// Every sample the output pixel at s blends at patch P: lens_sample over the lattice offsets
+// `near` around s's rounded lattice position (n_near of them: L.n_near, or a prefix that
+// provably holds every lens within the reach at P). Any walk over a superset of the lenses
+// within the reach visits the same samples.
 template <class Visit>
 LB_HD void for_each_sample(const HexLayout& L, const HexTables& T, float sx, float sy, int P, float view_x,
                            float view_y, float inv2s2, int n_near, Visit&& visit) {
   const std::uint32_t mask = T.mask_of_patch[P];
   const float reach2 = T.reach2_of_patch[P];
-  const float fP = static_cast<float>(P);
   int ri, rj;
   lattice_round(L, sx, sy, &ri, &rj);
-  for (int k = 0; k < n_near; ++k) {
-    const int i = ri + T.near[k].di, j = rj + T.near[k].dj;
-    const int t = lens_type(L, T, i, j);
-    if (t == kNoLens || !((mask >> t) & 1u)) continue;
-    float lx, ly;
-    lens_position(L, i, j, &lx, &ly);
-    const float dx = rnd::sub(sx, lx), dy = rnd::sub(sy, ly);
-    if (norm2(dx, dy) > reach2) continue;
-    const float ux = rnd::mul(fP, dx), uy = rnd::mul(fP, dy);
-    if (norm2(ux, uy) > L.usable2) continue;
-    int X, Y;
-    if (!raw_pixel(L, fP, sx, sy, lx, ly, &X, &Y)) continue;
-    visit(X, Y, weight(T, ux, uy, view_x, view_y, inv2s2));
-  }
+  for (int k = 0; k < n_near; ++k)
+    lens_sample(L, T, sx, sy, P, mask, reach2, view_x, view_y, inv2s2, ri + T.near[k].di, rj + T.near[k].dj, visit);
 }
 
 // One output pixel at patch P: the weighted sums of its samples. Fetch(X, Y, uint32 rgb[3])

@@ -199,10 +199,8 @@ AlgorithmSpec plenoptic_hex_spec() {
       {"smem-tables", "", true, "original with the small tables staged in shared memory per block"},
       {"pruned", "", true,
        "smem-tables; render and all-in-focus search only the lattice offsets that can reach a lens at P"},
-      {"gather", "", true,
-       "pruned search over global tables; a pixel's samples recorded, then their loads issued together"},
   };
-  s.default_variant = "pruned";
+  s.default_variant = "original";  // fastest render and all-in-focus (docs/PERFORMANCE.md)
   s.value_names = {{"lens_types", {"all", "in focus"}}};
   s.params = [](const AlgorithmData* d) {
     const MlaGeometry g = d ? scene_geometry(scene_of(*d)) : default_geometry();

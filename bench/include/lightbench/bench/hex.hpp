@@ -20,7 +20,7 @@ struct HexBenchOptions {
   bool flush_l2 = true;     // evict the L2 before every timed launch
   bool check_cpu = true;    // compare every pass's output with the CPU reference (render_hex, ...)
   bool seed_workload = true;  // also time the rectangular seed workload (NoSync render)
-  std::vector<std::string> variants{"original", "smem-tables", "pruned", "gather"};
+  std::vector<std::string> variants{"original", "smem-tables", "pruned"};
   int device = 0;
 };
 
