@@ -12,6 +12,7 @@
 #include "lightbench/engines/plenoptic.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/memory_budget.hpp"
+#include "plenoptic_common.hpp"
 
 namespace lb {
 namespace {
@@ -20,11 +21,7 @@ const std::vector<std::string> kRenderParams = {"patch", "view_x", "view_y", "li
                                                 "rgba_input", "vector_store", "reciprocal", "sync_at_end"};
 const std::vector<std::string> kDepthParams = {"patch", "lim", "pmin", "pmax", "window", "aperture"};
 
-std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
-  for (const auto& x : b)
-    if (std::find(a.begin(), a.end(), x) == a.end()) a.push_back(x);
-  return a;
-}
+using plenoptic_detail::concat;
 
 PlenopticGrid default_grid() {
   PlenopticGrid g;
@@ -68,17 +65,7 @@ class PlenopticRunner final : public Runner {
     config.variant = parse_render_variant(variant);
     config.original = p.switches;
     last_variant_ = backend_->kind() == BackendKind::Cpu ? "reference" : variant;
-    if (output == "raw") {
-      out.resize(scene.raw.width, scene.raw.height);
-      out.upload_host(to_rgba(scene.raw));
-      return;
-    }
-    if (output == "truth") {
-      LB_REQUIRE(!scene.truth.empty(), "this scene has no ground truth");
-      out.resize(scene.truth.width, scene.truth.height);
-      out.upload_host(scene.truth);
-      return;
-    }
+    if (plenoptic_detail::write_data_output(scene, output, out)) return;
     validate(p.render, scene.grid);
     const int rw = scene.raw.width, rh = scene.raw.height, rc = scene.raw.channels;
     if (output == "view") {
@@ -97,10 +84,7 @@ class PlenopticRunner final : public Runner {
       r.lim = p.depth.lim;
       backend_->render_all_in_focus(scene.grid, r, p.depth, out);
     } else if (output == "error") {
-      LB_REQUIRE(!scene.truth.empty(), "this scene has no ground truth");
-      LB_REQUIRE(scene.truth_patch == p.depth.patch,
-                 "the ground truth is at M = " + std::to_string(scene.truth_patch) +
-                     "; set patch M to it for the error map");
+      plenoptic_detail::require_truth_at(scene, p.depth.patch);
       ensure_depth(p, config.variant);
       backend_->last_depth_error(scene.truth, out);
     } else {

@@ -15,6 +15,7 @@
 #include "lightbench/engines/plenoptic_hex.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/memory_budget.hpp"
+#include "plenoptic_common.hpp"
 
 namespace lb {
 namespace {
@@ -22,11 +23,7 @@ namespace {
 const std::vector<std::string> kRenderParams = {"patch", "view_x", "view_y", "rings", "sigma", "lens_types"};
 const std::vector<std::string> kDepthParams = {"patch", "rings", "lens_types", "pmin", "pmax", "window", "aperture"};
 
-std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
-  for (const auto& x : b)
-    if (std::find(a.begin(), a.end(), x) == a.end()) a.push_back(x);
-  return a;
-}
+using plenoptic_detail::concat;
 
 // Ranges without data: the rectangular runner's placeholder grid (one lens of 64 px).
 MlaGeometry default_geometry() { return to_mla_geometry(PlenopticGrid{1, 1, 64.0, 0.0, 0.0}); }
@@ -67,17 +64,7 @@ class HexRunner final : public Runner {
     HexConfig config;
     config.variant = variant;
     last_variant_ = engine_->kind() == BackendKind::Cpu ? "reference" : variant;
-    if (output == "raw") {
-      out.resize(scene.raw.width, scene.raw.height);
-      out.upload_host(to_rgba(scene.raw));
-      return;
-    }
-    if (output == "truth") {
-      LB_REQUIRE(!scene.truth.empty(), "this scene has no ground truth");
-      out.resize(scene.truth.width, scene.truth.height);
-      out.upload_host(scene.truth);
-      return;
-    }
+    if (plenoptic_detail::write_data_output(scene, output, out)) return;
     validate(p.render, geometry_);
     if (output == "view") {
       check_memory(host_bytes(p.render.patch, 0));
@@ -93,10 +80,7 @@ class HexRunner final : public Runner {
       ensure_depth(p, config);
       engine_->render_all_in_focus(p.render, config, out);
     } else if (output == "error") {
-      LB_REQUIRE(!scene.truth.empty(), "this scene has no ground truth");
-      LB_REQUIRE(scene.truth_patch == p.depth.patch, "the ground truth is at M = " +
-                                                         std::to_string(scene.truth_patch) +
-                                                         "; set patch M to it for the error map");
+      plenoptic_detail::require_truth_at(scene, p.depth.patch);
       ensure_depth(p, config);
       engine_->last_depth_error(scene.truth, out);
     } else {
