@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "crafted.hpp"
+#include "engine/calib_xml.hpp"
 #include "lightbench/image.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/lightfield.hpp"
@@ -923,6 +924,54 @@ void add_dataset_cases(Suite& s) {
   s.fail("batch --merge: no such file", "batch --merge {in}/nope.csv --csv {out}/m.csv", "nope.csv");
 }
 
+// Raytrix calibrations (issue 22): every broken or inconsistent RayCalibData file, given with
+// a raw to render / depth, is one line naming the file; nothing is written.
+void add_calib_cases(Suite& s) {
+  lb::MlaGeometry g;
+  g.kind = lb::MlaKind::Hexagonal;
+  g.offset = {8.5, 8.5};
+  g.diameter = 16.0;
+  g.base_x = {1.0, 0.0};
+  g.base_y = {0.5, -0.8660254037844386};
+  g.sub_grid_base = {3.0, -1.7320508075688772};
+  g.types = {{{0, 0}, 1.0, 3.0}, {{1, 0}, 2.8, 4.0}, {{-1, 0}, 3.8, 100.0}};
+  const std::string good = lbt::calib_xml_of(g);
+  auto swap = [&](const std::string& from, const std::string& to) {
+    std::string t = good;
+    const auto at = t.find(from);
+    REQUIRE(at != std::string::npos);
+    return t.replace(at, from.size(), to);
+  };
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"empty", ""},
+      {"text", "not xml at all"},
+      {"truncated", good.substr(0, good.size() / 2)},
+      {"wrong_root", "<Calibration></Calibration>"},
+      {"no_diameter", swap("<diameter units=\"pix\">16</diameter>", "")},
+      {"diameter_nan", swap("<diameter units=\"pix\">16</diameter>", "<diameter>nan</diameter>")},
+      {"diameter_huge", swap("<diameter units=\"pix\">16</diameter>", "<diameter>1e308</diameter>")},
+      {"diameter_neg", swap("<diameter units=\"pix\">16</diameter>", "<diameter>-16</diameter>")},
+      {"lens_too_big", swap("<diameter units=\"pix\">16</diameter>", "<diameter>4000</diameter>")},
+      {"offset_text", swap("<x>8.5</x>", "<x>left</x>")},
+      {"deep", std::string(50000, '<') + std::string(50000, '>')},
+      {"binary", Bytes(4096, '\xff')},
+  };
+  int k = 0;
+  for (const auto& [tag, text] : files) {
+    const std::string name = "calib_" + tag + ".xml";
+    s.put(name, text);
+    const std::string cmd = k++ % 2 ? "depth --backend cpu --out {out}/o.pfm" : kRender + "--out {out}/o.png";
+    s.fail("calib: " + tag, cmd + " --raw {in}/g/raw.png --calib {in}/" + name, name);
+  }
+  s.fail("calib: no such file", kRender + "--raw {in}/g/raw.png --calib {in}/nope.xml --out {out}/o.png", "nope.xml");
+  s.put("calib_good.xml", good);
+  s.fail("calib: without --raw", kRender + "--calib {in}/calib_good.xml --out {out}/o.png", "--raw");
+  s.fail("calib: --lim on a hexagonal grid",
+         kRender + "--raw {in}/g/raw.png --calib {in}/calib_good.xml --lim 2 --out {out}/o.png", "--lim");
+  s.fail("calib: bad --fit-grid",
+         kRender + "--raw {in}/g/raw.png --calib {in}/calib_good.xml --fit-grid maybe --out {out}/o.png", "--fit-grid");
+}
+
 TEST_CASE("robustness: bad inputs, options and outputs over every command") {
   Suite s;
   make_base_inputs(s);
@@ -934,6 +983,7 @@ TEST_CASE("robustness: bad inputs, options and outputs over every command") {
   add_regression_cases(s);
   add_found_defect_cases(s);
   add_dataset_cases(s);
+  add_calib_cases(s);
   CHECK(s.cases.size() >= 120);
   run_all(s, "bad inputs");
 }
