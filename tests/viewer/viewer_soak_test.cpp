@@ -48,13 +48,14 @@ std::string small_data() {
 
 }  // namespace
 
-// The memory bound is wider than scripts/soak's 32,16: a 15-step warm-up does not reach the
-// high-water mark of every state (RSS swings by ~40 MiB with the outputs shown); the 10000-step
-// soak judges leaks.
+// The memory bound is wider than scripts/soak's 32,16: a 60-step warm-up does not reach the
+// high-water mark of every state (RSS swings by ~40 MiB with the outputs shown; with the
+// general-grid algorithm's scenes and tables the live heap ends 90-105 MiB above the warm-up's
+// peak, run to run); the 10000-step soak (scripts/soak) judges leaks.
 TEST_CASE("soak: 300 steps headless on the CPU backend pass and report every figure") {
   const std::string report = (fs::path(soak_dir()) / "soak300.json").string();
   fs::remove(report);
-  const auto r = viewer("--headless --backend cpu " + small_data() + " --soak 300 --soak-seed 7 --soak-bound 96,64 --soak-report " +
+  const auto r = viewer("--headless --backend cpu " + small_data() + " --soak 300 --soak-seed 7 --soak-bound 160,64 --soak-report " +
                             quoted(report),
                         "soak300.log");
   INFO(r.log);
