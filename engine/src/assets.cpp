@@ -69,6 +69,17 @@ ScenePlane parse_plane(const nlohmann::json& j, const std::string& where, const 
   return p;
 }
 
+// "planes": a non-empty array of planes (both generators' presets).
+std::vector<ScenePlane> parse_planes(Fields& f, const std::string& where) {
+  const nlohmann::json& planes = f.value("planes");
+  if (!planes.is_array() || planes.empty())
+    f.fail("planes", "expected a non-empty array of planes, got " + assets_detail::brief(planes));
+  std::vector<ScenePlane> out;
+  for (std::size_t i = 0; i < planes.size(); ++i)
+    out.push_back(parse_plane(planes[i], where, "planes[" + std::to_string(i) + "]"));
+  return out;
+}
+
 // A micro-lens grid object (assets/README.md, "mla"): a Raytrix-style grid, bases (1, 0)
 // and (0.5, -0.866) unless given; one lens type per entry of "types" (lens-unit offset,
 // virtual-depth range). Validated whole (MlaLayout): "<where>: 'mla': <problem>".
@@ -137,11 +148,7 @@ GeneratorParams parse_plenoptic_asset(const std::string& text, const std::string
   g.supersample = f.integer("supersample", 1, 8, g.supersample);
   g.vignette_start = f.number("vignette_start", 0, 1, g.vignette_start);
   g.preview_patch = f.integer("truth_patch", 1, kMaxPatch, g.preview_patch);
-  const nlohmann::json& planes = f.value("planes");
-  if (!planes.is_array() || planes.empty())
-    f.fail("planes", "expected a non-empty array of planes, got " + assets_detail::brief(planes));
-  for (std::size_t i = 0; i < planes.size(); ++i)
-    g.planes.push_back(parse_plane(planes[i], where, "planes[" + std::to_string(i) + "]"));
+  g.planes = parse_planes(f, where);
   f.done();
   return g;
 }
@@ -167,11 +174,7 @@ HexGeneratorParams parse_plenoptic_hex_asset(const std::string& text, const std:
   g.vignette_start = f.number("vignette_start", 0, 0.99, g.vignette_start);
   g.preview_patch = f.integer("truth_patch", 1, kMaxPatch, g.preview_patch);
   g.defocus = f.number("defocus", 0, 100, g.defocus);
-  const nlohmann::json& planes = f.value("planes");
-  if (!planes.is_array() || planes.empty())
-    f.fail("planes", "expected a non-empty array of planes, got " + assets_detail::brief(planes));
-  for (std::size_t i = 0; i < planes.size(); ++i)
-    g.planes.push_back(parse_plane(planes[i], where, "planes[" + std::to_string(i) + "]"));
+  g.planes = parse_planes(f, where);
   f.done();
   return g;
 }
