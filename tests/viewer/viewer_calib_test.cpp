@@ -18,6 +18,7 @@
 #include "../shared_data.hpp"
 #include "engine/calib_xml.hpp"
 #include "headless_process.hpp"
+#include "viewer_shot.hpp"
 #include "lightbench/gl/egl_headless.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/plenoptic_hex.hpp"
@@ -31,29 +32,10 @@ namespace {
 
 std::string out_file(const std::string& name) { return lb::test::out_dir() + "/calib_" + name; }
 
-struct Shot {
-  int rc = -1;
-  std::string log;
-  json layout;
-  lb::ImageU8 png;
-};
+using lb::test::Shot;
 
 Shot viewer(const std::string& name, const std::string& args) {
-  Shot s;
-  const std::string png = out_file(name + ".png");
-  fs::remove(png);
-  fs::remove(png + ".json");
-  const std::string cmd = quoted(lb::test::viewer_path()) + " --headless --backend cpu --size 1200x640 " + args +
-                          " --frames 2 --screenshot " + quoted(png);
-  MESSAGE("running: " << cmd);
-  const auto r = lb::test::run_logged(cmd, out_file(name + ".log"));
-  s.rc = r.rc;
-  s.log = r.log;
-  if (fs::exists(png) && fs::exists(png + ".json")) {
-    s.png = lb::load_image(png, 3);
-    s.layout = lb::test::read_json(png + ".json");
-  }
-  return s;
+  return lb::test::run_shot(lb::test::viewer_path(), out_file(name), args + " --frames 2", "1200x640");
 }
 
 // Standard deviation of the green channel over pane i's image in the screenshot.

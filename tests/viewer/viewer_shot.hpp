@@ -20,15 +20,16 @@ struct Shot {
   lb::ImageU8 png;        // RGB
 };
 
-// Runs `exe --headless --backend cpu --size 960x600 ARGS --screenshot OUT_BASE.png`, its log in
+// Runs `exe --headless --backend cpu --size SIZE ARGS --screenshot OUT_BASE.png`, its log in
 // OUT_BASE.log.
-inline Shot run_shot(const std::string& exe, const std::string& out_base, const std::string& args) {
+inline Shot run_shot(const std::string& exe, const std::string& out_base, const std::string& args,
+                     const std::string& size = "960x600") {
   namespace fs = std::filesystem;
   Shot s;
   const std::string png = out_base + ".png";
   fs::remove(png);
   fs::remove(png + ".json");
-  const std::string cmd = quoted(exe) + " --headless --backend cpu --size 960x600 " + args + " --screenshot " + quoted(png);
+  const std::string cmd = quoted(exe) + " --headless --backend cpu --size " + size + " " + args + " --screenshot " + quoted(png);
   MESSAGE("running: " << cmd);
   const auto r = run_logged(cmd, out_base + ".log");
   s.rc = r.rc;
