@@ -47,7 +47,9 @@ __host__ __device__ inline std::size_t hex_smem_bytes(const hex::HexLayout& L) {
   const std::size_t per_patch = hex_align16(sizeof(std::uint32_t) * (hex::kMaxPatchIndex + 1));
   return hex_align16(sizeof(std::uint32_t) * hex::kWeightBins) + 3 * per_patch +
          hex_align16(sizeof(hex::Offset) * static_cast<std::size_t>(L.n_near)) +
-         hex_align16(sizeof(hex::Offset) * static_cast<std::size_t>(L.n_nbr));
+         hex_align16(sizeof(hex::Offset) * static_cast<std::size_t>(L.n_nbr)) +
+         hex_align16(sizeof(std::uint32_t) * (hex::kCells + 1)) +
+         hex_align16(sizeof(hex::Offset) * static_cast<std::size_t>(L.n_cell_near));
 }
 
 template <class T>
@@ -74,14 +76,20 @@ __device__ __forceinline__ hex::HexTables hex_stage_tables(const hex::HexLayout&
   auto* near = reinterpret_cast<hex::Offset*>(p);
   p += hex_align16(sizeof(hex::Offset) * static_cast<std::size_t>(L.n_near));
   auto* nbr = reinterpret_cast<hex::Offset*>(p);
+  p += hex_align16(sizeof(hex::Offset) * static_cast<std::size_t>(L.n_nbr));
+  auto* cell_start = reinterpret_cast<std::uint32_t*>(p);
+  p += hex_align16(sizeof(std::uint32_t) * (hex::kCells + 1));
+  auto* cell_near = reinterpret_cast<hex::Offset*>(p);
   hex_stage(weights, g.weights, hex::kWeightBins, tid, nt);
   hex_stage(mask, g.mask_of_patch, hex::kMaxPatchIndex + 1, tid, nt);
   hex_stage(reach2, g.reach2_of_patch, hex::kMaxPatchIndex + 1, tid, nt);
   hex_stage(nbr2, g.nbr2_of_patch, hex::kMaxPatchIndex + 1, tid, nt);
   hex_stage(near, g.near, L.n_near, tid, nt);
   hex_stage(nbr, g.nbr, L.n_nbr, tid, nt);
+  hex_stage(cell_start, g.cell_start, hex::kCells + 1, tid, nt);
+  hex_stage(cell_near, g.cell_near, L.n_cell_near, tid, nt);
   __syncthreads();
-  return hex::HexTables{g.types, near, nbr, weights, mask, reach2, nbr2};
+  return hex::HexTables{g.types, near, nbr, weights, mask, reach2, nbr2, cell_start, cell_near};
 }
 
 // The tables a thread reads: staged (Smem) or as given. Every thread of the block calls it.

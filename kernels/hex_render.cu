@@ -1,6 +1,6 @@
 // General-grid render and all-in-focus kernels (issue 22): one thread per output pixel (the
-// seed's Original mapping), the body hex::render_sums itself (hex_math.hpp), so every pixel
-// is bit-identical to render_hex / render_all_in_focus_hex on the CPU. Variants (HexVariant):
+// seed's Original mapping), the body hex::render_sums itself (hex_math.hpp: the sub-cell
+// walk), so every pixel is bit-identical to render_hex / render_all_in_focus_hex on the CPU. Variants (HexVariant):
 // the tables read from global memory, or the small ones staged in shared memory per block.
 // Also the touched-pixel count of a render (the bytes a pass must move).
 #include <cuda_runtime.h>
@@ -15,9 +15,12 @@
 namespace lb::cuda::detail {
 namespace {
 
+// Acc: uint32 when the walk is at most hex::kMaxSamples32 offsets long (the launch checks
+// n_near, which bounds every list), else uint64; the same integers either way.
+template <class Acc>
 __device__ __forceinline__ uchar4 hex_pixel(const hex::HexLayout& L, const hex::HexTables& T, int x, int y, int P,
                                             float vx, float vy, float inv2s2, const HexRawFetch& fetch) {
-  std::uint64_t acc[3], wsum;
+  Acc acc[3], wsum;
   hex::render_sums(L, T, hex::scene_coord(L.s0x, x, L.patch), hex::scene_coord(L.s0y, y, L.patch), P, vx, vy, inv2s2,
                    fetch, acc, &wsum);
   return make_uchar4(static_cast<unsigned char>(hex::quotient(acc[0], wsum)),
@@ -26,19 +29,20 @@ __device__ __forceinline__ uchar4 hex_pixel(const hex::HexLayout& L, const hex::
 }
 
 // Render at patch P (render_hex). No early return before the staging barrier.
-template <bool Smem, class W>
+template <bool Smem, class Acc, class W>
 __global__ void hex_render_kernel(const hex::HexLayout L, const hex::HexTables G, const HexRawFetch fetch, int P,
                                   float vx, float vy, float inv2s2, const W out) {
   const hex::HexTables T = hex_tables_for<Smem>(L, G);
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (x >= L.out_w || y >= L.out_h) return;
-  out.put(x, y, hex_pixel(L, T, x, y, P, vx, vy, inv2s2, fetch));
+  out.put(x, y, hex_pixel<Acc>(L, T, x, y, P, vx, vy, inv2s2, fetch));
 }
 
 // All-in-focus (render_all_in_focus_hex): P from the depth map, black without one. Pruned:
-// the offsets searched at P are the prefix HexNearPrefix allows (the sums do not change).
-template <bool Smem, bool Pruned, class W>
+// the offsets walked at P are the prefix of `near` HexNearPrefix allows (the sums do not
+// change); otherwise the sub-cell lists.
+template <bool Smem, bool Pruned, class Acc, class W>
 __global__ void hex_aif_kernel(const hex::HexLayout L, const hex::HexTables G, const HexNearPrefix prefix,
                                const HexRawFetch fetch, const std::uint8_t* depth, std::size_t depth_pitch, float vx,
                                float vy, float inv2s2, const W out) {
@@ -54,8 +58,8 @@ __global__ void hex_aif_kernel(const hex::HexLayout L, const hex::HexTables G, c
     return;
   }
   hex::HexLayout Lp = L;
-  if constexpr (Pruned) Lp.n_near = prefix.n[P];
-  out.put(x, y, hex_pixel(Lp, T, x, y, P, vx, vy, inv2s2, fetch));
+  if constexpr (Pruned) Lp.near_prefix = prefix.n[P];
+  out.put(x, y, hex_pixel<Acc>(Lp, T, x, y, P, vx, vy, inv2s2, fetch));
 }
 
 // The raw pixels the render at P reads, marked in a raw-sized byte map.
@@ -88,26 +92,36 @@ std::size_t hex_launch_smem(HexVariant v, const hex::HexLayout& L) {
   return bytes;
 }
 
+// The accumulator type for a layout: 32-bit sums when no walk can exceed kMaxSamples32.
+template <class F>
+void with_acc(const hex::HexLayout& L, F&& f) {
+  if (L.n_near <= hex::kMaxSamples32) f(std::uint32_t{});
+  else f(std::uint64_t{});
+}
+
 void launch_hex_render(HexVariant v, const HexTablesDevice& t, const HexRawDevice& raw, int P, float view_x,
                        float view_y, float inv2s2, const DeviceTarget& out, cudaStream_t stream) {
   require_launch(t, raw, "hex render");
   LB_REQUIRE(P >= 1 && P <= hex::kMaxPatchIndex, "hex render: patch size " + std::to_string(P) + " out of range");
   const hex::HexLayout& L = t.layout;
   if (L.out_w <= 0 || L.out_h <= 0) return;
-  // Pruned: the whole frame is at P, so the pruned search is the layout's n_near.
+  // Pruned: the whole frame is at P, so the pruned walk is the prefix at P.
   hex::HexLayout Lv = L;
-  if (v == HexVariant::Pruned) Lv.n_near = t.prefix.n[P];
+  if (v == HexVariant::Pruned) Lv.near_prefix = t.prefix.n[P];
   const std::size_t smem = hex_launch_smem(v, Lv);
   const HexRawFetch fetch{raw.rgba, raw.pitch};
   dispatch_rgba(out, L.out_w, L.out_h, "hex render", [&](auto w) {
     using W = decltype(w);
-    if (v != HexVariant::Original)
-      hex_render_kernel<true, W><<<hex_grid(L.out_w, L.out_h), hex_block(), smem, stream>>>(
-          Lv, t.view, fetch, P, view_x, view_y, inv2s2, w);
-    else
-      hex_render_kernel<false, W><<<hex_grid(L.out_w, L.out_h), hex_block(), 0, stream>>>(
-          Lv, t.view, fetch, P, view_x, view_y, inv2s2, w);
-    CUDA_CHECK_LAUNCH();
+    with_acc(L, [&](auto acc) {
+      using Acc = decltype(acc);
+      if (v != HexVariant::Original)
+        hex_render_kernel<true, Acc, W><<<hex_grid(L.out_w, L.out_h), hex_block(), smem, stream>>>(
+            Lv, t.view, fetch, P, view_x, view_y, inv2s2, w);
+      else
+        hex_render_kernel<false, Acc, W><<<hex_grid(L.out_w, L.out_h), hex_block(), 0, stream>>>(
+            Lv, t.view, fetch, P, view_x, view_y, inv2s2, w);
+      CUDA_CHECK_LAUNCH();
+    });
   });
 }
 
@@ -125,16 +139,19 @@ void launch_hex_aif(HexVariant v, const HexTablesDevice& t, const HexRawDevice& 
   dispatch_rgba(out, L.out_w, L.out_h, "hex all-in-focus", [&](auto w) {
     using W = decltype(w);
     const dim3 grid = hex_grid(L.out_w, L.out_h), block = hex_block();
-    if (v == HexVariant::Pruned)
-      hex_aif_kernel<true, true, W><<<grid, block, smem, stream>>>(L, t.view, t.prefix, fetch, d, depth_pitch,
-                                                                   view_x, view_y, inv2s2, w);
-    else if (v == HexVariant::SmemTables)
-      hex_aif_kernel<true, false, W><<<grid, block, smem, stream>>>(L, t.view, t.prefix, fetch, d, depth_pitch,
-                                                                    view_x, view_y, inv2s2, w);
-    else
-      hex_aif_kernel<false, false, W><<<grid, block, 0, stream>>>(L, t.view, t.prefix, fetch, d, depth_pitch,
-                                                                  view_x, view_y, inv2s2, w);
-    CUDA_CHECK_LAUNCH();
+    with_acc(L, [&](auto acc) {
+      using Acc = decltype(acc);
+      if (v == HexVariant::Pruned)
+        hex_aif_kernel<true, true, Acc, W><<<grid, block, smem, stream>>>(L, t.view, t.prefix, fetch, d,
+                                                                          depth_pitch, view_x, view_y, inv2s2, w);
+      else if (v == HexVariant::SmemTables)
+        hex_aif_kernel<true, false, Acc, W><<<grid, block, smem, stream>>>(L, t.view, t.prefix, fetch, d,
+                                                                           depth_pitch, view_x, view_y, inv2s2, w);
+      else
+        hex_aif_kernel<false, false, Acc, W><<<grid, block, 0, stream>>>(L, t.view, t.prefix, fetch, d,
+                                                                         depth_pitch, view_x, view_y, inv2s2, w);
+      CUDA_CHECK_LAUNCH();
+    });
   });
 }
 

@@ -50,6 +50,47 @@ std::vector<hex::Offset> offsets_within(const MlaGeometry& g, double radius, boo
   return out;
 }
 
+// Distance (lens units) from lattice point (di, dj) to the parallelogram of lattice
+// coordinates [a0, a1] x [b0, b1]: zero inside, else the nearest of its four edges.
+double distance_to_cell(const MlaGeometry& g, double di, double dj, double a0, double a1, double b0, double b1) {
+  if (di >= a0 && di <= a1 && dj >= b0 && dj <= b1) return 0.0;
+  auto at = [&](double a, double b) {
+    return std::pair{a * g.base_x.x + b * g.base_y.x, a * g.base_x.y + b * g.base_y.y};
+  };
+  const auto p = at(di, dj);
+  auto segment = [&](std::pair<double, double> u, std::pair<double, double> v) {
+    const double ex = v.first - u.first, ey = v.second - u.second;
+    const double len2 = ex * ex + ey * ey;
+    double k = len2 > 0 ? ((p.first - u.first) * ex + (p.second - u.second) * ey) / len2 : 0.0;
+    k = std::clamp(k, 0.0, 1.0);
+    return std::hypot(p.first - (u.first + k * ex), p.second - (u.second + k * ey));
+  };
+  const auto c00 = at(a0, b0), c10 = at(a1, b0), c11 = at(a1, b1), c01 = at(a0, b1);
+  return std::min({segment(c00, c10), segment(c10, c11), segment(c11, c01), segment(c01, c00)});
+}
+
+// The render walk's sub-cell lists (hex_math.hpp, for_each_sample): for each sub-cell of the
+// cell around a rounded lattice point, the offsets of `near` whose lens lies within `far` (the
+// largest reach) of some point of the sub-cell. Margins: the sub-cell grows by 0.01 lattice
+// units each side and the distance by 0.01 lens units, for the float rounding of s's lattice
+// coordinates and of the reach test (both far below that).
+void build_cell_lists(const MlaGeometry& g, double far, HexTablesHost& t) {
+  constexpr double kMargin = 0.01;
+  t.cell_start.assign(hex::kCells + 1, 0u);
+  t.cell_near.clear();
+  for (int cb = 0; cb < hex::kCellSplit; ++cb)
+    for (int ca = 0; ca < hex::kCellSplit; ++ca) {
+      const double a0 = -0.5 + static_cast<double>(ca) / hex::kCellSplit - kMargin;
+      const double a1 = -0.5 + static_cast<double>(ca + 1) / hex::kCellSplit + kMargin;
+      const double b0 = -0.5 + static_cast<double>(cb) / hex::kCellSplit - kMargin;
+      const double b1 = -0.5 + static_cast<double>(cb + 1) / hex::kCellSplit + kMargin;
+      for (const hex::Offset& o : t.near)
+        if (distance_to_cell(g, o.di, o.dj, a0, a1, b0, b1) <= far + kMargin) t.cell_near.push_back(o);
+      t.cell_start[static_cast<std::size_t>(cb * hex::kCellSplit + ca + 1)] =
+          static_cast<std::uint32_t>(t.cell_near.size());
+    }
+}
+
 }  // namespace
 
 HexRunParams default_hex_params(const MlaGeometry& g) {
@@ -283,6 +324,10 @@ HexTablesHost build_hex_tables(const MlaLayout& mla, int raw_w, int raw_h, int p
   t.nbr = offsets_within(g, far_nbr, true);
   L.n_near = static_cast<int>(t.near.size());
   L.n_nbr = static_cast<int>(t.nbr.size());
+  build_cell_lists(g, far, t);
+  L.n_cell_near = static_cast<int>(t.cell_near.size());
+  L.near_prefix = 0;
+  L.all_types = g.lens_border >= 0.0 && nt <= 16 ? (1u << nt) - 1u : 0u;
 
   t.weights.resize(hex::kWeightBins);
   for (int k = 0; k < hex::kWeightBins; ++k) {

@@ -312,3 +312,61 @@ TEST_CASE("hex parameters: every bad value is one line naming the parameter") {
   CHECK(d.depth.pmin == 7);
   CHECK(d.render.sigma == doctest::Approx(9.0 / 7.0));
 }
+
+// The render walk (hex_math.hpp, for_each_sample) reads each pixel's sub-cell list and skips
+// the type lookup when every type is allowed; both must leave the sums of the plain walk over
+// the whole `near` list with the lookup (near_prefix = n_near, all_types = 0) unchanged, on
+// every pixel of the frame (lenses straddling the raw's edges included), on a hexagonal, a
+// rotated and a rectangular grid, for every rings / lens_types / patch size tried.
+TEST_CASE("hex walk: sub-cell lists and the type-lookup skip give the whole list's sums") {
+  MlaGeometry rot = r42_like();
+  rot.rotation = 0.3;
+  rot.offset = {5.1, -3.2};
+  const MlaGeometry grids[] = {r42_like(), rot, to_mla_geometry(PlenopticGrid{7, 6, 21.0, 0.8, 1.2})};
+  std::uint32_t seed = 7;
+  ImageU8 raw(151, 133, 4, 255);
+  for (auto& v : raw.data) v = static_cast<std::uint8_t>((seed = seed * 1664525u + 1013904223u) >> 24);
+  int g_index = 0;
+  for (const MlaGeometry& g : grids) {
+    CAPTURE(g_index++);
+    const MlaLayout m(g);
+    for (int rings : {0, 1, 2})
+      for (int lt : {kLensTypesAll, kLensTypesInFocus})
+        for (int P : {3, 6, 8, 11, 20}) {
+          CAPTURE(rings);
+          CAPTURE(lt);
+          CAPTURE(P);
+          const HexTablesHost t = build_hex_tables(m, raw.width, raw.height, P, rings, lt);
+          const hex::HexTables T = t.view();
+          REQUIRE(t.cell_start.size() == hex::kCells + 1);
+          REQUIRE(t.cell_start.back() == t.cell_near.size());
+          hex::HexLayout whole = t.layout;
+          whole.near_prefix = whole.n_near;
+          whole.all_types = 0;
+          REQUIRE(t.layout.near_prefix == 0);
+          if (g.kind == MlaKind::Hexagonal && rings == 1 && lt == kLensTypesAll) {
+            // The point of the lists: far fewer offsets than the whole cell's.
+            const double mean = static_cast<double>(t.cell_near.size()) / hex::kCells;
+            CHECK(mean < 0.7 * t.layout.n_near);
+            CHECK(t.layout.all_types == 0b111u);
+          }
+          const float inv2s2 = hex_inv2s2(static_cast<float>(g.diameter / 5.0));
+          long mismatches = 0, samples = 0;
+          for (int y = 0; y < t.layout.out_h; ++y)
+            for (int x = 0; x < t.layout.out_w; ++x) {
+              const float sx = hex::scene_coord(t.layout.s0x, x, t.layout.patch);
+              const float sy = hex::scene_coord(t.layout.s0y, y, t.layout.patch);
+              std::uint64_t a[3], wa = 0, b[3], wb = 0;
+              std::uint32_t c[3], wc = 0;
+              hex::render_sums(t.layout, T, sx, sy, P, 0.7f, -0.4f, inv2s2, Fetch{&raw}, a, &wa);
+              hex::render_sums(whole, T, sx, sy, P, 0.7f, -0.4f, inv2s2, Fetch{&raw}, b, &wb);
+              hex::render_sums(t.layout, T, sx, sy, P, 0.7f, -0.4f, inv2s2, Fetch{&raw}, c, &wc);  // 32-bit
+              mismatches += wa != wb || a[0] != b[0] || a[1] != b[1] || a[2] != b[2];
+              mismatches += wc != wa || c[0] != a[0] || c[1] != a[1] || c[2] != a[2];
+              samples += wa > 0;
+            }
+          CHECK(mismatches == 0);
+          CHECK(samples > 0);
+        }
+  }
+}

@@ -35,6 +35,15 @@ constexpr float kWeightBinsPerUnit = 64.0f;
 constexpr std::uint8_t kNoLens = 255;      // type table entry: no lens there
 constexpr std::uint32_t kNoCost = 0xFFFFFFFFu;  // a depth cost with no sample pair
 constexpr int kMaxPatchIndex = 64;         // tables indexed by patch size 0..64 (kMaxPatch)
+// The render walk (for_each_sample) splits each lattice cell into kCellSplit x kCellSplit
+// sub-cells, each with its own offset list: the lenses within the reach of some point of that
+// sub-cell (about 11 on a hexagonal grid at rings 1 instead of the 19 the whole cell needs).
+constexpr int kCellSplit = 8;
+constexpr int kCells = kCellSplit * kCellSplit;
+// A pixel sums at most as many samples as offsets it walks (<= n_near). Up to this many, the
+// sums fit 32 bits with the rounding term: 255 * 65536 * 256 + 2^23 < 2^32 (the GPU's
+// 32-bit accumulators give the same integers as the CPU's 64-bit ones).
+constexpr int kMaxSamples32 = 256;
 
 struct Offset {
   int di, dj;
@@ -54,6 +63,15 @@ struct HexLayout {
   int out_w, out_h;
   int n_near;                 // offsets around the rounded lattice position of s
   int n_nbr;                  // depth: neighbour offsets around the main lens
+  int n_cell_near;            // entries of the sub-cell offset lists (HexTables::cell_near)
+  // > 0: render / all-in-focus walk near[0, near_prefix) (variant "pruned", a prefix that
+  // provably holds every lens within the reach); 0: the sub-cell lists. Same sums either way.
+  int near_prefix;
+  // The mask of every lens type when the type lookup can be skipped for a walk that allows
+  // them all (0: never). Sound because a lens outside the type table or marked kNoLens has
+  // its centre more than D/2 + 1 px outside the raw while a sample lies within usable <= D/2
+  // of its centre (lens_border >= 0): raw_pixel rejects it anyway.
+  std::uint32_t all_types;
 };
 
 struct HexTables {
@@ -64,6 +82,8 @@ struct HexTables {
   const std::uint32_t* mask_of_patch; // [kMaxPatchIndex + 1]: allowed lens types at patch P
   const float* reach2_of_patch;       // [kMaxPatchIndex + 1]: squared blend reach at P
   const float* nbr2_of_patch;         // [kMaxPatchIndex + 1]: depth neighbours: (rings spacing)^2 (+ slack)
+  const std::uint32_t* cell_start;    // [kCells + 1]: sub-cell c's offsets are cell_near[start[c], start[c + 1])
+  const Offset* cell_near;            // [n_cell_near]
 };
 
 // Scene position of output column x (or row y with s0y).
@@ -113,18 +133,38 @@ LB_HD std::uint32_t weight(const HexTables& T, float ux, float uy, float view_x,
   return T.weights[k];
 }
 
+// The sub-cell of a lattice coordinate's fraction in [-0.5, 0.5) (clamped: rounding may put
+// it a hair outside; the lists are built with a margin).
+LB_HD int cell_index(float frac) {
+  const int c = static_cast<int>(floorf(rnd::mul(rnd::add(frac, 0.5f), static_cast<float>(kCellSplit))));
+  return c < 0 ? 0 : c >= kCellSplit ? kCellSplit - 1 : c;
+}
+
+// lattice_round, plus the sub-cell of s within its cell (kCellSplit x kCellSplit, a-major).
+LB_HD int lattice_cell(const HexLayout& L, float sx, float sy, int* ri, int* rj) {
+  const float a = rnd::add(rnd::mul(L.ixx, sx), rnd::mul(L.ixy, sy));
+  const float b = rnd::add(rnd::mul(L.iyx, sx), rnd::mul(L.iyy, sy));
+  *ri = round_half_up(a);
+  *rj = round_half_up(b);
+  return cell_index(rnd::sub(b, static_cast<float>(*rj))) * kCellSplit + cell_index(rnd::sub(a, static_cast<float>(*ri)));
+}
+
 // Lens (i, j)'s sample of the output pixel at s at patch P, if it blends one: visit(X, Y, w) when
 // the lens exists, its type is in `mask`, it lies within the reach of s, the sample lies in its
 // usable circle and in the raw; w is the integer Gaussian weight.
 template <class Visit>
 LB_HD void lens_sample(const HexLayout& L, const HexTables& T, float sx, float sy, int P, std::uint32_t mask,
-                       float reach2, float view_x, float view_y, float inv2s2, int i, int j, Visit& visit) {
-  const int t = lens_type(L, T, i, j);
-  if (t == kNoLens || !((mask >> t) & 1u)) return;
+                       float reach2, float view_x, float view_y, float inv2s2, bool check_type, int i, int j,
+                       Visit& visit) {
+  // The reach first: most walked lenses fail it, and it needs no table read.
   float lx, ly;
   lens_position(L, i, j, &lx, &ly);
   const float dx = rnd::sub(sx, lx), dy = rnd::sub(sy, ly);
   if (norm2(dx, dy) > reach2) return;
+  if (check_type) {
+    const int t = lens_type(L, T, i, j);
+    if (t == kNoLens || !((mask >> t) & 1u)) return;
+  }
   const float fP = static_cast<float>(P);
   const float ux = rnd::mul(fP, dx), uy = rnd::mul(fP, dy);
   if (norm2(ux, uy) > L.usable2) return;
@@ -133,40 +173,55 @@ LB_HD void lens_sample(const HexLayout& L, const HexTables& T, float sx, float s
   visit(X, Y, weight(T, ux, uy, view_x, view_y, inv2s2));
 }
 
-// Every sample the output pixel at s blends at patch P: lens_sample over the lattice offsets
-// `near` around s's rounded lattice position (n_near of them: L.n_near, or a prefix that
-// provably holds every lens within the reach at P). Any walk over a superset of the lenses
-// within the reach visits the same samples.
+// Every sample the output pixel at s blends at patch P: lens_sample over the offsets of s's
+// sub-cell around its rounded lattice position (or, with L.near_prefix > 0, over that prefix
+// of `near`). Both lists hold every lens within the reach; any walk over a superset of those
+// lenses visits the same samples, so the sums do not depend on the list.
 template <class Visit>
 LB_HD void for_each_sample(const HexLayout& L, const HexTables& T, float sx, float sy, int P, float view_x,
-                           float view_y, float inv2s2, int n_near, Visit&& visit) {
+                           float view_y, float inv2s2, Visit&& visit) {
   const std::uint32_t mask = T.mask_of_patch[P];
   const float reach2 = T.reach2_of_patch[P];
+  const bool check_type = L.all_types == 0u || (mask & 0xFFFFu) != L.all_types;
   int ri, rj;
-  lattice_round(L, sx, sy, &ri, &rj);
-  for (int k = 0; k < n_near; ++k)
-    lens_sample(L, T, sx, sy, P, mask, reach2, view_x, view_y, inv2s2, ri + T.near[k].di, rj + T.near[k].dj, visit);
+  const Offset* list;
+  int n;
+  if (L.near_prefix > 0) {
+    lattice_round(L, sx, sy, &ri, &rj);
+    list = T.near;
+    n = L.near_prefix;
+  } else {
+    const int c = lattice_cell(L, sx, sy, &ri, &rj);
+    const std::uint32_t b = T.cell_start[c];
+    list = T.cell_near + b;
+    n = static_cast<int>(T.cell_start[c + 1] - b);
+  }
+  for (int k = 0; k < n; ++k)
+    lens_sample(L, T, sx, sy, P, mask, reach2, view_x, view_y, inv2s2, check_type, ri + list[k].di, rj + list[k].dj,
+                visit);
 }
 
 // One output pixel at patch P: the weighted sums of its samples. Fetch(X, Y, uint32 rgb[3])
-// reads a raw pixel. acc / wsum: integer sums (order-independent).
-template <class Fetch>
+// reads a raw pixel. acc / wsum: integer sums (order-independent); Acc = uint64, or uint32
+// when the walk has at most kMaxSamples32 offsets (the same integers, no overflow).
+template <class Acc, class Fetch>
 LB_HD void render_sums(const HexLayout& L, const HexTables& T, float sx, float sy, int P, float view_x,
-                       float view_y, float inv2s2, Fetch fetch, std::uint64_t acc[3], std::uint64_t* wsum) {
+                       float view_y, float inv2s2, Fetch fetch, Acc acc[3], Acc* wsum) {
   acc[0] = acc[1] = acc[2] = 0;
   *wsum = 0;
-  for_each_sample(L, T, sx, sy, P, view_x, view_y, inv2s2, L.n_near, [&](int X, int Y, std::uint32_t w) {
+  for_each_sample(L, T, sx, sy, P, view_x, view_y, inv2s2, [&](int X, int Y, std::uint32_t w) {
     std::uint32_t px[3];
     fetch(X, Y, px);
-    acc[0] += static_cast<std::uint64_t>(w) * px[0];
-    acc[1] += static_cast<std::uint64_t>(w) * px[1];
-    acc[2] += static_cast<std::uint64_t>(w) * px[2];
+    acc[0] += static_cast<Acc>(w) * px[0];
+    acc[1] += static_cast<Acc>(w) * px[1];
+    acc[2] += static_cast<Acc>(w) * px[2];
     *wsum += w;
   });
 }
 
 // Round-half-up quotient; 0 without a contribution.
-LB_HD std::uint32_t quotient(std::uint64_t sum, std::uint64_t wsum) {
+template <class Acc>
+LB_HD std::uint32_t quotient(Acc sum, Acc wsum) {
   return wsum == 0 ? 0u : static_cast<std::uint32_t>((sum + wsum / 2) / wsum);
 }
 

@@ -55,9 +55,12 @@ struct HexTablesHost {
   std::vector<hex::Offset> near, nbr;
   std::vector<std::uint32_t> weights, mask_of_patch;
   std::vector<float> reach2_of_patch, nbr2_of_patch;
+  std::vector<std::uint32_t> cell_start;  // hex::kCells + 1
+  std::vector<hex::Offset> cell_near;     // per sub-cell, the offsets of `near` that can reach it
   hex::HexTables view() const {
-    return {types.data(), near.data(), nbr.data(), weights.data(), mask_of_patch.data(), reach2_of_patch.data(),
-            nbr2_of_patch.data()};
+    return {types.data(),          near.data(),          nbr.data(),        weights.data(),
+            mask_of_patch.data(),  reach2_of_patch.data(), nbr2_of_patch.data(), cell_start.data(),
+            cell_near.data()};
   }
 };
 HexTablesHost build_hex_tables(const MlaLayout& mla, int raw_w, int raw_h, int patch, int rings, int lens_types);
