@@ -95,7 +95,7 @@ __device__ __forceinline__ void emit(const DParams& P, const W& out, const std::
 // ---------------------------------------------------------------------------------------
 // Original: one thread per output pixel, patch size outermost; lb::depth_cost per P.
 // ---------------------------------------------------------------------------------------
-template <bool Fused, class W>
+template <bool Fused, int LIM, class W>
 __global__ void __launch_bounds__(1024) depth_original_kernel(const DParams P, const W out) {
   const DepthLayout& L = P.L;
   const int idx = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(1024) depth_original_kernel(const DParams P, c
   std::uint32_t best = 0;
   int best_P = L.pmin;
   for (int q = 0; q < L.count(); ++q) {  // patch size: the outermost loop
-    const std::uint32_t s = depth_cost(L, T, load, x, y, q);
+    const std::uint32_t s = depth_cost<LIM>(L, T, load, x, y, q);
     if constexpr (Fused) {
       if (q == 0 || depth_better(depth_pack_sum(s), depth_pack_count(s), L.pmin + q,
                                  depth_pack_sum(best), depth_pack_count(best), best_P)) {
@@ -341,7 +341,14 @@ template <bool Fused, class W>
 void launch_variant(const DParams& P, RenderVariant v, int block, const W& w, cudaStream_t stream) {
   if (v == RenderVariant::Original) {
     const long long total = static_cast<long long>(P.L.out_w) * P.L.out_h;
-    depth_original_kernel<Fused, W><<<static_cast<unsigned>((total + block - 1) / block), block, 0, stream>>>(P, w);
+    const unsigned grid = static_cast<unsigned>((total + block - 1) / block);
+    // lim as a template argument for the common neighbourhoods (unrolled loops), else generic.
+    switch (P.L.lim) {
+      case 1: depth_original_kernel<Fused, 1, W><<<grid, block, 0, stream>>>(P, w); break;
+      case 2: depth_original_kernel<Fused, 2, W><<<grid, block, 0, stream>>>(P, w); break;
+      case 3: depth_original_kernel<Fused, 3, W><<<grid, block, 0, stream>>>(P, w); break;
+      default: depth_original_kernel<Fused, 0, W><<<grid, block, 0, stream>>>(P, w); break;
+    }
     CUDA_CHECK_LAUNCH();
   } else if (P.L.count() <= 8) {
     launch_input_side<Fused, 8>(P, v, w, stream);

@@ -69,6 +69,7 @@ std::vector<DepthCase> cases() {
       {{17, 4, 12.0, 0.0, 0.0}, dp(12, 12, 12, 1, 3, 1.2f), 3},
       {{1, 1, 21.5, 0.5, 0.5}, dp(6, 4, 8, 1, 1, 1.0f), 3},  // no neighbour: pmin everywhere
       {{9, 8, 17.6, 0.0, 3.5}, dp(3, 2, 17, 2, 1, 1.0f), 3},  // 16 candidates, P > M
+      {{9, 7, 14.25, 0.5, 0.5}, dp(6, 3, 10, 4, 1, 1.0f), 3},  // lim 4: the generic (not unrolled) Original
   };
 }
 

@@ -100,10 +100,13 @@ LB_HD bool depth_better(std::uint64_t s, std::uint64_t n, int P, std::uint64_t b
 }
 
 // Reference cost pair (n << 16 | s) of output pixel (x, y) at candidate q (P = pmin + q).
-// load(col, row) returns the RGBA8 word of a raw pixel.
-template <class Load>
+// load(col, row) returns the RGBA8 word of a raw pixel. LIM > 0: L.lim known at compile time
+// (the GPU's Original instantiates 1, 2 and 3): the neighbour loops unroll, so the loads of
+// one candidate issue together instead of one per branch; the same integers.
+template <int LIM = 0, class Load>
 LB_HD std::uint32_t depth_cost(const DepthLayout& L, const DepthTables& T, Load load, int x, int y,
                                int q) {
+  const int lim = LIM > 0 ? LIM : L.lim;
   const int P = L.pmin + q;
   const int nx = x / L.patch, a = x % L.patch;
   const int ny = y / L.patch, b = y % L.patch;
@@ -113,12 +116,18 @@ LB_HD std::uint32_t depth_cost(const DepthLayout& L, const DepthTables& T, Load 
   const std::uint32_t main = load(sample_coord(cs[nx], ap, 0, P, L.raw_w),
                                   sample_coord(rs[ny], bp, 0, P, L.raw_h));
   std::uint32_t s = 0, n = 0;
-  for (int j = -L.lim; j <= L.lim; ++j) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int j = -lim; j <= lim; ++j) {
     const int my = ny + j;
     const int y2 = depth_sq(depth_axis(bp, j, P));
     if (my < 0 || my >= L.grid_ny || y2 > L.aperture2) continue;
     const int row = sample_coord(rs[my], bp, j, P, L.raw_h);
-    for (int i = -L.lim; i <= L.lim; ++i) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int i = -lim; i <= lim; ++i) {
       const int mx = nx + i;
       if (mx < 0 || mx >= L.grid_nx || (i == 0 && j == 0)) continue;
       if (depth_sq(depth_axis(ap, i, P)) + y2 > L.aperture2) continue;
