@@ -14,6 +14,7 @@
 
 #include "cuda_check.cuh"
 #include "hex_kernels.cuh"
+#include "lightbench/hex_depth_math.hpp"
 #include "surface_write.cuh"
 
 namespace lb::cuda::detail {

@@ -63,7 +63,8 @@ void upload_hex_tables(const HexTablesHost& t, HexTablesDevice& out, cudaStream_
   LB_REQUIRE(t.types.size() == static_cast<std::size_t>(L.ni) * static_cast<std::size_t>(L.nj) &&
                  t.near.size() == static_cast<std::size_t>(L.n_near) &&
                  t.nbr.size() == static_cast<std::size_t>(L.n_nbr) && t.weights.size() == hex::kWeightBins &&
-                 t.mask_of_patch.size() == np && t.reach2_of_patch.size() == np && t.nbr2_of_patch.size() == np,
+                 t.mask_of_patch.size() == np && t.reach2_of_patch.size() == np && t.nbr2_of_patch.size() == np &&
+                 t.blur_of_patch.size() == np,
              "hex tables: inconsistent sizes (not built by build_hex_tables)");
   // Offsets of the pieces in one buffer.
   std::size_t off = 0;
@@ -79,6 +80,7 @@ void upload_hex_tables(const HexTablesHost& t, HexTablesDevice& out, cudaStream_
   const std::size_t o_mask = place(np * 4);
   const std::size_t o_reach = place(np * 4);
   const std::size_t o_nbr2 = place(np * 4);
+  const std::size_t o_blur = place(np * 4);
   std::vector<unsigned char> pack(off, 0);
   auto put = [&](std::size_t at, const void* src, std::size_t bytes) {
     if (bytes) std::memcpy(pack.data() + at, src, bytes);
@@ -90,6 +92,7 @@ void upload_hex_tables(const HexTablesHost& t, HexTablesDevice& out, cudaStream_
   put(o_mask, t.mask_of_patch.data(), np * 4);
   put(o_reach, t.reach2_of_patch.data(), np * 4);
   put(o_nbr2, t.nbr2_of_patch.data(), np * 4);
+  put(o_blur, t.blur_of_patch.data(), np * 4);
   CUDA_CHECK_THROW(cudaStreamSynchronize(stream));  // nothing queued may read the old tables
   out.buf.reserve(pack.size(), "the general-grid tables");
   CUDA_CHECK_THROW(cudaMemcpyAsync(out.buf.get(), pack.data(), pack.size(), cudaMemcpyHostToDevice, stream));
@@ -104,6 +107,7 @@ void upload_hex_tables(const HexTablesHost& t, HexTablesDevice& out, cudaStream_
   out.view.mask_of_patch = reinterpret_cast<const std::uint32_t*>(d + o_mask);
   out.view.reach2_of_patch = reinterpret_cast<const float*>(d + o_reach);
   out.view.nbr2_of_patch = reinterpret_cast<const float*>(d + o_nbr2);
+  out.view.blur_of_patch = reinterpret_cast<const std::uint32_t*>(d + o_blur);
 }
 
 // depth_hex's expression, evaluated by the host compiler as the CPU reference does.

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "lightbench/error.hpp"
+#include "lightbench/hex_depth_math.hpp"
 #include "lightbench/hex_tables.hpp"
 #include "lightbench/parallel.hpp"
 

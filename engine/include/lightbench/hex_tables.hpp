@@ -55,9 +55,10 @@ struct HexTablesHost {
   std::vector<hex::Offset> near, nbr;
   std::vector<std::uint32_t> weights, mask_of_patch;
   std::vector<float> reach2_of_patch, nbr2_of_patch;
+  std::vector<std::uint32_t> blur_of_patch;
   hex::HexTables view() const {
-    return {types.data(), near.data(), nbr.data(), weights.data(), mask_of_patch.data(), reach2_of_patch.data(),
-            nbr2_of_patch.data()};
+    return {types.data(),          near.data(),          nbr.data(),          weights.data(),
+            mask_of_patch.data(),  reach2_of_patch.data(), nbr2_of_patch.data(), blur_of_patch.data()};
   }
 };
 HexTablesHost build_hex_tables(const MlaLayout& mla, int raw_w, int raw_h, int patch, int rings, int lens_types);
@@ -69,6 +70,11 @@ double hex_type_spacing(const MlaLayout& mla, std::uint32_t mask);
 // The farthest a point lies from its nearest allowed lens (hexagonal: spacing / sqrt 3;
 // rectangular: spacing / sqrt 2). The blend reach is rings * spacing + 1.05 x this.
 double hex_covering_radius(const MlaLayout& mla, std::uint32_t mask, double spacing);
+
+// Depth's blur level of each lens type at patch size P, 2 bits per type (hex_depth_math.hpp):
+// 0 when its virtual-depth range holds D / P (or it has none), 1 within kBlurNearRange of it,
+// 2 beyond.
+std::uint32_t hex_blur_levels(const MlaGeometry& g, int patch_size);
 
 // 1 / (2 sigma^2) as the passes use it.
 float hex_inv2s2(float sigma);
