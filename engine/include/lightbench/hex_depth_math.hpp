@@ -57,17 +57,41 @@ LB_HD void fetch_clamped(const HexLayout& L, Fetch& fetch, int x, int y, std::ui
   fetch(clamp_to(x, L.raw_w - 1), clamp_to(y, L.raw_h - 1), px);
 }
 
-// Bilinear value (x 256) of the 2 x 2 pixels at (x, y) with fractions fx, fy (1/16).
-template <class Fetch>
-LB_HD void bilinear(const HexLayout& L, Fetch& fetch, int x, int y, int fx, int fy, std::uint32_t out[3]) {
-  std::uint32_t p00[3], p10[3], p01[3], p11[3];
-  fetch_clamped(L, fetch, x, y, p00);
-  fetch_clamped(L, fetch, x + 1, y, p10);
-  fetch_clamped(L, fetch, x, y + 1, p01);
-  fetch_clamped(L, fetch, x + 1, y + 1, p11);
+// Bilinear value (x 256) of the 2 x 2 pixels p00 (top left), p10, p01, p11 with fractions
+// fx, fy (1/16).
+LB_HD void bilinear(const std::uint32_t p00[3], const std::uint32_t p10[3], const std::uint32_t p01[3],
+                    const std::uint32_t p11[3], int fx, int fy, std::uint32_t out[3]) {
   const std::uint32_t gx = static_cast<std::uint32_t>(kSubPixel - fx), gy = static_cast<std::uint32_t>(kSubPixel - fy);
   const std::uint32_t ux = static_cast<std::uint32_t>(fx), uy = static_cast<std::uint32_t>(fy);
   for (int c = 0; c < 3; ++c) out[c] = gy * (gx * p00[c] + ux * p10[c]) + uy * (gx * p01[c] + ux * p11[c]);
+}
+
+// The sample's bilinear value; with `blur` also the plus-blurred one (4 x centre + the bilinears
+// one pixel left, right, up and down: the 4 x 4 pixels around r without their corners, 12 reads
+// instead of 4).
+template <class Fetch>
+LB_HD void sample_values(const HexLayout& L, Fetch& fetch, bool blur, DepthSample* d) {
+  if (!blur) {
+    std::uint32_t p00[3], p10[3], p01[3], p11[3];
+    fetch_clamped(L, fetch, d->x0, d->y0, p00);
+    fetch_clamped(L, fetch, d->x0 + 1, d->y0, p10);
+    fetch_clamped(L, fetch, d->x0, d->y0 + 1, p01);
+    fetch_clamped(L, fetch, d->x0 + 1, d->y0 + 1, p11);
+    bilinear(p00, p10, p01, p11, d->fx, d->fy, d->c);
+    return;
+  }
+  std::uint32_t q[4][4][3];  // rows y0 - 1 .. y0 + 2, columns x0 - 1 .. x0 + 2
+  for (int r = 0; r < 4; ++r)
+    for (int k = 0; k < 4; ++k)
+      if ((r == 0 || r == 3) && (k == 0 || k == 3)) q[r][k][0] = q[r][k][1] = q[r][k][2] = 0;  // unused corner
+      else fetch_clamped(L, fetch, d->x0 - 1 + k, d->y0 - 1 + r, q[r][k]);
+  std::uint32_t w[3], e[3], n[3], so[3];
+  bilinear(q[1][1], q[1][2], q[2][1], q[2][2], d->fx, d->fy, d->c);
+  bilinear(q[1][0], q[1][1], q[2][0], q[2][1], d->fx, d->fy, w);
+  bilinear(q[1][2], q[1][3], q[2][2], q[2][3], d->fx, d->fy, e);
+  bilinear(q[0][1], q[0][2], q[1][1], q[1][2], d->fx, d->fy, n);
+  bilinear(q[2][1], q[2][2], q[3][1], q[3][2], d->fx, d->fy, so);
+  for (int c = 0; c < 3; ++c) d->b[c] = 4u * d->c[c] + w[c] + e[c] + n[c] + so[c];
 }
 
 // Fills a sample of lens l (position lx, ly, type level) for s at P; false outside the aperture or
@@ -139,19 +163,8 @@ LB_HD std::uint32_t depth_cost(const HexLayout& L, const HexTables& T, float sx,
     ++ns;
   }
   if (ns < 2) return kNoCost;
-  // Values: bilinear; a sample sharper than some other also its plus-blurred value (the four
-  // shifted bilinears: 12 distinct pixels with the centre's 4).
-  for (int k = 0; k < ns; ++k) {
-    DepthSample& d = S[k];
-    bilinear(L, fetch, d.x0, d.y0, d.fx, d.fy, d.c);
-    if (d.level >= top) continue;
-    std::uint32_t w[3], e[3], n[3], so[3];
-    bilinear(L, fetch, d.x0 - 1, d.y0, d.fx, d.fy, w);
-    bilinear(L, fetch, d.x0 + 1, d.y0, d.fx, d.fy, e);
-    bilinear(L, fetch, d.x0, d.y0 - 1, d.fx, d.fy, n);
-    bilinear(L, fetch, d.x0, d.y0 + 1, d.fx, d.fy, so);
-    for (int c = 0; c < 3; ++c) d.b[c] = 4u * d.c[c] + w[c] + e[c] + n[c] + so[c];
-  }
+  // Values: bilinear; a sample sharper than some other also its plus-blurred value.
+  for (int k = 0; k < ns; ++k) sample_values(L, fetch, S[k].level < top, &S[k]);
   std::uint64_t sum = 0, wsum = 0;
   for (int a = 0; a < ns; ++a)
     for (int b = a + 1; b < ns; ++b) {
