@@ -171,7 +171,8 @@ TEST_CASE("hex tables: R42-like type masks, spacings and covering radii") {
   // The tables: rings x spacing + 1.05 x covering radius; depth neighbours: the 6 adjacent.
   const HexTablesHost t = build_hex_tables(m, 360, 300, 8, 1, kLensTypesInFocus);
   CHECK((t.mask_of_patch[12] & 0xFFFFu) == 0b001u);
-  // The high half: the types sharp at P whatever lens_types says (depth's pair weights).
+  // The high half: the types sharp at P whatever lens_types says (depth reads the finer
+  // blur_of_patch, test_plenoptic_hex_depth_cost.cpp).
   CHECK((t.mask_of_patch[12] >> 16) == 0b001u);
   const HexTablesHost all = build_hex_tables(m, 360, 300, 8, 1, kLensTypesAll);
   CHECK((all.mask_of_patch[12] & 0xFFFFu) == 0b111u);
