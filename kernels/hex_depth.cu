@@ -1,5 +1,5 @@
 // General-grid depth kernels (issue 22), exactly depth_hex (render_hex_cpu.cpp): the cost of
-// each candidate patch size is hex::depth_cost itself (integer, hex_math.hpp); window 1 fuses
+// each candidate patch size is hex::depth_cost itself (integer, hex_depth_math.hpp); window 1 fuses
 // the argmin into the cost kernel, a larger window writes the cost volume [q][y][x] first
 // and hex_depth_select_kernel does the k x k aggregation (uint64 sums of the valid costs,
 // round-half-up mean) and the argmin with the CPU's loop order (q ascending, strict <: ties

@@ -29,7 +29,9 @@
 
 namespace lb::hex {
 
-constexpr int kMaxDepthSamples = 64;  // main + neighbours per candidate (rings 4 on any grid: fewer)
+// Main + neighbours per candidate: rings 4 holds at most 61 lenses on a hexagonal grid (49 on a
+// square one), so the cap is never reached; the loop stops at it all the same.
+constexpr int kMaxDepthSamples = 64;
 constexpr int kSubPixel = 16;         // bilinear weights per axis
 constexpr double kBlurNearRange = 1.0;  // virtual-depth units: blur level 1 up to this far from a range
 

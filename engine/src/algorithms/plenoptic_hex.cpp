@@ -1,6 +1,6 @@
 // The focused-plenoptic algorithm on any micro-lens grid ("plenoptic-hex", issue 22:
 // hexagonal, rotated, multi-focus; hex_math.hpp's model) in the contract:
-//   view    rendered view at patch M (RGBA8)        depth  SAD depth, value = patch size (R32F)
+//   view    rendered view at patch M (RGBA8)        depth  patch-size depth (R32F, hex_depth_math.hpp)
 //   aif     all-in-focus render (RGBA8)             error  |depth - truth| (R32F, with truth at M)
 //   raw, truth   the data
 // It runs on scene_geometry(scene): the scene's `mla` when set, else its rectangular grid
