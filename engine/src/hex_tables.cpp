@@ -99,6 +99,9 @@ std::vector<ParamInfo> describe(HexRunParams& p, const MlaGeometry& g) {
        1, 15},
       {"aperture", "aperture", "samples within aperture x D/2 of their lens centre", K::Float, &p.depth.aperture, 0.1,
        1.0},
+      {"truncate", "pair cost cap", "depth: each lens pair's RGB difference (summed) is capped here, so pairs "
+                                    "that see an occluder do not decide (0: no cap)",
+       K::Int, &p.depth.truncate, 0, hex::kMaxTruncate},
   };
 }
 
@@ -131,6 +134,9 @@ void validate(const HexDepthParams& p, const MlaGeometry& g) {
   LB_REQUIRE(std::isfinite(p.aperture) && p.aperture >= 0.1f && p.aperture <= 1.0f, "aperture out of range (0.1..1)");
   LB_REQUIRE(p.lens_types == kLensTypesAll || p.lens_types == kLensTypesInFocus,
              "lens_types " + std::to_string(p.lens_types) + " out of range (0 = all, 1 = in focus)");
+  LB_REQUIRE(p.truncate >= 0 && p.truncate <= hex::kMaxTruncate,
+             "truncate " + std::to_string(p.truncate) + " out of range (0 = no cap, 1.." +
+                 std::to_string(hex::kMaxTruncate) + ")");
 }
 
 std::uint32_t hex_type_mask(const MlaGeometry& g, int patch_size, int lens_types) {

@@ -304,6 +304,8 @@ TEST_CASE("hex parameters: every bad value is one line naming the parameter") {
   CHECK(depth_error([](HexDepthParams& p) { p.rings = 0; }) == "depth needs rings in 1..4, got 0");
   CHECK(depth_error([](HexDepthParams& p) { p.window = 2; }) == "window 2 must be odd, 1..15");
   CHECK(depth_error([](HexDepthParams& p) { p.aperture = 1.5f; }) == "aperture out of range (0.1..1)");
+  CHECK(depth_error([](HexDepthParams& p) { p.truncate = 766; }) == "truncate 766 out of range (0 = no cap, 1..765)");
+  CHECK(depth_error([](HexDepthParams& p) { p.truncate = -1; }) == "truncate -1 out of range (0 = no cap, 1..765)");
   // Defaults for a small lens: everything clamped to D - 1.
   MlaGeometry small = g;
   small.diameter = 9.0;

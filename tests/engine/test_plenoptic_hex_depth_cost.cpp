@@ -1,7 +1,8 @@
 // The general-grid depth cost by hand (hex_depth_math.hpp): the per-type blur levels from the
 // virtual-depth ranges, the bilinear and plus-blurred sample values (a sharp texture blurred
 // by the plus kernel matches its blurred copy exactly, where the plain values differ), the
-// clamped reads, and one whole cost (pair set, weights, units) on a raw of flat lenses.
+// clamped reads, and one whole cost (pair set, weights, units, the pair cap) on a raw of flat
+// lenses.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -168,13 +169,20 @@ TEST_CASE("hex depth cost: one whole cost by hand on flat lenses (pairs, weights
   const float sy = static_cast<float>(i * g.base_x.y + j * g.base_y.y);
   const float ap = static_cast<float>(0.8 * 24.0 / 2.0);
   int reads = 0;
-  const std::uint32_t cost = hex::depth_cost(t.layout, T, sx, sy, 8, ap * ap, CountingFetch{&raw, &reads});
+  const std::uint32_t cost = hex::depth_cost(t.layout, T, sx, sy, 8, ap * ap, hex::kNoCap, CountingFetch{&raw, &reads});
   // (3 x 256 x 30 + 3 x 64 x 90 + 6 x 64 x 60) / 1344 RGB levels = 47.14, in 1/256: 12068.57.
   CHECK(cost == 12069u);
   // The main lens and the three type-1 lenses are sharper than the type-2 ones: 4 x 12 + 3 x 4.
   CHECK(reads == 60);
+  // Each pair capped at 40 RGB levels (truncate): 30, 40, 40. (3 x 256 x 30 + 9 x 64 x 40) / 1344
+  // = 34.29 levels, 8777.14 in 1/256.
+  CHECK(hex::pair_cap(0) == hex::kNoCap);
+  CHECK(hex::pair_cap(40) == 40u * 8u * 256u);
+  CHECK(hex::depth_cost(t.layout, T, sx, sy, 8, ap * ap, hex::pair_cap(40), CountingFetch{&raw, &reads}) == 8777u);
+  CHECK(hex::depth_cost(t.layout, T, sx, sy, 8, ap * ap, hex::pair_cap(765), CountingFetch{&raw, &reads}) == cost);
   // One flat grey everywhere: no difference. Outside every aperture (P = 8 far off): no pair.
   ImageU8 flat(360, 300, 4, 90);
-  CHECK(hex::depth_cost(t.layout, T, sx, sy, 8, ap * ap, CountingFetch{&flat, &reads}) == 0u);
-  CHECK(hex::depth_cost(t.layout, T, sx + 0.5f, sy, 8, 1.0f, CountingFetch{&flat, &reads}) == hex::kNoCost);
+  CHECK(hex::depth_cost(t.layout, T, sx, sy, 8, ap * ap, hex::kNoCap, CountingFetch{&flat, &reads}) == 0u);
+  CHECK(hex::depth_cost(t.layout, T, sx + 0.5f, sy, 8, 1.0f, hex::kNoCap, CountingFetch{&flat, &reads}) ==
+        hex::kNoCost);
 }

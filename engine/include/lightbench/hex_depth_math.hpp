@@ -19,7 +19,10 @@
 //    unequal levels compares the sharper sample blurred by the 5-tap plus kernel (4 at the
 //    centre, 1 at the four pixel neighbours, / 8: the blurrier lens's defocus, roughly) with the
 //    blurrier sample. The pair counts (16 >> 2 la) (16 >> 2 lb) (256 for two sharp lenses, 1
-//    for two far ones): sharp pairs decide where they exist.
+//    for two far ones): sharp pairs decide where they exist;
+//  - each pair's difference (summed over R, G, B) is capped at `truncate` levels (pair_cap;
+//    0: no cap): a pair that sees an occluder at the true depth costs no more than a bad
+//    match, so the background next to a nearer object is not pulled to its depth.
 // The cost is the weighted mean absolute RGB difference in 1/256 units (the previous SAD's
 // units): (sum + 4 n) / (8 n), sum over pairs of w * (8 x) the difference in 1/256 units, n
 // the sum of the weights; kNoCost without a pair.
@@ -34,6 +37,13 @@ namespace lb::hex {
 constexpr int kMaxDepthSamples = 64;
 constexpr int kSubPixel = 16;         // bilinear weights per axis
 constexpr double kBlurNearRange = 1.0;  // virtual-depth units: blur level 1 up to this far from a range
+constexpr int kMaxTruncate = 765;       // 3 x 255: a cap there never bites
+constexpr std::uint32_t kNoCap = 0xFFFFFFFFu;
+
+// A pair's difference cap in depth_cost's units (8 x 256 per RGB level); 0: none.
+LB_HD std::uint32_t pair_cap(int truncate) {
+  return truncate <= 0 ? kNoCap : static_cast<std::uint32_t>(truncate) * 2048u;
+}
 
 // Blur level (0, 1, 2) of lens type t at patch size P.
 LB_HD std::uint32_t blur_level(const HexTables& T, int P, int t) { return (T.blur_of_patch[P] >> (2 * t)) & 3u; }
@@ -120,7 +130,7 @@ LB_HD bool depth_sample(const HexLayout& L, float fP, float sx, float sy, float 
 // Depth cost at candidate patch size P of the pixel at s (the file's comment).
 template <class Fetch>
 LB_HD std::uint32_t depth_cost(const HexLayout& L, const HexTables& T, float sx, float sy, int P, float aperture2,
-                               Fetch fetch) {
+                               std::uint32_t cap, Fetch fetch) {
   const std::uint32_t mask = T.mask_of_patch[P];
   const float fP = static_cast<float>(P);
   int ri, rj;
@@ -180,6 +190,7 @@ LB_HD std::uint32_t depth_cost(const HexLayout& L, const HexTables& T, float sx,
         const DepthSample& soft = A.level < B.level ? B : A;
         for (int c = 0; c < 3; ++c) diff += abs_diff(sharp.b[c], 8u * soft.c[c]);
       }
+      diff = diff < cap ? diff : cap;
       const std::uint32_t w = level_weight(A.level) * level_weight(B.level);
       sum += static_cast<std::uint64_t>(w) * diff;
       wsum += w;

@@ -27,6 +27,8 @@ struct HexDepthParams {
   int window = 1;    // k x k box aggregation of the costs (odd)
   float aperture = 0.8f;  // samples within aperture * D/2 of their lens centre
   int lens_types = kLensTypesAll;
+  int truncate = 40;      // per pair, the RGB difference (summed) capped at this (0: no cap;
+                          // hex_depth_math.hpp; 40: docs/DESIGN.md, "General micro-lens grids")
 };
 
 // Every parameter of the general path: one struct for render, depth and all-in-focus.
@@ -39,7 +41,7 @@ struct HexRunParams {
 // sigma D / 7, every lens type (hex_tables.cpp says why; measured in docs/DESIGN.md).
 HexRunParams default_hex_params(const MlaGeometry& g);
 // Live parameters bound to p with ranges for g (patch, view_x, view_y, rings, sigma,
-// lens_types, pmin, pmax, window, aperture).
+// lens_types, pmin, pmax, window, aperture, truncate).
 std::vector<ParamInfo> describe(HexRunParams& p, const MlaGeometry& g);
 // One-line lb::Error naming the parameter.
 void validate(const HexRenderParams& p, const MlaGeometry& g);
