@@ -25,6 +25,7 @@
 #include "lightbench/cuda_api.hpp"
 #include "lightbench/engines/cuda.hpp"
 #include "lightbench/engines/plenoptic_hex.hpp"
+#include "lightbench/hex_depth_math.hpp"
 #include "surface_write.hpp"
 
 namespace lb::cuda {
@@ -123,7 +124,8 @@ class HexCudaEngine final : public HexEngine {
     // Raw pixels read + the map written (+ the cost volume written and read back, window > 1).
     const std::uint64_t bytes = touched_depth(slot, p.pmin, p.pmax, ap2) * 4 + out_pixels(L) * 4 + 2 * scratch;
     timed(std::string("hex depth/") + to_string(v), bytes, [&] {
-      launch_hex_depth(v, slot.dev, raw(), p.pmin, p.pmax, ap2, p.window, scratch_.as<std::uint32_t>(),
+      launch_hex_depth(v, slot.dev, raw(), p.pmin, p.pmax, ap2, hex::pair_cap(p.truncate), p.window,
+                       scratch_.as<std::uint32_t>(),
                        static_cast<float*>(depth_map_.get()), depth_map_.pitch(), s);
     });
     map_valid_ = true;

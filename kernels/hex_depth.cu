@@ -1,5 +1,5 @@
 // General-grid depth kernels (issue 22), exactly depth_hex (render_hex_cpu.cpp): the cost of
-// each candidate patch size is hex::depth_cost itself (integer, hex_math.hpp); window 1 fuses
+// each candidate patch size is hex::depth_cost itself (integer, hex_depth_math.hpp); window 1 fuses
 // the argmin into the cost kernel, a larger window writes the cost volume [q][y][x] first
 // and hex_depth_select_kernel does the k x k aggregation (uint64 sums of the valid costs,
 // round-half-up mean) and the argmin with the CPU's loop order (q ascending, strict <: ties
@@ -14,6 +14,7 @@
 
 #include "cuda_check.cuh"
 #include "hex_kernels.cuh"
+#include "lightbench/hex_depth_math.hpp"
 #include "surface_write.cuh"
 
 namespace lb::cuda::detail {
@@ -26,7 +27,8 @@ __device__ __forceinline__ float* map_row(float* base, std::size_t pitch, int y)
 // window == 1: costs and argmin in one pass, nothing stored but the map.
 template <bool Smem>
 __global__ void hex_depth_fused_kernel(const hex::HexLayout L, const hex::HexTables G, const HexRawFetch fetch,
-                                       int pmin, int pmax, float ap2, float* out, std::size_t out_pitch) {
+                                       int pmin, int pmax, float ap2, std::uint32_t cap, float* out,
+                                       std::size_t out_pitch) {
   const hex::HexTables T = hex_tables_for<Smem>(L, G);
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
@@ -35,7 +37,7 @@ __global__ void hex_depth_fused_kernel(const hex::HexLayout L, const hex::HexTab
   std::uint32_t best = hex::kNoCost;
   int bestP = 0;
   for (int P = pmin; P <= pmax; ++P) {
-    const std::uint32_t c = hex::depth_cost(L, T, sx, sy, P, ap2, fetch);
+    const std::uint32_t c = hex::depth_cost(L, T, sx, sy, P, ap2, cap, fetch);
     if (c < best) {  // ties: the smaller patch size (first)
       best = c;
       bestP = P;
@@ -47,7 +49,7 @@ __global__ void hex_depth_fused_kernel(const hex::HexLayout L, const hex::HexTab
 // window > 1, pass 1: the cost volume [q][y][x].
 template <bool Smem>
 __global__ void hex_depth_cost_kernel(const hex::HexLayout L, const hex::HexTables G, const HexRawFetch fetch,
-                                      int pmin, int pmax, float ap2, std::uint32_t* cost) {
+                                      int pmin, int pmax, float ap2, std::uint32_t cap, std::uint32_t* cost) {
   const hex::HexTables T = hex_tables_for<Smem>(L, G);
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
@@ -56,7 +58,7 @@ __global__ void hex_depth_cost_kernel(const hex::HexLayout L, const hex::HexTabl
   const std::size_t plane = static_cast<std::size_t>(L.out_w) * L.out_h;
   const std::size_t at = static_cast<std::size_t>(y) * L.out_w + x;
   for (int P = pmin; P <= pmax; ++P)
-    cost[static_cast<std::size_t>(P - pmin) * plane + at] = hex::depth_cost(L, T, sx, sy, P, ap2, fetch);
+    cost[static_cast<std::size_t>(P - pmin) * plane + at] = hex::depth_cost(L, T, sx, sy, P, ap2, cap, fetch);
 }
 
 // window > 1, pass 2: the box mean of the valid costs per candidate, then the argmin.
@@ -95,7 +97,7 @@ __global__ void hex_touch_depth_kernel(const hex::HexLayout L, const hex::HexTab
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (x >= L.out_w || y >= L.out_h) return;
   const float sx = hex::scene_coord(L.s0x, x, L.patch), sy = hex::scene_coord(L.s0y, y, L.patch);
-  for (int P = pmin; P <= pmax; ++P) (void)hex::depth_cost(L, T, sx, sy, P, ap2, mark);
+  for (int P = pmin; P <= pmax; ++P) (void)hex::depth_cost(L, T, sx, sy, P, ap2, hex::kNoCap, mark);
 }
 
 constexpr int kCountThreads = 256;
@@ -176,8 +178,8 @@ std::size_t hex_depth_scratch_bytes(const hex::HexLayout& L, int pmin, int pmax,
 }
 
 void launch_hex_depth(HexVariant v, const HexTablesDevice& t, const HexRawDevice& raw, int pmin, int pmax,
-                      float aperture2, int window, std::uint32_t* scratch, float* out, std::size_t out_pitch,
-                      cudaStream_t stream) {
+                      float aperture2, std::uint32_t cap, int window, std::uint32_t* scratch, float* out,
+                      std::size_t out_pitch, cudaStream_t stream) {
   require_depth(t, raw, pmin, pmax);
   LB_REQUIRE(window >= 1 && window % 2 == 1, "hex depth: window " + std::to_string(window) + " must be odd");
   const hex::HexLayout& L = t.layout;
@@ -189,19 +191,21 @@ void launch_hex_depth(HexVariant v, const HexTablesDevice& t, const HexRawDevice
   const dim3 grid = hex_grid(L.out_w, L.out_h), block = hex_block();
   if (window == 1) {
     if (staged)
-      hex_depth_fused_kernel<true><<<grid, block, smem, stream>>>(L, t.view, fetch, pmin, pmax, aperture2, out,
-                                                                  out_pitch);
+      hex_depth_fused_kernel<true><<<grid, block, smem, stream>>>(L, t.view, fetch, pmin, pmax, aperture2, cap,
+                                                                  out, out_pitch);
     else
-      hex_depth_fused_kernel<false><<<grid, block, 0, stream>>>(L, t.view, fetch, pmin, pmax, aperture2, out,
-                                                                out_pitch);
+      hex_depth_fused_kernel<false><<<grid, block, 0, stream>>>(L, t.view, fetch, pmin, pmax, aperture2, cap,
+                                                                out, out_pitch);
     CUDA_CHECK_LAUNCH();
     return;
   }
   LB_REQUIRE(scratch != nullptr, "hex depth: no cost-volume scratch for window " + std::to_string(window));
   if (staged)
-    hex_depth_cost_kernel<true><<<grid, block, smem, stream>>>(L, t.view, fetch, pmin, pmax, aperture2, scratch);
+    hex_depth_cost_kernel<true><<<grid, block, smem, stream>>>(L, t.view, fetch, pmin, pmax, aperture2, cap,
+                                                               scratch);
   else
-    hex_depth_cost_kernel<false><<<grid, block, 0, stream>>>(L, t.view, fetch, pmin, pmax, aperture2, scratch);
+    hex_depth_cost_kernel<false><<<grid, block, 0, stream>>>(L, t.view, fetch, pmin, pmax, aperture2, cap,
+                                                             scratch);
   CUDA_CHECK_LAUNCH();
   hex_depth_select_kernel<<<grid, block, 0, stream>>>(scratch, L.out_w, L.out_h, pmax - pmin + 1, pmin, window / 2,
                                                       out, out_pitch);

@@ -13,7 +13,8 @@
 namespace lb::cuda::detail {
 
 // Reads raw pixel (X, Y) as R, G, B. hex_math.hpp calls it only for pixels inside the raw
-// (raw_pixel checked the bounds), so no clamp. Host side never runs (the CPU has its own).
+// (raw_pixel checked the bounds; depth's bilinear taps are clamped by hex::fetch_clamped before
+// the call), so no clamp here. Host side never runs (the CPU has its own).
 struct HexRawFetch {
   const std::uint8_t* base;
   std::size_t pitch;
@@ -45,7 +46,7 @@ struct HexMarkFetch {
 __host__ __device__ inline std::size_t hex_align16(std::size_t n) { return (n + 15) & ~std::size_t{15}; }
 __host__ __device__ inline std::size_t hex_smem_bytes(const hex::HexLayout& L) {
   const std::size_t per_patch = hex_align16(sizeof(std::uint32_t) * (hex::kMaxPatchIndex + 1));
-  return hex_align16(sizeof(std::uint32_t) * hex::kWeightBins) + 3 * per_patch +
+  return hex_align16(sizeof(std::uint32_t) * hex::kWeightBins) + 4 * per_patch +
          hex_align16(sizeof(hex::Offset) * static_cast<std::size_t>(L.n_near)) +
          hex_align16(sizeof(hex::Offset) * static_cast<std::size_t>(L.n_nbr)) +
          hex_align16(sizeof(std::uint32_t) * (hex::kCells + 1)) +
@@ -73,6 +74,8 @@ __device__ __forceinline__ hex::HexTables hex_stage_tables(const hex::HexLayout&
   p += per_patch;
   auto* nbr2 = reinterpret_cast<float*>(p);
   p += per_patch;
+  auto* blur = reinterpret_cast<std::uint32_t*>(p);
+  p += per_patch;
   auto* near = reinterpret_cast<hex::Offset*>(p);
   p += hex_align16(sizeof(hex::Offset) * static_cast<std::size_t>(L.n_near));
   auto* nbr = reinterpret_cast<hex::Offset*>(p);
@@ -84,12 +87,13 @@ __device__ __forceinline__ hex::HexTables hex_stage_tables(const hex::HexLayout&
   hex_stage(mask, g.mask_of_patch, hex::kMaxPatchIndex + 1, tid, nt);
   hex_stage(reach2, g.reach2_of_patch, hex::kMaxPatchIndex + 1, tid, nt);
   hex_stage(nbr2, g.nbr2_of_patch, hex::kMaxPatchIndex + 1, tid, nt);
+  hex_stage(blur, g.blur_of_patch, hex::kMaxPatchIndex + 1, tid, nt);
   hex_stage(near, g.near, L.n_near, tid, nt);
   hex_stage(nbr, g.nbr, L.n_nbr, tid, nt);
   hex_stage(cell_start, g.cell_start, hex::kCells + 1, tid, nt);
   hex_stage(cell_near, g.cell_near, L.n_cell_near, tid, nt);
   __syncthreads();
-  return hex::HexTables{g.types, near, nbr, weights, mask, reach2, nbr2, cell_start, cell_near};
+  return hex::HexTables{g.types, near, nbr, weights, mask, reach2, nbr2, cell_start, cell_near, blur};
 }
 
 // The tables a thread reads: staged (Smem) or as given. Every thread of the block calls it.

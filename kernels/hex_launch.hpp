@@ -70,14 +70,15 @@ void launch_hex_aif(HexVariant v, const HexTablesDevice& t, const HexRawDevice& 
                     std::size_t depth_pitch, float view_x, float view_y, float inv2s2, const DeviceTarget& out,
                     cudaStream_t stream);
 
-// Depth (depth_hex): cost per candidate P = pmin..pmax (hex::depth_cost), the k x k window
+// Depth (depth_hex): cost per candidate P = pmin..pmax (hex::depth_cost with the pair cap
+// hex::pair_cap(truncate)), the k x k window
 // aggregation (integer, valid costs only) and the argmin (ties: the smaller P; 0 = none)
 // into a pitched float map (out, out_pitch bytes per row). window == 1: one fused kernel;
 // else the cost volume goes to `scratch` (hex_depth_scratch_bytes) first.
 std::size_t hex_depth_scratch_bytes(const hex::HexLayout& L, int pmin, int pmax, int window);
 void launch_hex_depth(HexVariant v, const HexTablesDevice& t, const HexRawDevice& raw, int pmin, int pmax,
-                      float aperture2, int window, std::uint32_t* scratch, float* out, std::size_t out_pitch,
-                      cudaStream_t stream);
+                      float aperture2, std::uint32_t cap, int window, std::uint32_t* scratch, float* out,
+                      std::size_t out_pitch, cudaStream_t stream);
 // depth_hex's squared aperture radius (aperture * D / 2, rounded to float, squared in float).
 float hex_aperture2(const hex::HexLayout& L, float aperture);
 

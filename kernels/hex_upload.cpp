@@ -65,7 +65,7 @@ void upload_hex_tables(const HexTablesHost& t, HexTablesDevice& out, cudaStream_
                  t.nbr.size() == static_cast<std::size_t>(L.n_nbr) && t.weights.size() == hex::kWeightBins &&
                  t.mask_of_patch.size() == np && t.reach2_of_patch.size() == np && t.nbr2_of_patch.size() == np &&
                  t.cell_start.size() == hex::kCells + 1 &&
-                 t.cell_near.size() == static_cast<std::size_t>(L.n_cell_near),
+                 t.cell_near.size() == static_cast<std::size_t>(L.n_cell_near) && t.blur_of_patch.size() == np,
              "hex tables: inconsistent sizes (not built by build_hex_tables)");
   // Offsets of the pieces in one buffer.
   std::size_t off = 0;
@@ -83,6 +83,7 @@ void upload_hex_tables(const HexTablesHost& t, HexTablesDevice& out, cudaStream_
   const std::size_t o_nbr2 = place(np * 4);
   const std::size_t o_cstart = place(t.cell_start.size() * 4);
   const std::size_t o_cnear = place(t.cell_near.size() * sizeof(hex::Offset));
+  const std::size_t o_blur = place(np * 4);
   std::vector<unsigned char> pack(off, 0);
   auto put = [&](std::size_t at, const void* src, std::size_t bytes) {
     if (bytes) std::memcpy(pack.data() + at, src, bytes);
@@ -96,6 +97,7 @@ void upload_hex_tables(const HexTablesHost& t, HexTablesDevice& out, cudaStream_
   put(o_nbr2, t.nbr2_of_patch.data(), np * 4);
   put(o_cstart, t.cell_start.data(), t.cell_start.size() * 4);
   put(o_cnear, t.cell_near.data(), t.cell_near.size() * sizeof(hex::Offset));
+  put(o_blur, t.blur_of_patch.data(), np * 4);
   CUDA_CHECK_THROW(cudaStreamSynchronize(stream));  // nothing queued may read the old tables
   out.buf.reserve(pack.size(), "the general-grid tables");
   CUDA_CHECK_THROW(cudaMemcpyAsync(out.buf.get(), pack.data(), pack.size(), cudaMemcpyHostToDevice, stream));
@@ -112,6 +114,7 @@ void upload_hex_tables(const HexTablesHost& t, HexTablesDevice& out, cudaStream_
   out.view.nbr2_of_patch = reinterpret_cast<const float*>(d + o_nbr2);
   out.view.cell_start = reinterpret_cast<const std::uint32_t*>(d + o_cstart);
   out.view.cell_near = reinterpret_cast<const hex::Offset*>(d + o_cnear);
+  out.view.blur_of_patch = reinterpret_cast<const std::uint32_t*>(d + o_blur);
 }
 
 // depth_hex's expression, evaluated by the host compiler as the CPU reference does.

@@ -44,7 +44,7 @@ std::vector<CommandDef> legacy_commands() {
                   std::string("also the all-in-focus render, each pixel at its own patch size ") + kImageExts, false,
                   {}, "all_in_focus"}};
     c.general_grid_algorithm = "plenoptic-hex";
-    c.json_groups = {{"depth", {"patch", "pmin", "pmax", "lim", "window", "aperture", "rings", "lens_types"}}};
+    c.json_groups = {{"depth", {"patch", "pmin", "pmax", "lim", "window", "aperture", "rings", "lens_types", "truncate"}}};
     c.png = {{"depth", "pmin", "pmax", 0.0, true}};
     v.push_back(c);
   }

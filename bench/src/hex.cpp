@@ -20,6 +20,7 @@
 #include "device_plane.hpp"
 #include "hex_launch.hpp"
 #include "lightbench/bench/hex.hpp"
+#include "lightbench/hex_depth_math.hpp"
 #include "lightbench/render_tables.hpp"
 #include "render_launch.hpp"
 #include "timer.hpp"
@@ -240,13 +241,15 @@ Report bench_hex(const ImageU8& raw_in, const MlaGeometry& geometry, const HexRu
                  " lens_types=" + std::to_string(rp.lens_types) + " sigma=" + num(rp.sigma) + " -> " +
                  std::to_string(RL.out_w) + "x" + std::to_string(RL.out_h) + "; depth P=" + std::to_string(dp.pmin) +
                  ".." + std::to_string(dp.pmax) + " rings=" + std::to_string(dp.rings) +
-                 " window=" + std::to_string(dp.window) + " aperture=" + num(dp.aperture);
+                 " window=" + std::to_string(dp.window) + " aperture=" + num(dp.aperture) +
+                 " truncate=" + std::to_string(dp.truncate);
 
   auto run_render = [&](HexVariant v) {
     cuda::detail::launch_hex_render(v, d_rt, raw, RL.patch, rp.view_x, rp.view_y, inv2s2, render_out.target(), s);
   };
   auto run_depth = [&](HexVariant v) {
-    cuda::detail::launch_hex_depth(v, d_dt, raw, dp.pmin, dp.pmax, ap2, dp.window, scratch.as<std::uint32_t>(),
+    cuda::detail::launch_hex_depth(v, d_dt, raw, dp.pmin, dp.pmax, ap2, hex::pair_cap(dp.truncate), dp.window,
+                                   scratch.as<std::uint32_t>(),
                                    static_cast<float*>(depth_out.buf.get()), depth_out.buf.pitch(), s);
   };
   auto run_aif = [&](HexVariant v) {

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "lightbench/error.hpp"
+#include "lightbench/hex_depth_math.hpp"
 
 namespace lb {
 
@@ -139,6 +140,9 @@ std::vector<ParamInfo> describe(HexRunParams& p, const MlaGeometry& g) {
        1, 15},
       {"aperture", "aperture", "samples within aperture x D/2 of their lens centre", K::Float, &p.depth.aperture, 0.1,
        1.0},
+      {"truncate", "pair cost cap", "depth: each lens pair's RGB difference (summed) is capped here, so pairs "
+                                    "that see an occluder do not decide (0: no cap)",
+       K::Int, &p.depth.truncate, 0, hex::kMaxTruncate},
   };
 }
 
@@ -171,6 +175,9 @@ void validate(const HexDepthParams& p, const MlaGeometry& g) {
   LB_REQUIRE(std::isfinite(p.aperture) && p.aperture >= 0.1f && p.aperture <= 1.0f, "aperture out of range (0.1..1)");
   LB_REQUIRE(p.lens_types == kLensTypesAll || p.lens_types == kLensTypesInFocus,
              "lens_types " + std::to_string(p.lens_types) + " out of range (0 = all, 1 = in focus)");
+  LB_REQUIRE(p.truncate >= 0 && p.truncate <= hex::kMaxTruncate,
+             "truncate " + std::to_string(p.truncate) + " out of range (0 = no cap, 1.." +
+                 std::to_string(hex::kMaxTruncate) + ")");
 }
 
 std::uint32_t hex_type_mask(const MlaGeometry& g, int patch_size, int lens_types) {
@@ -184,6 +191,18 @@ std::uint32_t hex_type_mask(const MlaGeometry& g, int patch_size, int lens_types
   for (int t = 0; t < n; ++t)
     if (range_distance(g.types[static_cast<std::size_t>(t)], v) <= best) m |= 1u << t;
   return m;
+}
+
+std::uint32_t hex_blur_levels(const MlaGeometry& g, int patch_size) {
+  std::uint32_t levels = 0;
+  if (patch_size <= 0) return levels;
+  const double v = g.diameter / patch_size;
+  for (std::size_t t = 0; t < g.types.size() && t < 16; ++t) {
+    const double d = range_distance(g.types[t], v);
+    const std::uint32_t level = d <= 0.0 ? 0u : (d <= hex::kBlurNearRange ? 1u : 2u);
+    levels |= level << (2 * t);
+  }
+  return levels;
 }
 
 double hex_type_spacing(const MlaLayout& mla, std::uint32_t mask) {
@@ -293,6 +312,7 @@ HexTablesHost build_hex_tables(const MlaLayout& mla, int raw_w, int raw_h, int p
   t.mask_of_patch.assign(hex::kMaxPatchIndex + 1, 0);
   t.reach2_of_patch.assign(hex::kMaxPatchIndex + 1, 0.f);
   t.nbr2_of_patch.assign(hex::kMaxPatchIndex + 1, 0.f);
+  t.blur_of_patch.assign(hex::kMaxPatchIndex + 1, 0u);
   double far = 0.0, far_nbr = 0.0;
   std::vector<double> spacing_of_mask, cover_of_mask;
   std::vector<std::uint32_t> seen;
@@ -309,9 +329,10 @@ HexTablesHost build_hex_tables(const MlaLayout& mla, int raw_w, int raw_h, int p
     // within it), so rings = 0 is "the nearest lens" (blended only near cell corners).
     const double sp = spacing_of_mask[slot];
     const double reach = rings * sp + 1.05 * cover_of_mask[slot], nbr = rings * sp;
-    // The low 16 bits: the types a pass uses; the high 16: the types sharp at P (depth weights
-    // its pairs by them, hex_math.hpp), whatever lens_types says.
+    // The low 16 bits: the types a pass uses; the high 16: the types sharp at P, whatever
+    // lens_types says (the overlay's; depth reads the finer blur_of_patch).
     t.mask_of_patch[static_cast<std::size_t>(P)] = mask | (hex_type_mask(g, P, kLensTypesInFocus) & 0xFFFFu) << 16;
+    t.blur_of_patch[static_cast<std::size_t>(P)] = hex_blur_levels(g, P);
     t.reach2_of_patch[static_cast<std::size_t>(P)] = static_cast<float>(reach * reach);
     // Slack: a neighbour exactly rings spacings away must not drop out by float rounding.
     t.nbr2_of_patch[static_cast<std::size_t>(P)] = static_cast<float>(nbr * nbr * 1.001 + 1e-6);

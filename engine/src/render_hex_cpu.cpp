@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "lightbench/error.hpp"
+#include "lightbench/hex_depth_math.hpp"
 #include "lightbench/hex_tables.hpp"
 #include "lightbench/parallel.hpp"
 
@@ -83,6 +84,8 @@ ImageF depth_hex(const ImageU8& raw, const HexTablesHost& t, const HexDepthParam
   const int W = t.frame.width, H = t.frame.height, n = p.pmax - p.pmin + 1;
   const float ap = static_cast<float>(p.aperture * L.diameter / 2.0);
   const float ap2 = ap * ap;
+  LB_REQUIRE(p.truncate >= 0 && p.truncate <= hex::kMaxTruncate, "depth: truncate out of range");
+  const std::uint32_t cap = hex::pair_cap(p.truncate);
   // Cost volume [candidate][y][x] (uint32, kNoCost where no pair).
   std::vector<std::uint32_t> cost(static_cast<std::size_t>(n) * W * H);
   parallel_for(H, [&](int y) {
@@ -91,7 +94,7 @@ ImageF depth_hex(const ImageU8& raw, const HexTablesHost& t, const HexDepthParam
       const float sx = hex::scene_coord(L.s0x, x, L.patch);
       for (int q = 0; q < n; ++q)
         cost[(static_cast<std::size_t>(q) * H + y) * W + x] =
-            hex::depth_cost(L, T, sx, sy, p.pmin + q, ap2, RgbaFetch{&raw});
+            hex::depth_cost(L, T, sx, sy, p.pmin + q, ap2, cap, RgbaFetch{&raw});
     }
   }, threads);
   ImageF out(W, H, 1);

@@ -171,7 +171,8 @@ TEST_CASE("hex tables: R42-like type masks, spacings and covering radii") {
   // The tables: rings x spacing + 1.05 x covering radius; depth neighbours: the 6 adjacent.
   const HexTablesHost t = build_hex_tables(m, 360, 300, 8, 1, kLensTypesInFocus);
   CHECK((t.mask_of_patch[12] & 0xFFFFu) == 0b001u);
-  // The high half: the types sharp at P whatever lens_types says (depth's pair weights).
+  // The high half: the types sharp at P whatever lens_types says (depth reads the finer
+  // blur_of_patch, test_plenoptic_hex_depth_cost.cpp).
   CHECK((t.mask_of_patch[12] >> 16) == 0b001u);
   const HexTablesHost all = build_hex_tables(m, 360, 300, 8, 1, kLensTypesAll);
   CHECK((all.mask_of_patch[12] & 0xFFFFu) == 0b111u);
@@ -303,6 +304,8 @@ TEST_CASE("hex parameters: every bad value is one line naming the parameter") {
   CHECK(depth_error([](HexDepthParams& p) { p.rings = 0; }) == "depth needs rings in 1..4, got 0");
   CHECK(depth_error([](HexDepthParams& p) { p.window = 2; }) == "window 2 must be odd, 1..15");
   CHECK(depth_error([](HexDepthParams& p) { p.aperture = 1.5f; }) == "aperture out of range (0.1..1)");
+  CHECK(depth_error([](HexDepthParams& p) { p.truncate = 766; }) == "truncate 766 out of range (0 = no cap, 1..765)");
+  CHECK(depth_error([](HexDepthParams& p) { p.truncate = -1; }) == "truncate -1 out of range (0 = no cap, 1..765)");
   // Defaults for a small lens: everything clamped to D - 1.
   MlaGeometry small = g;
   small.diameter = 9.0;

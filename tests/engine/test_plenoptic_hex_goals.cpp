@@ -3,7 +3,7 @@
 // scene at the same lens pitch with the same planes, rendered and scored by the seed's
 // rectangular path. The figures are printed (MESSAGE) and reported in docs/DESIGN.md.
 //   (a) in-focus render PSNR against the generator's sharp truth: within 1 dB or better;
-//   (b) depth (exact %, MAE: depth's report): at least as good.
+//   (b) depth (exact %, MAE: depth's report): at least as good, at window 1 and 3.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -169,17 +169,22 @@ TEST_CASE("goal (b): depth on the hexagonal scene vs the rectangular path at equ
   MESSAGE("hex-small without defocus (the lattice alone): " << l1.exact_pct << " / " << l1.mae << " (window 3: "
                                                             << l3.exact_pct << " / " << l3.mae << ")");
   CHECK(h1.pixels == static_cast<std::uint64_t>(multi.hex.truth.width) * multi.hex.truth.height);
-  // What holds (measured: 80.2 % / 0.35, window 3 92.5 % / 0.14; lattice 92.3 % / 0.18,
-  // window 3 96.3 % / 0.09; rectangular 94.2 % / 0.14, window 3 95.9 % / 0.12).
-  CHECK(h1.exact_pct > 78.0);
-  CHECK(h1.mae < 0.4);
-  CHECK(h3.exact_pct > 90.0);
-  CHECK(l1.exact_pct > 90.0);
-  CHECK(l3.exact_pct >= r3.exact_pct);  // the hexagonal lattice itself: as good with a window
+  // The goal, at window 1 and 3 (measured, docs/DESIGN.md: hexagonal 96.5 % / 0.072, window 3
+  // 98.5 % / 0.039; rectangular 94.2 % / 0.137, window 3 95.9 % / 0.118).
+  CHECK(h1.exact_pct >= r1.exact_pct);
+  CHECK(h1.mae <= r1.mae);
+  CHECK(h3.exact_pct >= r3.exact_pct);
+  CHECK(h3.mae <= r3.mae);
+  CHECK(h1.exact_pct > 96.0);
+  CHECK(h1.mae < 0.08);
+  CHECK(h3.exact_pct > 98.0);
+  CHECK(h3.mae < 0.045);
+  // The lattice alone (measured 97.2 % / 0.058, window 3 98.9 % / 0.032): better than the
+  // rectangular path at both windows.
+  CHECK(l1.exact_pct >= r1.exact_pct);
+  CHECK(l1.mae <= r1.mae);
+  CHECK(l3.exact_pct >= r3.exact_pct);
   CHECK(l3.mae <= r3.mae);
-  CHECK(hf.mae > h1.mae);  // in focus loses the near plane (one type, sqrt 3 D apart)
-  // The goal on the multi-focus scene is NOT met (docs/DESIGN.md: the cross-type SAD sees
-  // the defocus difference between lens types); a warning, not a failure, keeps it visible.
-  WARN_MESSAGE(h1.exact_pct >= r1.exact_pct, "goal (b) not met at window 1");
-  WARN_MESSAGE(h3.exact_pct >= r3.exact_pct, "goal (b) not met at window 3");
+  // in focus loses the near plane (one type, sqrt 3 D apart; measured 90.1 % / 0.38).
+  CHECK(hf.mae > h1.mae);
 }

@@ -20,8 +20,8 @@
 // Exactness: every float operation is rounded once (rounded_math.hpp: no FMA contraction on
 // either side); the Gaussian weight is an integer from a host table indexed by the quantised
 // t = |u - view|^2 / (2 sigma^2); sums are uint64 integers, so the summation order does not
-// matter; outputs are round-half-up integer quotients. Depth costs are integers too (the
-// normalised SAD in 1/256 units), so the window aggregation and argmin are exact.
+// matter; outputs are round-half-up integer quotients. Depth costs are integers too
+// (hex_depth_math.hpp), so the window aggregation and argmin are exact.
 #include <cmath>
 #include <cstdint>
 
@@ -84,6 +84,8 @@ struct HexTables {
   const float* nbr2_of_patch;         // [kMaxPatchIndex + 1]: depth neighbours: (rings spacing)^2 (+ slack)
   const std::uint32_t* cell_start;    // [kCells + 1]: sub-cell c's offsets are cell_near[start[c], start[c + 1])
   const Offset* cell_near;            // [n_cell_near]
+  const std::uint32_t* blur_of_patch; // [kMaxPatchIndex + 1]: depth: 2 bits per type, its blur level at P
+                                      // (0 sharp, 1 near its range, 2 far: hex_depth_math.hpp)
 };
 
 // Scene position of output column x (or row y with s0y).
@@ -113,13 +115,19 @@ LB_HD void lens_position(const HexLayout& L, int i, int j, float* lx, float* ly)
 
 LB_HD float norm2(float x, float y) { return rnd::add(rnd::mul(x, x), rnd::mul(y, y)); }
 
-// Raw pixel of scene position s seen through lens l at patch P; false outside the raw.
-LB_HD bool raw_pixel(const HexLayout& L, float P, float sx, float sy, float lx, float ly, int* X, int* Y) {
+// Raw position r of scene position s seen through lens l at patch P (raw pixels).
+LB_HD void raw_position(const HexLayout& L, float P, float sx, float sy, float lx, float ly, float* rx, float* ry) {
   const float DP = rnd::sub(L.diameter, P);
   const float qx = rnd::add(rnd::mul(P, sx), rnd::mul(DP, lx));
   const float qy = rnd::add(rnd::mul(P, sy), rnd::mul(DP, ly));
-  const float rx = rnd::add(L.ox, rnd::add(rnd::mul(L.rxx, qx), rnd::mul(L.rxy, qy)));
-  const float ry = rnd::add(L.oy, rnd::add(rnd::mul(L.ryx, qx), rnd::mul(L.ryy, qy)));
+  *rx = rnd::add(L.ox, rnd::add(rnd::mul(L.rxx, qx), rnd::mul(L.rxy, qy)));
+  *ry = rnd::add(L.oy, rnd::add(rnd::mul(L.ryx, qx), rnd::mul(L.ryy, qy)));
+}
+
+// Raw pixel of scene position s seen through lens l at patch P; false outside the raw.
+LB_HD bool raw_pixel(const HexLayout& L, float P, float sx, float sy, float lx, float ly, int* X, int* Y) {
+  float rx, ry;
+  raw_position(L, P, sx, sy, lx, ly, &rx, &ry);
   *X = round_half_up(rx);
   *Y = round_half_up(ry);
   return *X >= 0 && *Y >= 0 && *X < L.raw_w && *Y < L.raw_h;
@@ -225,68 +233,6 @@ LB_HD std::uint32_t quotient(Acc sum, Acc wsum) {
   return wsum == 0 ? 0u : static_cast<std::uint32_t>((sum + wsum / 2) / wsum);
 }
 
-// Depth cost at candidate patch size P of the pixel at s: the main lens is the allowed lens
-// nearest to s (ties: the first in the `near` order); every allowed neighbour l = main + nbr[k]
-// within the neighbour reach adds w * sum_ch |raw(main sample) - raw(its sample)| when both
-// samples lie within the aperture circle (|P (s - l)| <= aperture2^(1/2)) and the raw. The pair
-// weight w = (1 + main sharp at P) (1 + neighbour sharp at P) (1, 2 or 4; "sharp": its type's
-// depth range holds D / P; every lens of a one-type grid) favours the pairs a multi-focus
-// array sees sharply at the candidate depth. Returns the normalised cost
-// (sum * 256 + n / 2) / n with n the sum of the weights, or kNoCost without a pair.
-template <class Fetch>
-LB_HD std::uint32_t depth_cost(const HexLayout& L, const HexTables& T, float sx, float sy, int P, float aperture2,
-                               Fetch fetch) {
-  const std::uint32_t mask = T.mask_of_patch[P];
-  const float fP = static_cast<float>(P);
-  int ri, rj;
-  lattice_round(L, sx, sy, &ri, &rj);
-  const std::uint32_t focus = T.mask_of_patch[P] >> 16;  // types sharp at P (hex_tables.cpp)
-  int mi = 0, mj = 0, mt = 0;
-  float best = 3.0e38f;
-  for (int k = 0; k < L.n_near; ++k) {
-    const int i = ri + T.near[k].di, j = rj + T.near[k].dj;
-    const int t = lens_type(L, T, i, j);
-    if (t == kNoLens || !((mask >> t) & 1u)) continue;
-    float lx, ly;
-    lens_position(L, i, j, &lx, &ly);
-    const float d2 = norm2(rnd::sub(sx, lx), rnd::sub(sy, ly));
-    if (d2 < best) {
-      best = d2;
-      mi = i;
-      mj = j;
-      mt = t;
-    }
-  }
-  if (!(best < 3.0e38f)) return kNoCost;
-  float mx, my;
-  lens_position(L, mi, mj, &mx, &my);
-  if (norm2(rnd::mul(fP, rnd::sub(sx, mx)), rnd::mul(fP, rnd::sub(sy, my))) > aperture2) return kNoCost;
-  int X0, Y0;
-  if (!raw_pixel(L, fP, sx, sy, mx, my, &X0, &Y0)) return kNoCost;
-  std::uint32_t a[3];
-  fetch(X0, Y0, a);
-  const float nbr2 = T.nbr2_of_patch[P];
-  std::uint32_t sum = 0, n = 0;
-  for (int k = 0; k < L.n_nbr; ++k) {
-    const int i = mi + T.nbr[k].di, j = mj + T.nbr[k].dj;
-    const int t = lens_type(L, T, i, j);
-    if (t == kNoLens || !((mask >> t) & 1u)) continue;
-    float lx, ly;
-    lens_position(L, i, j, &lx, &ly);
-    if (norm2(rnd::sub(lx, mx), rnd::sub(ly, my)) > nbr2) continue;
-    if (norm2(rnd::mul(fP, rnd::sub(sx, lx)), rnd::mul(fP, rnd::sub(sy, ly))) > aperture2) continue;
-    int X, Y;
-    if (!raw_pixel(L, fP, sx, sy, lx, ly, &X, &Y)) continue;
-    std::uint32_t b[3];
-    fetch(X, Y, b);
-    std::uint32_t sad = 0;
-    for (int c = 0; c < 3; ++c) sad += a[c] > b[c] ? a[c] - b[c] : b[c] - a[c];
-    // Multi-focus: a pair of lenses sharp at P counts 4x, one sharp lens 2x, none 1x.
-    const std::uint32_t w = (((focus >> mt) & 1u) + 1u) * (((focus >> t) & 1u) + 1u);
-    sum += w * sad;
-    n += w;
-  }
-  return n == 0 ? kNoCost : (sum * 256u + n / 2u) / n;
-}
+// The depth cost (hex::depth_cost) is in hex_depth_math.hpp.
 
 }  // namespace lb::hex

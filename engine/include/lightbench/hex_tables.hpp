@@ -27,6 +27,8 @@ struct HexDepthParams {
   int window = 1;    // k x k box aggregation of the costs (odd)
   float aperture = 0.8f;  // samples within aperture * D/2 of their lens centre
   int lens_types = kLensTypesAll;
+  int truncate = 40;      // per pair, the RGB difference (summed) capped at this (0: no cap;
+                          // hex_depth_math.hpp; 40: docs/DESIGN.md, "General micro-lens grids")
 };
 
 // Every parameter of the general path: one struct for render, depth and all-in-focus.
@@ -39,7 +41,7 @@ struct HexRunParams {
 // sigma D / 7, every lens type (hex_tables.cpp says why; measured in docs/DESIGN.md).
 HexRunParams default_hex_params(const MlaGeometry& g);
 // Live parameters bound to p with ranges for g (patch, view_x, view_y, rings, sigma,
-// lens_types, pmin, pmax, window, aperture).
+// lens_types, pmin, pmax, window, aperture, truncate).
 std::vector<ParamInfo> describe(HexRunParams& p, const MlaGeometry& g);
 // One-line lb::Error naming the parameter.
 void validate(const HexRenderParams& p, const MlaGeometry& g);
@@ -57,10 +59,11 @@ struct HexTablesHost {
   std::vector<float> reach2_of_patch, nbr2_of_patch;
   std::vector<std::uint32_t> cell_start;  // hex::kCells + 1
   std::vector<hex::Offset> cell_near;     // per sub-cell, the offsets of `near` that can reach it
+  std::vector<std::uint32_t> blur_of_patch;
   hex::HexTables view() const {
     return {types.data(),          near.data(),          nbr.data(),        weights.data(),
             mask_of_patch.data(),  reach2_of_patch.data(), nbr2_of_patch.data(), cell_start.data(),
-            cell_near.data()};
+            cell_near.data(),      blur_of_patch.data()};
   }
 };
 HexTablesHost build_hex_tables(const MlaLayout& mla, int raw_w, int raw_h, int patch, int rings, int lens_types);
@@ -72,6 +75,11 @@ double hex_type_spacing(const MlaLayout& mla, std::uint32_t mask);
 // The farthest a point lies from its nearest allowed lens (hexagonal: spacing / sqrt 3;
 // rectangular: spacing / sqrt 2). The blend reach is rings * spacing + 1.05 x this.
 double hex_covering_radius(const MlaLayout& mla, std::uint32_t mask, double spacing);
+
+// Depth's blur level of each lens type at patch size P, 2 bits per type (hex_depth_math.hpp):
+// 0 when its virtual-depth range holds D / P (or it has none), 1 within kBlurNearRange of it,
+// 2 beyond.
+std::uint32_t hex_blur_levels(const MlaGeometry& g, int patch_size);
 
 // 1 / (2 sigma^2) as the passes use it.
 float hex_inv2s2(float sigma);

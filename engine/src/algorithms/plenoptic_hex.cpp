@@ -1,6 +1,6 @@
 // The focused-plenoptic algorithm on any micro-lens grid ("plenoptic-hex", issue 22:
 // hexagonal, rotated, multi-focus; hex_math.hpp's model) in the contract:
-//   view    rendered view at patch M (RGBA8)        depth  SAD depth, value = patch size (R32F)
+//   view    rendered view at patch M (RGBA8)        depth  patch-size depth (R32F, hex_depth_math.hpp)
 //   aif     all-in-focus render (RGBA8)             error  |depth - truth| (R32F, with truth at M)
 //   raw, truth   the data
 // It runs on scene_geometry(scene): the scene's `mla` when set, else its rectangular grid
@@ -21,7 +21,8 @@ namespace lb {
 namespace {
 
 const std::vector<std::string> kRenderParams = {"patch", "view_x", "view_y", "rings", "sigma", "lens_types"};
-const std::vector<std::string> kDepthParams = {"patch", "rings", "lens_types", "pmin", "pmax", "window", "aperture"};
+const std::vector<std::string> kDepthParams = {"patch",  "rings",  "lens_types", "pmin",
+                                               "pmax",   "window", "aperture",   "truncate"};
 
 using plenoptic_detail::concat;
 
@@ -110,7 +111,7 @@ class HexRunner final : public Runner {
     std::ostringstream k;
     const HexDepthParams& d = p.depth;
     k << data_->id << '|' << variant << '|' << d.patch << ',' << d.pmin << ',' << d.pmax << ',' << d.rings << ','
-      << d.window << ',' << d.lens_types << ',' << std::hexfloat << d.aperture;
+      << d.window << ',' << d.lens_types << ',' << d.truncate << ',' << std::hexfloat << d.aperture;
     return k.str();
   }
   // The engine's last depth map is the one of these parameters (computed into a scratch
