@@ -1,0 +1,151 @@
+// CUDA MAD pipelines (kernels/mad_pipeline.hpp): the r2c pipeline (the default) at awkward
+// sizes and every inverse batch size against the CPU reference with the metric's documented
+// tolerance (0.1 % relative, test_mad_gpu.cpp), against the previous c2c pipeline (same float
+// arithmetic up to FFT rounding: 1e-4 relative on the scores, the maps within 1e-3 of their
+// largest value), the launches per call, the stage timings, and a bad batch size.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpu_test_util.hpp"
+#include "lightbench/distort.hpp"
+#include "lightbench/engines/cuda.hpp"
+#include "lightbench/mad.hpp"
+#include "lightbench/mad_cuda.hpp"
+
+using namespace lb;
+
+namespace {
+
+ImageU8 textured(int w, int h, int seed) {
+  ImageU8 im(w, h, 1);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      im.at(x, y) = static_cast<std::uint8_t>(128 + 60 * std::sin(x * 0.13 + seed) * std::cos(y * 0.09) +
+                                              ((x / 11 + y / 7 + seed) % 3) * 20 - 20);
+  return im;
+}
+
+// max |a - b| over the map, relative to max |b| (0 when both are all zero).
+double map_rel_diff(const ImageD& a, const ImageD& b) {
+  REQUIRE(a.width == b.width);
+  REQUIRE(a.height == b.height);
+  double dmax = 0, bmax = 0;
+  for (std::size_t i = 0; i < a.data.size(); ++i) {
+    dmax = std::max(dmax, std::fabs(a.data[i] - b.data[i]));
+    bmax = std::max(bmax, std::fabs(b.data[i]));
+  }
+  return bmax > 0 ? dmax / bmax : dmax;
+}
+
+double rel(double a, double b) { return std::fabs(a - b) / std::max(std::fabs(b), 1e-300); }
+
+}  // namespace
+
+TEST_CASE("mad gpu pipelines: r2c (every batch) and c2c vs the CPU reference and each other (97x61, 512x384)") {
+  LB_GPU_TEST_GUARD();
+  struct Size {
+    int w, h;
+  };
+  const Size sizes[] = {{97, 61}, {512, 384}};
+  auto c2c = cuda::make_mad_engine_cuda(0, {true, 0});
+  std::vector<std::pair<int, std::unique_ptr<MadEngine>>> r2c;
+  for (int b : {0, 2, 10, 40}) r2c.emplace_back(b, cuda::make_mad_engine_cuda(0, {false, b}));
+  for (const Size& sz : sizes) {
+    const ImageU8 ref = textured(sz.w, sz.h, 3);
+    const ImageD r = mad_gray(ref), d = mad_gray(distort_noise(distort_blur(ref, 1.2), 8, 4));
+    for (const bool eight_bit : {true, false}) {
+      CAPTURE(sz.w);
+      CAPTURE(eight_bit);
+      MadOptions o;
+      o.eight_bit = eight_bit;
+      const MadResult want = mad_cpu(r, d, o);
+      REQUIRE(want.d_detect > 0);
+      REQUIRE(want.d_appear > 0);
+      const MadResult old = c2c->run(r, d, "fused", o);
+      CHECK(old.mad == doctest::Approx(want.mad).epsilon(1e-3));
+      for (const std::string& v : c2c->variants())
+        for (auto& [b, e] : r2c) {
+          if (b != 0 && v != "fused") continue;  // every variant on the default, fused on the rest
+          CAPTURE(b);
+          CAPTURE(v);
+          const MadResult got = e->run(r, d, v, o);
+          MESSAGE(sz.w << "x" << sz.h << " 8-bit " << eight_bit << " batch " << b << " " << v << ": MAD " << got.mad
+                       << " (cpu " << want.mad << ", rel " << rel(got.mad, want.mad) << "; c2c rel "
+                       << rel(got.mad, old.mad) << ")");
+          CHECK(got.width == (sz.w & ~1));
+          CHECK(got.height == (sz.h & ~1));
+          CHECK(got.cropped_odd == (sz.w % 2 == 1 || sz.h % 2 == 1));
+          CHECK(got.d_detect == doctest::Approx(want.d_detect).epsilon(1e-3));
+          CHECK(got.d_appear == doctest::Approx(want.d_appear).epsilon(1e-3));
+          CHECK(got.mad == doctest::Approx(want.mad).epsilon(1e-3));
+          CHECK(got.d_detect == doctest::Approx(old.d_detect).epsilon(1e-4));
+          CHECK(got.d_appear == doctest::Approx(old.d_appear).epsilon(1e-4));
+          CHECK(map_rel_diff(got.hi, old.hi) <= 1e-3);
+          CHECK(map_rel_diff(got.lo, old.lo) <= 1e-3);
+          CHECK(map_rel_diff(got.hi, want.hi) <= 1e-2);
+          CHECK(map_rel_diff(got.lo, want.lo) <= 1e-2);
+        }
+    }
+    // identical images: exactly 0 on every pipeline
+    for (auto& [b, e] : r2c) {
+      const MadResult z = e->run(r, r);
+      CHECK(z.mad == 0);
+      CHECK(z.d_detect == 0);
+      CHECK(z.d_appear == 0);
+    }
+  }
+}
+
+TEST_CASE("mad gpu pipelines: launches per call, stage timings, bad batch size") {
+  LB_GPU_TEST_GUARD();
+  const ImageU8 ref = textured(512, 384, 1);
+  const ImageD r = mad_gray(ref), d = mad_gray(distort_blur(ref, 1.0));
+  MadOptions o;
+  o.keep_maps = false;
+  // r2c: lum, R2C, CSF multiply, C2R, detect, 3 per inverse batch (products, C2C, statistics),
+  // LO, finish; c2c: 15 (11 kernels, 4 transforms); non-fused statistics add a magnitude pass.
+  struct Case {
+    cuda::MadPipelineOptions p;
+    const char* variant;
+    int launches;
+  };
+  const Case cases[] = {{{false, 40}, "fused", 10}, {{false, 10}, "fused", 19}, {{false, 2}, "fused", 67},
+                        {{false, 40}, "shared_nc", 11}, {{true, 0}, "fused", 15}, {{true, 0}, "gather", 16}};
+  for (const Case& c : cases) {
+    CAPTURE(c.p.c2c);
+    CAPTURE(c.p.batch_planes);
+    CAPTURE(c.variant);
+    auto e = cuda::make_mad_engine_cuda(0, c.p);
+    const MadResult m = e->run(r, d, c.variant, o);
+    const cuda::MadPipelineInfo info = cuda::mad_pipeline_info(*e, 512, 384);
+    MESSAGE(info.describe << " " << c.variant << ": " << info.launches << " launches, " << m.ms << " ms");
+    CHECK(info.launches == c.launches);
+    // The stages add up to the metric's time (the upload is outside it).
+    double sum = 0;
+    for (const std::string& k : e->timings().kernels())
+      if (k.rfind("mad/stage/", 0) == 0 && k != "mad/stage/upload") {
+        const TimingStats st = e->timings().stats(k);
+        CHECK(st.count == 1);
+        CHECK(e->timings().history(k).back().bytes > 0);
+        sum += st.last_ms;
+      }
+    CHECK(sum == doctest::Approx(m.ms).epsilon(1e-3));
+    CHECK(e->timings().stats("mad/stage/detect").count == 1);
+    CHECK(e->timings().stats("mad/stage/gabor_inv").count == 1);
+    CHECK(e->timings().stats(std::string("mad/stats/") + c.variant).count == 1);
+  }
+  const auto auto_batch = cuda::mad_pipeline_info(*cuda::make_mad_engine_cuda(), 512, 384);
+  MESSAGE("default at 512x384: " << auto_batch.describe);
+  CHECK(auto_batch.describe.rfind("r2c", 0) == 0);
+  for (int bad : {-2, 1, 3, 6, 80}) {
+    CAPTURE(bad);
+    try {
+      (void)cuda::make_mad_engine_cuda(0, {false, bad});
+      FAIL("no error for batch " << bad);
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).find("even divisor of 40") != std::string::npos);
+    }
+  }
+}
