@@ -1,5 +1,5 @@
 // The CUDA MAD pipeline "r2c" (kernels/mad_pipeline.hpp), per call:
-//   lum      gray -> luminance of both images (LUT or power law), next to the raw images
+//   lum      the R2C input: both raw images and their luminance (LUT or power law)
 //   fwd      one batch-4 R2C: raw ref, raw dst, luminance ref, luminance dst (half spectra;
 //            the real inputs make the other half redundant: half the work and bytes of C2C)
 //   csf_inv  luminance spectra times the CSF's even part (in place), batch-2 C2R: the real
@@ -27,12 +27,15 @@ namespace {
 constexpr int kThreads = 256;
 inline unsigned grid_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
 
-__global__ void lum_kernel(const float* __restrict__ raw, float* lum, size_t count, int eight_bit,
+// The transform's input: a copy of the raw images, then their luminance (cuFFT does not
+// promise to keep the input of a real transform, and the detection stage reads the raw images).
+__global__ void lum_kernel(const float* __restrict__ raw, float* real4, size_t count, int eight_bit,
                            const float* __restrict__ lut) {
   const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= count) return;
   const float v = raw[i];
-  lum[i] = eight_bit ? lut[static_cast<int>(v)] : mad::luminance<float>(v);
+  real4[i] = v;
+  real4[count + i] = eight_bit ? lut[static_cast<int>(v)] : mad::luminance<float>(v);
 }
 
 __global__ void csf_mul_kernel(float2* spec, const float* __restrict__ csf, size_t nh, size_t count) {
@@ -258,6 +261,7 @@ class R2cPipeline final : public MadPipeline {
     fwd = std::make_unique<MadFftPlan>(h, w, 4, CUFFT_R2C, s);
     csf_inv = std::make_unique<MadFftPlan>(h, w, 2, CUFFT_C2R, s);
     inv = std::make_unique<MadFftPlan>(h, w, B, CUFFT_C2C, s);
+    img.allocate(2 * n * sizeof(float));
     real4.allocate(4 * n * sizeof(float));
     half4.allocate(4 * nh * sizeof(float2));
     csf.allocate(nh * sizeof(float));
@@ -286,17 +290,18 @@ class R2cPipeline final : public MadPipeline {
     const std::size_t nb = static_cast<std::size_t>(nbx) * nby;
     const std::uint64_t N = n, C = 8 * N, H = 8 * nh;  // bytes: float plane / complex plane / half spectrum
     const float inv_n = 1.0f / static_cast<float>(n);
-    float* raw = real4.as<float>();
+    float* raw = img.as<float>();
     float2* spec = half4.as<float2>();
     int k = 0;
     clk.start(s);
     CUDA_CHECK_THROW(cudaMemcpyAsync(raw, host_in.get(), 2 * n * sizeof(float), cudaMemcpyHostToDevice, s));
     clk.mark("upload", 8 * N, s);
-    lum_kernel<<<grid_for(2 * n), kThreads, 0, s>>>(raw, raw + 2 * n, 2 * n, eight_bit ? 1 : 0, lut.as<float>());
+    lum_kernel<<<grid_for(2 * n), kThreads, 0, s>>>(raw, real4.as<float>(), 2 * n, eight_bit ? 1 : 0,
+                                                    lut.as<float>());
     CUDA_CHECK_LAUNCH();
     ++k;
-    clk.mark("lum", 16 * N, s);
-    fwd->r2c(raw, spec);
+    clk.mark("lum", 24 * N, s);
+    fwd->r2c(real4.as<float>(), spec);
     ++k;
     clk.mark("fwd", 16 * N + 4 * H, s);
     csf_mul_kernel<<<grid_for(2 * nh), kThreads, 0, s>>>(spec + 2 * nh, csf.as<float>(), nh, 2 * nh);
@@ -348,7 +353,7 @@ class R2cPipeline final : public MadPipeline {
   std::size_t n = 0, nh = 0;
   dim3 det_grid, lo_grid;
   std::unique_ptr<MadFftPlan> fwd, csf_inv, inv;
-  DeviceBuffer real4, half4, csf, filt, gabor, resp, mag, stats, hi_, lo_, part_hi, part_lo, sums, lut;
+  DeviceBuffer img, real4, half4, csf, filt, gabor, resp, mag, stats, hi_, lo_, part_hi, part_lo, sums, lut;
   PinnedBuffer host_in, host_out;
 };
 
