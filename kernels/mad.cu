@@ -55,6 +55,7 @@ class MadCuda final : public MadEngine {
     if (p.batch_planes != 0 && (p.batch_planes < 2 || p.batch_planes % 2 != 0 || 40 % p.batch_planes != 0))
       throw Error("CUDA MAD: responses per inverse batch must be 0 (auto) or an even divisor of 40, not " +
                   std::to_string(p.batch_planes));
+    if (p.c2c && p.callbacks) throw Error("CUDA MAD: cuFFT callbacks are an option of the r2c pipeline, not of c2c");
     CUDA_CHECK_THROW(cudaSetDevice(device));
     stream_ = std::make_unique<Stream>();
     clock_ = std::make_unique<MadStageClock>();
@@ -176,7 +177,7 @@ class MadCuda final : public MadEngine {
       const cudaStream_t s = stream_->get();
       it = states_
                .emplace(key, popt_.c2c ? detail::make_mad_pipeline_c2c(w, h, s)
-                                       : detail::make_mad_pipeline_r2c(w, h, popt_.batch_planes, s))
+                                       : detail::make_mad_pipeline_r2c(w, h, popt_.batch_planes, popt_.callbacks, s))
                .first;
     }
     return *it->second;

@@ -26,6 +26,10 @@ class MadFftPlan {
   // A batch of `batch` contiguous h x w transforms; R2C / C2R use the half spectrum
   // h x (w/2 + 1) on the complex side.
   MadFftPlan(int h, int w, int batch, cufftType type, cudaStream_t s);
+  // C2C with the r2c pipeline's JIT callbacks (mad_callbacks.cu): load = the log-Gabor
+  // product, store = |EO| * scale as float; load_info / store_info: device pointers to
+  // MadGaborLoadInfo / MadMagStoreInfo. Throws a one-line lb::Error when cuFFT cannot link them.
+  MadFftPlan(int h, int w, int batch, cudaStream_t s, void* load_info, void* store_info);
   ~MadFftPlan();
   MadFftPlan(const MadFftPlan&) = delete;
   MadFftPlan& operator=(const MadFftPlan&) = delete;
@@ -89,8 +93,9 @@ class MadPipeline {
 };
 
 // batch_planes: responses inverted per cuFFT batch (an even divisor of 40; 0: the largest
-// whose complex planes take at most half the L2, or 40 when even 2 do not fit).
-std::unique_ptr<MadPipeline> make_mad_pipeline_r2c(int w, int h, int batch_planes, cudaStream_t s);
+// whose complex planes take at most half the L2, or 40 when even 2 do not fit). callbacks:
+// the products and magnitudes inside the inverse (cuFFT JIT callbacks), one batch of 40.
+std::unique_ptr<MadPipeline> make_mad_pipeline_r2c(int w, int h, int batch_planes, bool callbacks, cudaStream_t s);
 std::unique_ptr<MadPipeline> make_mad_pipeline_c2c(int w, int h, cudaStream_t s);
 int mad_auto_batch_planes(int w, int h, std::size_t l2_bytes);
 

@@ -12,12 +12,16 @@
 //                log-Gabor filters are one-sided, so the products are not Hermitian)
 //     gabor_inv  batch-B C2C inverse in place (the responses are complex: MAD uses |EO|)
 //     stats      the statistics of those B planes, read while they are in L2
+//   with callbacks (cuFFT JIT, kernels/mad_callbacks.cu): no gabor_mul; one batch-40 inverse
+//            whose load forms the products and whose store writes |EO| as float, then the
+//            statistics of the 40 float planes
 //   combine  LO per 4x4 cell written to its pixels with the tile's cropped sum of squares,
 //            then one block adds the tile sums of HI and LO (deterministic order)
 #include <cmath>
 
 #include "cuda_check.cuh"
 #include "lightbench/mad_math.hpp"
+#include "mad_callback_info.hpp"
 #include "mad_pipeline.hpp"
 
 namespace lb::cuda::detail {
@@ -250,7 +254,7 @@ __global__ void finish_kernel(const double* __restrict__ p_hi, int n_hi, const d
 
 class R2cPipeline final : public MadPipeline {
  public:
-  R2cPipeline(int w_, int h_, int batch, cudaStream_t s) : w(w_), h(h_), B(batch) {
+  R2cPipeline(int w_, int h_, int batch, bool callbacks, cudaStream_t s) : w(w_), h(h_), B(batch), cb(callbacks) {
     n = static_cast<std::size_t>(w) * h;
     nh = static_cast<std::size_t>(w / 2 + 1) * h;
     nbx = mad::block_count(w);
@@ -260,7 +264,6 @@ class R2cPipeline final : public MadPipeline {
     lo_grid = dim3(((w + 3) / 4 + 15) / 16, ((h + 3) / 4 + 15) / 16);
     fwd = std::make_unique<MadFftPlan>(h, w, 4, CUFFT_R2C, s);
     csf_inv = std::make_unique<MadFftPlan>(h, w, 2, CUFFT_C2R, s);
-    inv = std::make_unique<MadFftPlan>(h, w, B, CUFFT_C2C, s);
     img.allocate(2 * n * sizeof(float));
     real4.allocate(4 * n * sizeof(float));
     half4.allocate(4 * nh * sizeof(float2));
@@ -280,11 +283,24 @@ class R2cPipeline final : public MadPipeline {
     host_out = PinnedBuffer(2 * sizeof(double), "the MAD sums");
     launch_fill_csf_even_half(csf.as<float>(), h, w, s);
     launch_fill_gabor(gabor.as<float>(), h, w, s);
+    if (cb) {
+      const MadGaborLoadInfo li{half4.as<float2>(), gabor.as<float>(), static_cast<unsigned>(n), w, h};
+      const MadMagStoreInfo si{mag.as<float>(), 1.0f / static_cast<float>(n)};
+      load_info.allocate(sizeof li, "the MAD callback data");
+      store_info.allocate(sizeof si, "the MAD callback data");
+      CUDA_CHECK_THROW(cudaMemcpy(load_info.get(), &li, sizeof li, cudaMemcpyHostToDevice));
+      CUDA_CHECK_THROW(cudaMemcpy(store_info.get(), &si, sizeof si, cudaMemcpyHostToDevice));
+      inv = std::make_unique<MadFftPlan>(h, w, B, s, load_info.get(), store_info.get());
+    } else {
+      inv = std::make_unique<MadFftPlan>(h, w, B, CUFFT_C2C, s);
+    }
   }
   float* host_input() override { return host_in.as<float>(); }
   const float* hi() const override { return hi_.as<float>(); }
   const float* lo() const override { return lo_.as<float>(); }
-  std::string describe() const override { return "r2c, " + std::to_string(B) + " responses per inverse batch"; }
+  std::string describe() const override {
+    return cb ? "r2c, cuFFT callbacks" : "r2c, " + std::to_string(B) + " responses per inverse batch";
+  }
 
   void run(MadStatsKernel sk, bool eight_bit, MadStageClock& clk, cudaStream_t s, double out[2]) override {
     const std::size_t nb = static_cast<std::size_t>(nbx) * nby;
@@ -315,7 +331,14 @@ class R2cPipeline final : public MadPipeline {
     ++k;
     clk.mark("detect", 16 * N + 4 * N, s);
     const dim3 mul_grid((w + kThreads - 1) / kThreads, h);
-    for (int q0 = 0; q0 < 2 * mad::kResponses; q0 += B) {
+    if (cb) {  // products in the load, |EO| in the store: the 40 float maps in `mag`
+      inv->c2c(resp.get(), resp.get(), CUFFT_INVERSE);
+      clk.mark("gabor_inv", 2 * H + mad::kResponses * 4 * N + 2 * mad::kResponses * 4 * N, s);
+      launch_mad_block_stats(sk, mag.as<float>(), nullptr, 1.f, w, h, B, stats.as<float>(), s);
+      k += 2;
+      clk.mark("stats", B * 4 * N + B * nb * 12, s);
+    }
+    for (int q0 = 0; q0 < 2 * mad::kResponses && !cb; q0 += B) {
       gabor_half_mul_kernel<<<mul_grid, kThreads, 0, s>>>(spec, gabor.as<float>(), resp.as<float2>(), w, h, q0 / 2,
                                                           (q0 + B) / 2);
       CUDA_CHECK_LAUNCH();
@@ -350,16 +373,25 @@ class R2cPipeline final : public MadPipeline {
 
  private:
   int w = 0, h = 0, B = 0, nbx = 0, nby = 0;
+  bool cb = false;
   std::size_t n = 0, nh = 0;
   dim3 det_grid, lo_grid;
   std::unique_ptr<MadFftPlan> fwd, csf_inv, inv;
-  DeviceBuffer img, real4, half4, csf, filt, gabor, resp, mag, stats, hi_, lo_, part_hi, part_lo, sums, lut;
+  DeviceBuffer img, real4, half4, csf, filt, gabor, resp, mag, stats, hi_, lo_, part_hi, part_lo, sums, lut, load_info,
+      store_info;
   PinnedBuffer host_in, host_out;
 };
 
 }  // namespace
 
-std::unique_ptr<MadPipeline> make_mad_pipeline_r2c(int w, int h, int batch_planes, cudaStream_t s) {
+std::unique_ptr<MadPipeline> make_mad_pipeline_r2c(int w, int h, int batch_planes, bool callbacks, cudaStream_t s) {
+  if (callbacks) {
+    // The callbacks index the 40 planes with 32-bit offsets.
+    if (static_cast<unsigned long long>(w) * h * 2 * mad::kResponses >= (1ull << 32))
+      throw Error("MAD r2c with cuFFT callbacks: " + std::to_string(w) + "x" + std::to_string(h) +
+                  " is too large (40 planes past 2^32 samples)");
+    return std::make_unique<R2cPipeline>(w, h, 2 * mad::kResponses, true, s);
+  }
   if (batch_planes == 0) {
     int dev = 0, l2 = 0;
     CUDA_CHECK_THROW(cudaGetDevice(&dev));
@@ -369,7 +401,7 @@ std::unique_ptr<MadPipeline> make_mad_pipeline_r2c(int w, int h, int batch_plane
   if (batch_planes < 2 || batch_planes % 2 != 0 || (2 * mad::kResponses) % batch_planes != 0)
     throw Error("MAD r2c pipeline: responses per inverse batch must be an even divisor of 40, not " +
                 std::to_string(batch_planes));
-  return std::make_unique<R2cPipeline>(w, h, batch_planes, s);
+  return std::make_unique<R2cPipeline>(w, h, batch_planes, false, s);
 }
 
 }  // namespace lb::cuda::detail

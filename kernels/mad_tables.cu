@@ -1,9 +1,12 @@
 // What both MAD pipelines share (kernels/mad_pipeline.hpp): filter tables, the luminance LUT,
 // the magnitude pass, the cuFFT plan owner and the per-stage clock.
+#include <cufftXt.h>
+
 #include <cstring>
 
 #include "cuda_check.cuh"
 #include "lightbench/mad_math.hpp"
+#include "mad_callbacks_fatbin.h"  // generated: lb_mad_callbacks_fatbin (kernels/CMakeLists.txt)
 #include "mad_pipeline.hpp"
 
 #define CUFFT_CHECK_THROW(x)                                                                  \
@@ -110,6 +113,42 @@ MadFftPlan::MadFftPlan(int h, int w, int batch, cufftType type, cudaStream_t s) 
   }
   work_ = work;
   CUFFT_CHECK_THROW(cufftSetStream(plan_, s));
+}
+
+MadFftPlan::MadFftPlan(int h, int w, int batch, cudaStream_t s, void* load_info, void* store_info) : batch_(batch) {
+  int dims[2] = {h, w};
+  const int dist = h * w;
+  std::size_t work = 0;
+  if (cufftEstimateMany(2, dims, nullptr, 1, dist, nullptr, 1, dist, CUFFT_C2C, batch, &work) != CUFFT_SUCCESS) work = 0;
+  device_reserve(work, "the cuFFT plan");
+  const char* step = "cufftCreate";
+  cufftResult r = cufftCreate(&plan_);
+  const bool created = r == CUFFT_SUCCESS;
+  if (r == CUFFT_SUCCESS) {
+    step = "cufftXtSetJITCallback (load)";
+    r = cufftXtSetJITCallback(plan_, "lb_mad_gabor_load", lb_mad_callbacks_fatbin, sizeof lb_mad_callbacks_fatbin,
+                              CUFFT_CB_LD_COMPLEX, &load_info);
+  }
+  if (r == CUFFT_SUCCESS) {
+    step = "cufftXtSetJITCallback (store)";
+    r = cufftXtSetJITCallback(plan_, "lb_mad_mag_store", lb_mad_callbacks_fatbin, sizeof lb_mad_callbacks_fatbin,
+                              CUFFT_CB_ST_COMPLEX, &store_info);
+  }
+  std::size_t made = 0;
+  if (r == CUFFT_SUCCESS) {
+    step = "cufftMakePlanMany";
+    r = cufftMakePlanMany(plan_, 2, dims, nullptr, 1, dist, nullptr, 1, dist, CUFFT_C2C, batch, &made);
+  }
+  if (r == CUFFT_SUCCESS) r = cufftSetStream(plan_, s);
+  if (r != CUFFT_SUCCESS) {
+    if (created) cufftDestroy(plan_);
+    plan_ = 0;
+    device_unreserve(work);
+    (void)cudaGetLastError();
+    throw Error(std::string("MAD r2c with cuFFT callbacks: ") + step + " failed (cuFFT error " +
+                std::to_string(static_cast<int>(r)) + "; JIT callbacks need libnvJitLink at run time)");
+  }
+  work_ = work;
 }
 
 MadFftPlan::~MadFftPlan() {

@@ -1,8 +1,9 @@
 // CUDA MAD pipelines (kernels/mad_pipeline.hpp): the r2c pipeline (the default) at awkward
 // sizes and every inverse batch size against the CPU reference with the metric's documented
 // tolerance (0.1 % relative, test_mad_gpu.cpp), against the previous c2c pipeline (same float
-// arithmetic up to FFT rounding: 1e-4 relative on the scores, the maps within 1e-3 of their
-// largest value), the launches per call, the stage timings, and a bad batch size.
+// arithmetic up to FFT rounding: 2e-4 relative on the scores, the maps within 2e-3 of their
+// largest value; against the CPU within 1e-2), the launches per call, the stage timings, and a
+// bad batch size.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -73,17 +74,19 @@ TEST_CASE("mad gpu pipelines: r2c (every batch) and c2c vs the CPU reference and
           const MadResult got = e->run(r, d, v, o);
           MESSAGE(sz.w << "x" << sz.h << " 8-bit " << eight_bit << " batch " << b << " " << v << ": MAD " << got.mad
                        << " (cpu " << want.mad << ", rel " << rel(got.mad, want.mad) << "; c2c rel "
-                       << rel(got.mad, old.mad) << ")");
+                       << rel(got.mad, old.mad) << "), maps vs c2c " << map_rel_diff(got.hi, old.hi) << " / "
+                       << map_rel_diff(got.lo, old.lo) << ", vs cpu " << map_rel_diff(got.hi, want.hi) << " / "
+                       << map_rel_diff(got.lo, want.lo));
           CHECK(got.width == (sz.w & ~1));
           CHECK(got.height == (sz.h & ~1));
           CHECK(got.cropped_odd == (sz.w % 2 == 1 || sz.h % 2 == 1));
           CHECK(got.d_detect == doctest::Approx(want.d_detect).epsilon(1e-3));
           CHECK(got.d_appear == doctest::Approx(want.d_appear).epsilon(1e-3));
           CHECK(got.mad == doctest::Approx(want.mad).epsilon(1e-3));
-          CHECK(got.d_detect == doctest::Approx(old.d_detect).epsilon(1e-4));
-          CHECK(got.d_appear == doctest::Approx(old.d_appear).epsilon(1e-4));
-          CHECK(map_rel_diff(got.hi, old.hi) <= 1e-3);
-          CHECK(map_rel_diff(got.lo, old.lo) <= 1e-3);
+          CHECK(got.d_detect == doctest::Approx(old.d_detect).epsilon(2e-4));
+          CHECK(got.d_appear == doctest::Approx(old.d_appear).epsilon(2e-4));
+          CHECK(map_rel_diff(got.hi, old.hi) <= 2e-3);
+          CHECK(map_rel_diff(got.lo, old.lo) <= 2e-3);
           CHECK(map_rel_diff(got.hi, want.hi) <= 1e-2);
           CHECK(map_rel_diff(got.lo, want.lo) <= 1e-2);
         }
@@ -147,5 +150,50 @@ TEST_CASE("mad gpu pipelines: launches per call, stage timings, bad batch size")
     } catch (const Error& e) {
       CHECK(std::string(e.what()).find("even divisor of 40") != std::string::npos);
     }
+  }
+}
+
+TEST_CASE("mad gpu pipelines: r2c with cuFFT JIT callbacks vs the CPU reference and plain r2c") {
+  LB_GPU_TEST_GUARD();
+  auto cb = cuda::make_mad_engine_cuda(0, {false, 0, true});
+  auto plain = cuda::make_mad_engine_cuda(0, {false, 40});
+  for (const auto& [w, h] : {std::pair<int, int>{97, 61}, {512, 384}}) {
+    CAPTURE(w);
+    const ImageU8 ref = textured(w, h, 5);
+    const ImageD r = mad_gray(ref), d = mad_gray(distort_noise(distort_blur(ref, 0.9), 6, 9));
+    const MadResult want = mad_cpu(r, d);
+    MadResult got;
+    try {
+      got = cb->run(r, d);
+    } catch (const Error& e) {
+      // Only where cuFFT cannot link JIT callbacks (no libnvJitLink): say so loudly.
+      const std::string why = e.what();
+      MESSAGE("SKIPPED: cuFFT callbacks unavailable: " << why);
+      CHECK(why.find("MAD r2c with cuFFT callbacks: ") != std::string::npos);
+      return;
+    }
+    const MadResult base = plain->run(r, d);
+    MESSAGE(w << "x" << h << " callbacks: MAD " << got.mad << " (cpu " << want.mad << ", rel "
+              << rel(got.mad, want.mad) << "; r2c rel " << rel(got.mad, base.mad) << "), "
+              << cuda::mad_pipeline_info(*cb, w, h).launches << " launches, " << got.ms << " ms");
+    CHECK(got.d_detect == doctest::Approx(want.d_detect).epsilon(1e-3));
+    CHECK(got.d_appear == doctest::Approx(want.d_appear).epsilon(1e-3));
+    CHECK(got.mad == doctest::Approx(want.mad).epsilon(1e-3));
+    CHECK(got.d_detect == base.d_detect);  // the detection stage is the same kernels
+    CHECK(got.d_appear == doctest::Approx(base.d_appear).epsilon(2e-4));
+    CHECK(map_rel_diff(got.lo, base.lo) <= 2e-3);
+    CHECK(cuda::mad_pipeline_info(*cb, w, h).launches == 9);
+    CHECK(cuda::mad_pipeline_info(*cb, w, h).describe == "r2c, cuFFT callbacks");
+    for (const std::string& v : cb->variants()) {  // every statistics variant reads the float maps
+      CAPTURE(v);
+      CHECK(cb->run(r, d, v).mad == doctest::Approx(want.mad).epsilon(1e-3));
+    }
+    CHECK(cb->run(r, r).mad == 0);
+  }
+  try {
+    (void)cuda::make_mad_engine_cuda(0, {true, 0, true});
+    FAIL("c2c with callbacks accepted");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("option of the r2c pipeline") != std::string::npos);
   }
 }

@@ -25,8 +25,10 @@ struct MadBenchOptions {
 // read once + statistics written, "gbps" against a copy kernel of the same process,
 // "copy_gbps"). Metric rows of CUDA carry "launches" and "pipeline"; beside the default r2c
 // pipeline ("cuda/<variant>") the previous c2c one ("cuda-c2c/fused") and r2c with 2, 10 and
-// 40 responses per inverse batch ("cuda-r2c-b<B>/fused"). Table "stages": per workload the
-// stages of the default pipeline and of c2c (fused statistics) from the same timed runs
+// 40 responses per inverse batch ("cuda-r2c-b<B>/fused") and r2c with cuFFT JIT callbacks
+// ("cuda-r2c-cb/fused"; when cuFFT cannot link them, a note says why and its rows are absent).
+// Table "stages": per workload the stages of the default pipeline, c2c and the callbacks
+// (fused statistics) from the same timed runs
 // (keys workload, stage, variant = pipeline label, median_ms ..., bytes = the stage's floor,
 // gbps).
 Report bench_mad(const MadBenchOptions& options);

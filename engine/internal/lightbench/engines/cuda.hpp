@@ -44,9 +44,12 @@ std::unique_ptr<MadEngine> make_mad_engine_cuda(int device = 0);
 // The device pipeline behind it (tests and `bench mad` compare them): r2c (default; real
 // transforms, fused detection, the log-Gabor inverses in batches of batch_planes responses,
 // 0 = sized to the L2) or c2c = the previous pipeline (complex transforms, one batch of 40).
+// callbacks (r2c): the log-Gabor products and |EO| inside one batch-40 inverse (cuFFT JIT
+// callbacks; the first run at a size throws a one-line lb::Error when cuFFT cannot link them).
 struct MadPipelineOptions {
   bool c2c = false;
   int batch_planes = 0;  // r2c: 0 or an even divisor of 40 (else lb::Error)
+  bool callbacks = false;
 };
 std::unique_ptr<MadEngine> make_mad_engine_cuda(int device, const MadPipelineOptions& pipeline);
 struct MadPipelineInfo {
