@@ -14,6 +14,7 @@
 #include "lightbench/engines/cuda.hpp"
 #include "lightbench/mad.hpp"
 #include "lightbench/mad_cuda.hpp"
+#include "mad_pipeline.hpp"  // kernels/: mad_auto_batch_planes
 
 using namespace lb;
 
@@ -196,4 +197,18 @@ TEST_CASE("mad gpu pipelines: r2c with cuFFT JIT callbacks vs the CPU reference 
   } catch (const Error& e) {
     CHECK(std::string(e.what()).find("option of the r2c pipeline") != std::string::npos);
   }
+}
+
+TEST_CASE("mad pipelines: the automatic inverse batch (host only)") {
+  const std::size_t mb = 1u << 20;
+  // 512x384: a complex plane is 1.5 MiB; 10 planes (15 MiB) fit half of a 50 MiB L2, 20 do not.
+  CHECK(cuda::detail::mad_auto_batch_planes(512, 384, 50 * mb) == 10);
+  CHECK(cuda::detail::mad_auto_batch_planes(512, 512, 50 * mb) == 10);
+  CHECK(cuda::detail::mad_auto_batch_planes(96, 60, 50 * mb) == 40);  // all 40 fit
+  // 1920x1080: 2 planes (31.6 MiB) overflow half of 50 MiB: one batch of 40, fewest launches;
+  // half of 100 MiB holds 2 planes, half of 128 MiB 4 (63.3 MiB).
+  CHECK(cuda::detail::mad_auto_batch_planes(1920, 1080, 50 * mb) == 40);
+  CHECK(cuda::detail::mad_auto_batch_planes(1920, 1080, 100 * mb) == 2);
+  CHECK(cuda::detail::mad_auto_batch_planes(1920, 1080, 128 * mb) == 4);
+  CHECK(cuda::detail::mad_auto_batch_planes(1920, 1080, 0) == 40);
 }
