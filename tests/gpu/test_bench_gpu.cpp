@@ -386,7 +386,7 @@ TEST_CASE("bench mad: metric and statistics rows, JSON keys") {
     CHECK(e.bytes > 0);
   }
   for (const bench::Row& e : entries.rows)
-    if (e.label.rfind("cuda", 0) == 0 && e.bytes == 0) CHECK(e.number("launches") >= 10);
+    if (e.label.rfind("cuda", 0) == 0 && e.bytes == 0) CHECK(e.number("launches") >= 9);  // 9: callbacks
   CHECK(rep.copy_gbps > 0.0);
   for (const bench::Row& e : entries.rows) {
     CAPTURE(e.label);
