@@ -39,12 +39,14 @@ Row metric_row(const detail::MadWorkload& wl, const std::string& variant) {
 }
 
 // The whole metric `runs` times after `warmup` untimed runs; its times are the metric's
-// own (MadResult::ms).
+// own (MadResult::ms). The engine's timings are cleared after the warm-up, so its
+// "mad/stage/..." histories hold exactly the timed runs.
 void time_metric(Row& e, MadEngine& ev, const detail::MadWorkload& wl, const std::string& variant, int warmup,
                  int runs) {
   MadOptions mo;
   mo.keep_maps = false;
   for (int k = 0; k < warmup; ++k) ev.run(wl.ref, wl.dst, variant, mo);
+  ev.timings().clear();
   std::vector<double> ms;
   double mad = 0;
   for (int k = 0; k < runs; ++k) {
@@ -54,6 +56,31 @@ void time_metric(Row& e, MadEngine& ev, const detail::MadWorkload& wl, const std
   }
   e.set_times(ms);
   e.add(field("mad", mad, "MAD", 6));
+  if (ev.kind() == BackendKind::Cuda) {
+    const cuda::MadPipelineInfo pi = cuda::mad_pipeline_info(ev, wl.ref.width, wl.ref.height);
+    e.add(field("launches", std::int64_t{pi.launches}, "launches"));
+    e.add(field("pipeline", pi.describe, "pipeline"));
+  }
+}
+
+// Every stage of the engine's timed runs (CUDA events between the stages; a stage run once
+// per inverse batch is their sum): median, and the bytes it must move at least.
+void stage_rows(Table& t, MadEngine& ev, const detail::MadWorkload& wl, const std::string& label) {
+  static const char* const order[] = {"upload", "lum",       "fwd",       "csf_fwd", "csf_inv", "detect",
+                                      "gabor_fwd", "gabor_mul", "gabor_inv", "stats",   "combine"};
+  for (const char* st : order) {
+    const std::vector<TimingSample> hist = ev.timings().history(std::string("mad/stage/") + st);
+    if (hist.empty()) continue;
+    Row e;
+    e.label = label;
+    e.add(lead_field("workload", wl.name, "workload"));
+    e.add(lead_field("stage", std::string(st), "stage"));
+    std::vector<double> ms;
+    for (const TimingSample& x : hist) ms.push_back(x.ms);
+    e.bytes = hist.back().bytes;
+    e.set_times(ms);
+    t.rows.push_back(e);
+  }
 }
 
 }  // namespace
@@ -85,7 +112,20 @@ Report bench_mad(const MadBenchOptions& o) {
   }
   auto cpu = make_mad_engine_cpu();
   auto gpu = cuda::make_mad_engine_cuda(o.device);
+  // The pipelines beside the default (r2c, inverse batch sized to the L2): the previous c2c
+  // one and r2c with fixed batches, each with fused statistics.
+  struct Alt {
+    std::string label;
+    cuda::MadPipelineOptions p;
+    std::unique_ptr<MadEngine> e;
+  };
+  std::vector<Alt> alts;
+  alts.push_back({"cuda-c2c/fused", {true, 0}, nullptr});
+  for (int b : {2, 10, 40}) alts.push_back({"cuda-r2c-b" + std::to_string(b) + "/fused", {false, b}, nullptr});
+  alts.push_back({"cuda-r2c-cb/fused", {false, 0, true}, nullptr});
+  for (Alt& a : alts) a.e = cuda::make_mad_engine_cuda(o.device, a.p);
   Table& entries = rep.table("entries");
+  Table& stages = rep.table("stages");
   for (const detail::MadWorkload& wl : detail::mad_workloads(o.iqa_dir)) {
     const int w = wl.ref.width, h = wl.ref.height;
     if (o.max_pixels > 0 && static_cast<long long>(w) * h > o.max_pixels) continue;
@@ -97,6 +137,21 @@ Report bench_mad(const MadBenchOptions& o) {
       Row e = metric_row(wl, "cuda/" + v);
       time_metric(e, *gpu, wl, v, o.warmup, o.reps);
       entries.rows.push_back(e);
+      if (v == gpu->default_variant()) stage_rows(stages, *gpu, wl, "cuda/" + v);
+    }
+    for (Alt& a : alts) {
+      if (!a.e) continue;
+      Row e = metric_row(wl, a.label);
+      try {
+        time_metric(e, *a.e, wl, "fused", o.warmup, o.reps);
+      } catch (const Error& err) {  // cuFFT could not link the callbacks: say so, drop the rows
+        if (!a.p.callbacks) throw;
+        rep.notes.push_back(a.label + ": not measured: " + err.what());
+        a.e.reset();
+        continue;
+      }
+      entries.rows.push_back(e);
+      if (a.p.c2c || a.p.callbacks) stage_rows(stages, *a.e, wl, a.label);
     }
     if (wl.name.rfind("I04", 0) == 0 || wl.name.rfind("I06", 0) == 0) continue;  // one stats run per size
     // Statistics kernel alone on 40 planes of that size (float input; fused also on complex).
@@ -146,6 +201,11 @@ Report bench_mad(const MadBenchOptions& o) {
   rep.preamble = {"timing: metric rows: the metric's own time (CUDA events on the GPU, wall clock on the CPU), " +
                       std::to_string(o.warmup) + " warm-up + " + std::to_string(o.reps) +
                       " runs (CPU: 3), median; stats rows: CUDA events around each launch",
+                  "cuda/<variant>: the r2c pipeline (inverse batch sized to the L2); cuda-c2c: the previous "
+                  "pipeline; cuda-r2c-b<B>: r2c with B responses per inverse batch; cuda-r2c-cb: r2c with the "
+                  "products and |EO| in cuFFT JIT callbacks",
+                  "stages: CUDA events between the stages of the same timed runs (upload: not part of the "
+                  "metric's time); MB: the bytes the stage must move at least",
                   copy_line};
   return rep;
 }

@@ -365,9 +365,28 @@ TEST_CASE("bench mad: metric and statistics rows, JSON keys") {
   if (sanitizer) o.max_pixels = 512 * 384;
   const bench::Report rep = bench::bench_mad(o);  // synthetic 512x384, 512x512, 1920x1080
   const bench::Table& entries = table(rep, "entries");
-  // Per size: the CPU reference and every CUDA variant on the metric, five statistics rows.
+  // Per size: the CPU reference, every CUDA variant on the metric, the other pipelines (c2c,
+  // r2c with batches 2, 10, 40, and with callbacks unless cuFFT cannot link them: a note), five
+  // statistics rows.
   const std::size_t sizes = sanitizer ? 1 : 3;
-  CHECK(entries.rows.size() == sizes * (1 + cuda::mad_stats_variants().size() + 5));
+  std::size_t cb_rows = 0;
+  for (const bench::Row& e : entries.rows) cb_rows += e.label == "cuda-r2c-cb/fused";
+  for (const std::string& n : rep.notes) MESSAGE(n);
+  CHECK((cb_rows == sizes || (cb_rows == 0 && rep.notes.size() == 1)));
+  CHECK(entries.rows.size() == sizes * (1 + cuda::mad_stats_variants().size() + 4 + 5) + cb_rows);
+  // Stages of the default (r2c: upload, lum, fwd, csf_inv, detect, gabor_mul, gabor_inv, stats,
+  // combine), of c2c (upload, csf_fwd, csf_inv, detect, gabor_fwd, gabor_mul, gabor_inv, stats,
+  // combine) and of the callbacks (r2c less gabor_mul) per size.
+  const bench::Table& stages = table(rep, "stages");
+  CHECK(stages.rows.size() == sizes * 18 + cb_rows * 8);
+  for (const bench::Row& e : stages.rows) {
+    CAPTURE(e.label);
+    CHECK(e.reps == o.reps);
+    CHECK(e.median_ms > 0.0);
+    CHECK(e.bytes > 0);
+  }
+  for (const bench::Row& e : entries.rows)
+    if (e.label.rfind("cuda", 0) == 0 && e.bytes == 0) CHECK(e.number("launches") >= 9);  // 9: callbacks
   CHECK(rep.copy_gbps > 0.0);
   for (const bench::Row& e : entries.rows) {
     CAPTURE(e.label);
@@ -379,4 +398,5 @@ TEST_CASE("bench mad: metric and statistics rows, JSON keys") {
   expect_row_keys(j, "entries",
                   {"workload", "what", "variant", "width", "height", "reps", "median_ms", "min_ms", "max_ms", "bytes",
                    "gbps", "mad"});
+  expect_row_keys(j, "stages", {"workload", "stage", "variant", "reps", "median_ms", "bytes", "gbps"});
 }

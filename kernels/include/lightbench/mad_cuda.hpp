@@ -1,9 +1,10 @@
 #pragma once
 // CUDA MAD (no CUDA types; stubs throw in builds without CUDA). Everything on the device in
 // float: luminance + CSF (cuFFT, batched over ref/dst), detection statistics and masking,
-// local MSE, the 5x4 log-Gabor bank (one batched inverse cuFFT of 40 responses), the
+// local MSE, the 5x4 log-Gabor bank (batched inverse cuFFTs of the 40 responses), the
 // appearance statistics, the combination and the cropped RMS reductions. Plans, filter
-// tables and buffers are made once per image size and stay resident.
+// tables and buffers are made once per image size and stay resident. The device pipeline
+// (r2c by default, the previous c2c for comparison): kernels/mad_pipeline.hpp.
 //
 // Local-statistics kernel variants (std / skewness / kurtosis of every 16x16 block at
 // stride 4 over the 40 |log-Gabor| maps; all compute the same statistics):

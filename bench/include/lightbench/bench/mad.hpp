@@ -23,7 +23,14 @@ struct MadBenchOptions {
 // metric's own, wall clock on the CPU, CUDA events on the GPU), then the statistics kernel
 // alone per variant on the 40 |log-Gabor| maps of one size ("what" = "stats"; bytes: maps
 // read once + statistics written, "gbps" against a copy kernel of the same process,
-// "copy_gbps").
+// "copy_gbps"). Metric rows of CUDA carry "launches" and "pipeline"; beside the default r2c
+// pipeline ("cuda/<variant>") the previous c2c one ("cuda-c2c/fused") and r2c with 2, 10 and
+// 40 responses per inverse batch ("cuda-r2c-b<B>/fused") and r2c with cuFFT JIT callbacks
+// ("cuda-r2c-cb/fused"; when cuFFT cannot link them, a note says why and its rows are absent).
+// Table "stages": per workload the stages of the default pipeline, c2c and the callbacks
+// (fused statistics) from the same timed runs
+// (keys workload, stage, variant = pipeline label, median_ms ..., bytes = the stage's floor,
+// gbps).
 Report bench_mad(const MadBenchOptions& options);
 
 }  // namespace lb::bench

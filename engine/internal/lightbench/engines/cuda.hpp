@@ -4,6 +4,7 @@
 // runners; the benchmarks and tests/gpu drive them directly. Each throws lb::Error naming
 // why when CUDA is unusable.
 #include <memory>
+#include <string>
 
 #include "lightbench/engines/lightfield.hpp"
 #include "lightbench/engines/mad.hpp"
@@ -37,7 +38,25 @@ std::unique_ptr<stereo::StereoEngine<stereo::BpParams>> make_stereo_bp_engine_cu
 std::unique_ptr<stereo::StereoEngine<stereo::LocalParams>> make_stereo_local_engine_cuda(int device = 0);
 
 // MAD (kernels/mad.cu): variants() = mad_stats_variants(), default "fused". Timings (CUDA
-// events) "mad/csf", "mad/detect", "mad/gabor", "mad/stats/<variant>", "mad/total".
+// events) "mad/csf", "mad/detect", "mad/gabor", "mad/stats/<variant>", "mad/total", and per
+// stage "mad/stage/<stage>" with the bytes the stage must move (kernels/mad_pipeline.hpp).
 std::unique_ptr<MadEngine> make_mad_engine_cuda(int device = 0);
+// The device pipeline behind it (tests and `bench mad` compare them): r2c (default; real
+// transforms, fused detection, the log-Gabor inverses in batches of batch_planes responses,
+// 0 = sized to the L2) or c2c = the previous pipeline (complex transforms, one batch of 40).
+// callbacks (r2c): the log-Gabor products and |EO| inside one batch-40 inverse (cuFFT JIT
+// callbacks; the first run at a size throws a one-line lb::Error when cuFFT cannot link them).
+struct MadPipelineOptions {
+  bool c2c = false;
+  int batch_planes = 0;  // r2c: 0 or an even divisor of 40 (else lb::Error)
+  bool callbacks = false;
+};
+std::unique_ptr<MadEngine> make_mad_engine_cuda(int device, const MadPipelineOptions& pipeline);
+struct MadPipelineInfo {
+  std::string describe;  // "c2c" / "r2c, 10 responses per inverse batch"
+  int launches = 0;      // kernels + cuFFT executions of the engine's last run
+};
+// Of a CUDA MAD engine at an image size (w, h rounded down to even; made if absent).
+MadPipelineInfo mad_pipeline_info(MadEngine& e, int w, int h);
 
 }  // namespace lb::cuda
