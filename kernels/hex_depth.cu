@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "cuda_check.cuh"
@@ -25,7 +26,7 @@ __device__ __forceinline__ float* map_row(float* base, std::size_t pitch, int y)
 }
 
 // window == 1: costs and argmin in one pass, nothing stored but the map.
-template <bool Smem>
+template <bool Smem, int MaxS>
 __global__ void hex_depth_fused_kernel(const hex::HexLayout L, const hex::HexTables G, const HexRawFetch fetch,
                                        int pmin, int pmax, float ap2, std::uint32_t cap, float* out,
                                        std::size_t out_pitch) {
@@ -37,7 +38,7 @@ __global__ void hex_depth_fused_kernel(const hex::HexLayout L, const hex::HexTab
   std::uint32_t best = hex::kNoCost;
   int bestP = 0;
   for (int P = pmin; P <= pmax; ++P) {
-    const std::uint32_t c = hex::depth_cost(L, T, sx, sy, P, ap2, cap, fetch);
+    const std::uint32_t c = hex::depth_cost<MaxS>(L, T, sx, sy, P, ap2, cap, fetch);
     if (c < best) {  // ties: the smaller patch size (first)
       best = c;
       bestP = P;
@@ -47,7 +48,7 @@ __global__ void hex_depth_fused_kernel(const hex::HexLayout L, const hex::HexTab
 }
 
 // window > 1, pass 1: the cost volume [q][y][x].
-template <bool Smem>
+template <bool Smem, int MaxS>
 __global__ void hex_depth_cost_kernel(const hex::HexLayout L, const hex::HexTables G, const HexRawFetch fetch,
                                       int pmin, int pmax, float ap2, std::uint32_t cap, std::uint32_t* cost) {
   const hex::HexTables T = hex_tables_for<Smem>(L, G);
@@ -58,7 +59,7 @@ __global__ void hex_depth_cost_kernel(const hex::HexLayout L, const hex::HexTabl
   const std::size_t plane = static_cast<std::size_t>(L.out_w) * L.out_h;
   const std::size_t at = static_cast<std::size_t>(y) * L.out_w + x;
   for (int P = pmin; P <= pmax; ++P)
-    cost[static_cast<std::size_t>(P - pmin) * plane + at] = hex::depth_cost(L, T, sx, sy, P, ap2, cap, fetch);
+    cost[static_cast<std::size_t>(P - pmin) * plane + at] = hex::depth_cost<MaxS>(L, T, sx, sy, P, ap2, cap, fetch);
 }
 
 // window > 1, pass 2: the box mean of the valid costs per candidate, then the argmin.
@@ -189,24 +190,35 @@ void launch_hex_depth(HexVariant v, const HexTablesDevice& t, const HexRawDevice
   const bool staged = v != HexVariant::Original;  // pruned: depth as smem-tables (see HexNearPrefix)
   const HexRawFetch fetch{raw.rgba, raw.pitch};
   const dim3 grid = hex_grid(L.out_w, L.out_h), block = hex_block();
+  // 8 samples when the main lens and its neighbours fit (rings 1 on a hexagonal grid: 7), else 64.
+  auto with_max = [&](auto f) {
+    if (1 + L.n_nbr <= 8) f(std::integral_constant<int, 8>{});
+    else f(std::integral_constant<int, hex::kMaxDepthSamples>{});
+  };
   if (window == 1) {
-    if (staged)
-      hex_depth_fused_kernel<true><<<grid, block, smem, stream>>>(L, t.view, fetch, pmin, pmax, aperture2, cap,
-                                                                  out, out_pitch);
-    else
-      hex_depth_fused_kernel<false><<<grid, block, 0, stream>>>(L, t.view, fetch, pmin, pmax, aperture2, cap,
-                                                                out, out_pitch);
-    CUDA_CHECK_LAUNCH();
+    with_max([&](auto m) {
+      constexpr int M = decltype(m)::value;
+      if (staged)
+        hex_depth_fused_kernel<true, M><<<grid, block, smem, stream>>>(L, t.view, fetch, pmin, pmax, aperture2, cap,
+                                                                       out, out_pitch);
+      else
+        hex_depth_fused_kernel<false, M><<<grid, block, 0, stream>>>(L, t.view, fetch, pmin, pmax, aperture2, cap,
+                                                                     out, out_pitch);
+      CUDA_CHECK_LAUNCH();
+    });
     return;
   }
   LB_REQUIRE(scratch != nullptr, "hex depth: no cost-volume scratch for window " + std::to_string(window));
-  if (staged)
-    hex_depth_cost_kernel<true><<<grid, block, smem, stream>>>(L, t.view, fetch, pmin, pmax, aperture2, cap,
-                                                               scratch);
-  else
-    hex_depth_cost_kernel<false><<<grid, block, 0, stream>>>(L, t.view, fetch, pmin, pmax, aperture2, cap,
-                                                             scratch);
-  CUDA_CHECK_LAUNCH();
+  with_max([&](auto m) {
+    constexpr int M = decltype(m)::value;
+    if (staged)
+      hex_depth_cost_kernel<true, M><<<grid, block, smem, stream>>>(L, t.view, fetch, pmin, pmax, aperture2, cap,
+                                                                    scratch);
+    else
+      hex_depth_cost_kernel<false, M><<<grid, block, 0, stream>>>(L, t.view, fetch, pmin, pmax, aperture2, cap,
+                                                                  scratch);
+    CUDA_CHECK_LAUNCH();
+  });
   hex_depth_select_kernel<<<grid, block, 0, stream>>>(scratch, L.out_w, L.out_h, pmax - pmin + 1, pmin, window / 2,
                                                       out, out_pitch);
   CUDA_CHECK_LAUNCH();

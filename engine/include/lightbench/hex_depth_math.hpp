@@ -127,8 +127,10 @@ LB_HD bool depth_sample(const HexLayout& L, float fP, float sx, float sy, float 
   return true;
 }
 
-// Depth cost at candidate patch size P of the pixel at s (the file's comment).
-template <class Fetch>
+// Depth cost at candidate patch size P of the pixel at s (the file's comment). MaxS: the
+// sample array's size; a launch may pick a smaller one when 1 + L.n_nbr fits it (the cap then
+// never binds: the same cost), so the GPU keeps 8 samples instead of 64 in local memory.
+template <int MaxS = kMaxDepthSamples, class Fetch>
 LB_HD std::uint32_t depth_cost(const HexLayout& L, const HexTables& T, float sx, float sy, int P, float aperture2,
                                std::uint32_t cap, Fetch fetch) {
   const std::uint32_t mask = T.mask_of_patch[P];
@@ -155,7 +157,8 @@ LB_HD std::uint32_t depth_cost(const HexLayout& L, const HexTables& T, float sx,
     }
   }
   if (!(best < 3.0e38f)) return kNoCost;
-  DepthSample S[kMaxDepthSamples];
+  static_assert(MaxS >= 2 && MaxS <= kMaxDepthSamples, "sample array size");
+  DepthSample S[MaxS];
   int ns = 0;
   float mx, my;
   lens_position(L, mi, mj, &mx, &my);
@@ -163,7 +166,7 @@ LB_HD std::uint32_t depth_cost(const HexLayout& L, const HexTables& T, float sx,
   ns = 1;
   const float nbr2 = T.nbr2_of_patch[P];
   std::uint32_t top = S[0].level;  // the blurriest level present
-  for (int k = 0; k < L.n_nbr && ns < kMaxDepthSamples; ++k) {
+  for (int k = 0; k < L.n_nbr && ns < MaxS; ++k) {
     const int i = mi + T.nbr[k].di, j = mj + T.nbr[k].dj;
     const int t = lens_type(L, T, i, j);
     if (t == kNoLens || !((mask >> t) & 1u)) continue;
