@@ -224,3 +224,50 @@ TEST_CASE("mad pipelines: the automatic inverse batch (host only)") {
   CHECK(cuda::detail::mad_auto_batch_planes(1920, 1080, 128 * mb) == 4);
   CHECK(cuda::detail::mad_auto_batch_planes(1920, 1080, 0) == 40);
 }
+
+// The r2c pipeline runs a key's first call directly, captures the second into a CUDA graph and
+// replays it afterwards (kernels/mad_r2c.cu): every call gives the direct run's bits, a replay
+// reads the new images (not the captured ones), a new key (variant, 8-bit) runs directly, and
+// the stage clock still reports every stage.
+TEST_CASE("mad gpu r2c: graph capture and replay give the direct run's bits, on new inputs too") {
+  LB_GPU_TEST_GUARD();
+  const ImageU8 a = textured(173, 95, 5), b = textured(173, 95, 9);
+  const ImageD ra = mad_gray(a), da = mad_gray(distort_blur(a, 1.1));
+  const ImageD rb = mad_gray(b), db = mad_gray(distort_noise(b, 6, 2));
+  MadOptions o;
+  o.keep_maps = true;
+  auto fresh = [&](const ImageD& r, const ImageD& d, const std::string& v) {
+    return cuda::make_mad_engine_cuda(0, {false, 0})->run(r, d, v, o);  // a first call: direct
+  };
+  const MadResult want_a = fresh(ra, da, "fused"), want_b = fresh(rb, db, "fused");
+  const MadResult want_a_shared = fresh(ra, da, "shared");
+  REQUIRE(want_a.mad != want_b.mad);
+  auto same = [](const MadResult& x, const MadResult& y) {
+    return x.mad == y.mad && x.d_detect == y.d_detect && x.d_appear == y.d_appear && x.hi.data == y.hi.data &&
+           x.lo.data == y.lo.data;
+  };
+  auto e = cuda::make_mad_engine_cuda(0, {false, 0});
+  // direct, capture, replay, replay on b, replay on a, a new key (direct), then the first key
+  // again (its graph is kept: replays).
+  const char* order[] = {"a", "a", "a", "b", "a", "shared", "a", "a", "a"};
+  int k = 0;
+  for (const char* which : order) {
+    CAPTURE(k++);
+    CAPTURE(which);
+    const bool is_b = which[0] == 'b';
+    const std::string v = which[0] == 's' ? "shared" : "fused";
+    const MadResult got = is_b ? e->run(rb, db, v, o) : e->run(ra, da, v, o);
+    const MadResult& want = is_b ? want_b : v == "shared" ? want_a_shared : want_a;
+    CHECK(same(got, want));
+    CHECK(got.ms > 0);
+    double stages = 0;
+    int nstages = 0;
+    for (const std::string& t : e->timings().kernels())
+      if (t.rfind("mad/stage/", 0) == 0 && t != "mad/stage/upload") {
+        stages += e->timings().stats(t).last_ms;
+        ++nstages;
+      }
+    CHECK(nstages >= 6);
+    CHECK(stages == doctest::Approx(got.ms).epsilon(0.05));
+  }
+}
