@@ -62,15 +62,6 @@ class MadStageClock {
   std::uint64_t bytes(int i) const { return bytes_[i]; }
   // From the end of `after` (nullptr: the start) to the last mark.
   double ms_from(const char* after) const;
-  // The host side of the marks of one call: a pipeline that replays a captured CUDA graph
-  // (whose event-record nodes are this clock's events) restores them instead of marking.
-  struct Marks {
-    const char* names[kMaxMarks] = {};
-    std::uint64_t bytes[kMaxMarks] = {};
-    int n = 0;
-  };
-  Marks marks() const;
-  void restore(const Marks& m);
 
  private:
   Event events_[kMaxMarks];

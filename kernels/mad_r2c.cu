@@ -302,68 +302,7 @@ class R2cPipeline final : public MadPipeline {
     return cb ? "r2c, cuFFT callbacks" : "r2c, " + std::to_string(B) + " responses per inverse batch";
   }
 
-  ~R2cPipeline() override { drop_graph(); }
-
-  // The first call of a (statistics variant, 8-bit) key runs directly, the second is captured
-  // into a CUDA graph (the same launches in the same order: the same results) and every later
-  // one replays it: at 512 x 384 the ~20 launches and their gaps are a tenth of the metric.
-  // Not with callbacks (their plans are not captured).
   void run(MadStatsKernel sk, bool eight_bit, MadStageClock& clk, cudaStream_t s, double out[2]) override {
-    const int key = static_cast<int>(sk) * 2 + (eight_bit ? 1 : 0);
-    if (graph_ && key == graph_key_ && &clk == graph_clock_) {
-      clk.restore(graph_marks_);
-      CUDA_CHECK_THROW(cudaGraphLaunch(graph_, s));
-      launches_ = graph_launches_;
-    } else if (graphs_ok_ && !cb && key == last_key_ && s != nullptr) {
-      capture(sk, eight_bit, clk, s, key);
-    } else {
-      enqueue(sk, eight_bit, clk, s);
-      last_key_ = key;
-    }
-    CUDA_CHECK_THROW(cudaStreamSynchronize(s));
-    out[0] = host_out.as<double>()[0];
-    out[1] = host_out.as<double>()[1];
-  }
-
- private:
-  void drop_graph() {
-    if (graph_) CUDA_CHECK_PRINT(cudaGraphExecDestroy(graph_));
-    graph_ = nullptr;
-    graph_key_ = -1;
-  }
-
-  void capture(MadStatsKernel sk, bool eight_bit, MadStageClock& clk, cudaStream_t s, int key) {
-    drop_graph();
-    cudaGraph_t g = nullptr;
-    CUDA_CHECK_THROW(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    try {
-      enqueue(sk, eight_bit, clk, s);
-    } catch (...) {
-      (void)cudaStreamEndCapture(s, &g);
-      if (g) (void)cudaGraphDestroy(g);
-      (void)cudaGetLastError();
-      graphs_ok_ = false;
-      throw;
-    }
-    CUDA_CHECK_THROW(cudaStreamEndCapture(s, &g));
-    const cudaError_t e = cudaGraphInstantiate(&graph_, g, 0);
-    CUDA_CHECK_PRINT(cudaGraphDestroy(g));
-    if (e != cudaSuccess) {  // cannot replay: run directly from now on
-      (void)cudaGetLastError();
-      graph_ = nullptr;
-      graphs_ok_ = false;
-      enqueue(sk, eight_bit, clk, s);
-      return;
-    }
-    graph_key_ = key;
-    graph_clock_ = &clk;
-    graph_marks_ = clk.marks();
-    graph_launches_ = launches_;
-    CUDA_CHECK_THROW(cudaGraphLaunch(graph_, s));
-  }
-
-  // Queues the whole metric on s (upload, passes, the sums' download); the caller waits.
-  void enqueue(MadStatsKernel sk, bool eight_bit, MadStageClock& clk, cudaStream_t s) {
     const std::size_t nb = static_cast<std::size_t>(nbx) * nby;
     const std::uint64_t N = n, C = 8 * N, H = 8 * nh;  // bytes: float plane / complex plane / half spectrum
     const float inv_n = 1.0f / static_cast<float>(n);
@@ -426,14 +365,13 @@ class R2cPipeline final : public MadPipeline {
     k += 2;
     CUDA_CHECK_THROW(cudaMemcpyAsync(host_out.get(), sums.get(), 2 * sizeof(double), cudaMemcpyDeviceToHost, s));
     clk.mark("combine", 2 * mad::kResponses * nb * 12 + 4 * N, s);
+    CUDA_CHECK_THROW(cudaStreamSynchronize(s));
+    out[0] = host_out.as<double>()[0];
+    out[1] = host_out.as<double>()[1];
     launches_ = k;
   }
 
-  cudaGraphExec_t graph_ = nullptr;
-  int graph_key_ = -1, last_key_ = -1, graph_launches_ = 0;
-  bool graphs_ok_ = true;
-  const MadStageClock* graph_clock_ = nullptr;
-  MadStageClock::Marks graph_marks_;
+ private:
   int w = 0, h = 0, B = 0, nbx = 0, nby = 0;
   bool cb = false;
   std::size_t n = 0, nh = 0;

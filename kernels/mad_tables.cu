@@ -177,14 +177,7 @@ void MadStageClock::start(cudaStream_t s) {
 
 void MadStageClock::mark(const char* stage, std::uint64_t bytes, cudaStream_t s) {
   if (nmarks_ >= kMaxMarks) throw Error("MAD stage clock: more than 128 marks in one call");
-  // While the stream is captured into a graph the record must become an event-record node
-  // (cudaEventRecordExternal), not a capture-internal dependency.
-  cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
-  CUDA_CHECK_THROW(cudaStreamIsCapturing(s, &cap));
-  if (cap == cudaStreamCaptureStatusActive)
-    CUDA_CHECK_THROW(cudaEventRecordWithFlags(events_[nmarks_].get(), s, cudaEventRecordExternal));
-  else
-    CUDA_CHECK_THROW(cudaEventRecord(events_[nmarks_].get(), s));
+  CUDA_CHECK_THROW(cudaEventRecord(events_[nmarks_].get(), s));
   mark_names_[nmarks_] = stage;
   mark_bytes_[nmarks_] = bytes;
   ++nmarks_;
@@ -207,24 +200,6 @@ void MadStageClock::collect() {
     ms_[k] += ms;
     bytes_[k] += mark_bytes_[i];
   }
-}
-
-MadStageClock::Marks MadStageClock::marks() const {
-  Marks m;
-  for (int i = 0; i < nmarks_; ++i) {
-    m.names[i] = mark_names_[i];
-    m.bytes[i] = mark_bytes_[i];
-  }
-  m.n = nmarks_;
-  return m;
-}
-
-void MadStageClock::restore(const Marks& m) {
-  for (int i = 0; i < m.n; ++i) {
-    mark_names_[i] = m.names[i];
-    mark_bytes_[i] = m.bytes[i];
-  }
-  nmarks_ = m.n;
 }
 
 double MadStageClock::ms_from(const char* after) const {
