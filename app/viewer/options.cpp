@@ -71,6 +71,9 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
                  "algorithm plenoptic-hex");
   app.add_option("--fit-grid", o.fit_grid,
                  "with --calib: fit the grid's offset to the raw: auto (when it clearly helps), on, off");
+  app.add_option("--drop", o.drop,
+                 "FILE[,FILE]: drop these files on the window once the startup data is open, as one drop (a raw "
+                 "with its .xml, an .xml for the open raw, a map or a folder): for scripts and tests");
   app.add_option("--backend", o.backend, "auto | cpu | cuda")->capture_default_str();
   app.add_option("--algorithm", o.algorithm, "an algorithm id (see below; default: plenoptic, or the one whose data is given)");
   app.add_option("--lf", o.lf, "open a 4D light-field folder (HCI input_CamNNN.png, view_U_V.png, NNN.png)");

@@ -15,6 +15,9 @@ struct ViewerOptions {
   std::string offset = "0,0", grid;   // "ox,oy", "NX,NY" (default: as many as fit)
   std::string calib;                  // --calib FILE.xml: the raw's micro-lens calibration
   std::string fit_grid;               // --fit-grid auto | on | off ("" : auto)
+  // --drop A,B: after the startup data opened, these files arrive as one drop on the window,
+  // handled like a real drop (scripted runs and the headless tests of drops).
+  std::string drop;
 
   // Compute.
   std::string backend = "auto";       // auto | cpu | cuda

@@ -103,6 +103,14 @@ void ViewerApp::handle_drops() {
   auto paths = window_.take_dropped_paths();
   if (soak_)
     for (auto& p : soak_->take_drops()) paths.push_back(std::move(p));
+  if (!scripted_drop_done_ && !opt_.drop.empty()) {  // --drop: once, as one drop
+    scripted_drop_done_ = true;
+    for (std::size_t a = 0; a <= opt_.drop.size();) {
+      const std::size_t b = std::min(opt_.drop.find(',', a), opt_.drop.size());
+      if (b > a) paths.push_back(opt_.drop.substr(a, b - a));
+      a = b + 1;
+    }
+  }
   if (paths.empty()) return;
   if (drop_calibration(paths)) return;  // a raw with its .xml, or an .xml for the open raw
   const std::string& path = paths.back();  // several files dropped: the last one

@@ -131,6 +131,7 @@ class ViewerApp {
   std::array<int, 2> lenses_drawn_{};           // per pane: circles drawn last frame (sidecar)
   std::vector<double> frame_ms_;       // every drawn frame's time (start to start)
   int busy_frames_ = 0;                // frames drawn while a run was in flight
+  bool scripted_drop_done_ = false;    // --drop handed over
   struct ScriptStep {
     int frame;
     std::string name;

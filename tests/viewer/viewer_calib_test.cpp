@@ -143,6 +143,36 @@ TEST_CASE("a broken calibration fails the run in one line; --calib without --raw
   CHECK_FALSE(fs::exists(out_file("u.png")));
 }
 
+// Drops (issue 22 item 6) through --drop, the viewer's scripted drop (handle_drops, as a real
+// one): the pair on the bundled scene, an .xml alone on an open raw, and a drop that is neither.
+TEST_CASE("dropping a raw with its calibration, or an .xml on the open raw, opens it in plenoptic-hex") {
+  const std::string dir = out_file("drop");
+  fs::create_directories(dir);
+  const lb::HexScene h = lb::generate_hex_scene(lb::hex_generator_preset("hex-small"));
+  lb::save_image(dir + "/raw.png", h.raw);
+  {
+    std::ofstream f(dir + "/raw.xml", std::ios::binary);
+    f << lbt::calib_xml_of(h.params.mla);
+  }
+  const std::string raw = dir + "/raw.png", xml = dir + "/raw.xml";
+  Shot s = viewer("drop_pair", "--drop " + quoted(xml + "," + raw) + " --pane1 output=view --pane2 output=raw");
+  check_hex_shot(s);
+  CHECK(s.layout.at("hex_scene").at("geometry").at("offset")[0].get<double>() == doctest::Approx(12.3));
+  // The raw opened as a rectangular one first (pitch 24), then its .xml dropped alone.
+  s = viewer("drop_xml", "--raw " + quoted(raw) + " --pitch 24 --drop " + quoted(xml) +
+                             " --pane1 output=view --pane2 output=raw");
+  check_hex_shot(s);
+  // Two .xml and a raw: one line saying what a calibration drop is; the run fails.
+  s = viewer("drop_bad", "--drop " + quoted(xml + "," + xml + "," + raw));
+  INFO("viewer log:\n" << s.log);
+  CHECK(s.rc == 1);
+  REQUIRE(s.layout.is_object());
+  REQUIRE(s.layout.at("errors").size() == 1);
+  const std::string e = s.layout.at("errors")[0];
+  CHECK(e.find("drop a raw with its calibration .xml") != std::string::npos);
+  CHECK(e.find('\n') == std::string::npos);
+}
+
 int main(int argc, char** argv) {
   std::string why;
   if (!lb::gl::HeadlessContext::create({}, &why))
