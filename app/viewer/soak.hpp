@@ -18,7 +18,7 @@
 // add a report). Host RSS (/proc/self/statm, after malloc_trim) and device memory in use
 // (lb::cuda::device_memory, when CUDA is usable) are sampled at the start, every K steps and
 // at the end, with the live heap (mallinfo2: what malloc has handed out); after the warm-up
-// (20% of the steps, and every algorithm visited) they must stay flat: end - baseline within
+// (half of the steps, and every algorithm visited) they must stay flat: end - baseline within
 // 32 MiB (live heap), 64 MiB (host RSS) and 16 MiB (device), where the baseline is
 // the highest sample of the warm-up and the end is sampled after the last step restored the
 // start window size; a run that ends within

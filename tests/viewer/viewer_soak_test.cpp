@@ -83,7 +83,7 @@ TEST_CASE("soak: 300 steps headless on the CPU backend pass and report every fig
     CHECK(j["rss"][f].get<double>() > 0);
   }
   CHECK(j["rss"]["peak"].get<double>() >= j["rss"]["end"].get<double>());
-  CHECK(j["warmup_steps"].get<int>() >= 60);  // 20% of 300, every algorithm visited
+  CHECK(j["warmup_steps"].get<int>() >= 150);  // half of 300, every algorithm visited
   for (const char* f : {"start", "baseline", "peak", "end"}) {
     INFO(f);
     CHECK(j["heap"][f].get<double>() > 0);
