@@ -12,6 +12,7 @@
 #include "lightbench/error.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/hex_tables.hpp"
+#include "hex_test_geometry.hpp"
 #include "lightbench/plenoptic_hex.hpp"
 #include "lightbench/render_cpu.hpp"
 #include "lightbench/render_tables.hpp"
@@ -19,19 +20,6 @@
 using namespace lb;
 
 namespace {
-
-// R42-like: Raytrix bases, three types with overlapping virtual-depth ranges, D = 24.
-MlaGeometry r42_like() {
-  MlaGeometry g;
-  g.kind = MlaKind::Hexagonal;
-  g.offset = {12.3, 12.7};
-  g.diameter = 24.0;
-  g.base_x = {1.0, 0.0};
-  g.base_y = {0.5, -0.8660254037844386};
-  g.sub_grid_base = {3.0, -1.7320508075688772};
-  g.types = {{{0.0, 0.0}, 1.0, 3.0}, {{1.0, 0.0}, 2.8, 4.0}, {{-1.0, 0.0}, 3.8, 100.0}};
-  return g;
-}
 
 // Every raw pixel holds the identity of its nearest lens: R = i + 100, G = j + 100.
 ImageU8 lens_id_raw(const MlaLayout& m, int w, int h) {
@@ -62,7 +50,7 @@ TEST_CASE("hex math by hand: scene coordinates, round half up, lattice rounding"
   CHECK(hex::round_half_up(0.5f) == 1);
   CHECK(hex::round_half_up(-0.5f) == 0);
   CHECK(hex::round_half_up(-0.51f) == -1);
-  const MlaLayout m(r42_like());
+  const MlaLayout m(lb::test::r42_like());
   const HexTablesHost t = build_hex_tables(m, 360, 300, 8, 1, kLensTypesAll);
   const hex::HexLayout& L = t.layout;
   // Inverse of [(1, 0) (0.5, -0.866)]: a = sx + sy / sqrt 3, b = -2 sy / sqrt 3.
@@ -100,7 +88,7 @@ TEST_CASE("hex math by hand: scene coordinates, round half up, lattice rounding"
 }
 
 TEST_CASE("hex math: each pixel reads the nearest allowed lens (rings 0, away from cell corners)") {
-  const MlaGeometry g = r42_like();
+  const MlaGeometry g = lb::test::r42_like();
   const MlaLayout m(g);
   const ImageU8 raw = lens_id_raw(m, 360, 300);
   // P = 10: v = 2.4, only type 0 in focus (1..3); P = 8: v = 3, types 0 and 1.
@@ -146,7 +134,7 @@ TEST_CASE("hex math: each pixel reads the nearest allowed lens (rings 0, away fr
 }
 
 TEST_CASE("hex tables: R42-like type masks, spacings and covering radii") {
-  const MlaGeometry g = r42_like();
+  const MlaGeometry g = lb::test::r42_like();
   const MlaLayout m(g);
   CHECK(hex_type_mask(g, 12, kLensTypesInFocus) == 0b001u);  // v = 2: type 0 only
   CHECK(hex_type_mask(g, 8, kLensTypesInFocus) == 0b011u);   // v = 3: the overlap of 0 and 1
@@ -271,7 +259,7 @@ TEST_CASE("plenoptic-hex on a rectangular scene: the seed's frame, comparable re
 }
 
 TEST_CASE("hex parameters: every bad value is one line naming the parameter") {
-  const MlaGeometry g = r42_like();
+  const MlaGeometry g = lb::test::r42_like();
   auto render_error = [&](auto edit) {
     HexRenderParams p = default_hex_params(g).render;
     edit(p);
@@ -322,10 +310,10 @@ TEST_CASE("hex parameters: every bad value is one line naming the parameter") {
 // every pixel of the frame (lenses straddling the raw's edges included), on a hexagonal, a
 // rotated and a rectangular grid, for every rings / lens_types / patch size tried.
 TEST_CASE("hex walk: sub-cell lists and the type-lookup skip give the whole list's sums") {
-  MlaGeometry rot = r42_like();
+  MlaGeometry rot = lb::test::r42_like();
   rot.rotation = 0.3;
   rot.offset = {5.1, -3.2};
-  const MlaGeometry grids[] = {r42_like(), rot, to_mla_geometry(PlenopticGrid{7, 6, 21.0, 0.8, 1.2})};
+  const MlaGeometry grids[] = {lb::test::r42_like(), rot, to_mla_geometry(PlenopticGrid{7, 6, 21.0, 0.8, 1.2})};
   std::uint32_t seed = 7;
   ImageU8 raw(151, 133, 4, 255);
   for (auto& v : raw.data) v = static_cast<std::uint8_t>((seed = seed * 1664525u + 1013904223u) >> 24);

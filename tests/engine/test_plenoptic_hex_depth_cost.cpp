@@ -10,23 +10,11 @@
 
 #include "lightbench/hex_depth_math.hpp"
 #include "lightbench/hex_tables.hpp"
+#include "hex_test_geometry.hpp"
 
 using namespace lb;
 
 namespace {
-
-// hex-small's array: Raytrix bases, three types with overlapping ranges, D = 24.
-MlaGeometry three_types() {
-  MlaGeometry g;
-  g.kind = MlaKind::Hexagonal;
-  g.offset = {12.3, 12.7};
-  g.diameter = 24.0;
-  g.base_x = {1.0, 0.0};
-  g.base_y = {0.5, -0.8660254037844386};
-  g.sub_grid_base = {3.0, -1.7320508075688772};
-  g.types = {{{0.0, 0.0}, 1.0, 3.0}, {{1.0, 0.0}, 2.8, 4.0}, {{-1.0, 0.0}, 3.8, 100.0}};
-  return g;
-}
 
 // Reads an RGBA raw and counts the reads.
 struct CountingFetch {
@@ -45,7 +33,7 @@ struct CountingFetch {
 }  // namespace
 
 TEST_CASE("hex depth cost: blur levels per lens type from the virtual-depth ranges") {
-  const MlaGeometry g = three_types();
+  const MlaGeometry g = lb::test::r42_like();
   // P = 11: v = 2.18; type 0 [1, 3] holds it, type 1 [2.8, 4] is 0.62 away, type 2 [3.8, ..) 1.62.
   CHECK(hex_blur_levels(g, 11) == (0u | 1u << 2 | 2u << 4));
   // P = 8: v = 3; types 0 and 1 hold it, type 2 is 0.8 away.
@@ -143,7 +131,7 @@ TEST_CASE("hex depth cost: one whole cost by hand on flat lenses (pairs, weights
   // centres, their 4 x 4 blocks inside their cells) give 12 pairs within one spacing:
   // main-type 1 (levels 0 / 0, weight 256, 10 grey levels), main-type 2 (0 / 1, 64, 30), and
   // the ring's type 1-type 2 pairs (0 / 1, 64, 20). Flat lenses: blurring changes nothing.
-  const MlaGeometry g = three_types();
+  const MlaGeometry g = lb::test::r42_like();
   const MlaLayout m(g);
   const std::uint8_t grey[3] = {100, 110, 130};
   ImageU8 raw(360, 300, 4, 255);
