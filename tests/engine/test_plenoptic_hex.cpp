@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 
+#include "hex_test_geometry.hpp"
 #include "lightbench/assets.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/plenoptic_hex.hpp"
@@ -14,17 +15,7 @@ using namespace lb;
 namespace {
 
 // A Raytrix-like grid (bases (1, 0), (0.5, -0.866), three types) of diameter D.
-MlaGeometry hex_grid(double D) {
-  MlaGeometry g;
-  g.kind = MlaKind::Hexagonal;
-  g.offset = {D / 2 + 0.3, D / 2 + 0.7};
-  g.diameter = D;
-  g.base_x = {1.0, 0.0};
-  g.base_y = {0.5, -0.8660254037844386};
-  g.sub_grid_base = {3.0, -1.7320508075688772};
-  g.types = {{{0.0, 0.0}, 1.0, 3.0}, {{1.0, 0.0}, 2.8, 4.0}, {{-1.0, 0.0}, 3.8, 100.0}};
-  return g;
-}
+MlaGeometry hex_grid(double D) { return lb::test::three_type_hex(D, D / 2 + 0.3, D / 2 + 0.7); }
 
 HexGeneratorParams scene_params(const MlaGeometry& g, int w, int h) {
   HexGeneratorParams p;

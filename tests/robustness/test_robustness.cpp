@@ -23,6 +23,7 @@
 
 #include "crafted.hpp"
 #include "engine/calib_xml.hpp"
+#include "engine/hex_test_geometry.hpp"
 #include "lightbench/image.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/lightfield.hpp"
@@ -927,14 +928,7 @@ void add_dataset_cases(Suite& s) {
 // Raytrix calibrations (issue 22): every broken or inconsistent RayCalibData file, given with
 // a raw to render / depth, is one line naming the file; nothing is written.
 void add_calib_cases(Suite& s) {
-  lb::MlaGeometry g;
-  g.kind = lb::MlaKind::Hexagonal;
-  g.offset = {8.5, 8.5};
-  g.diameter = 16.0;
-  g.base_x = {1.0, 0.0};
-  g.base_y = {0.5, -0.8660254037844386};
-  g.sub_grid_base = {3.0, -1.7320508075688772};
-  g.types = {{{0, 0}, 1.0, 3.0}, {{1, 0}, 2.8, 4.0}, {{-1, 0}, 3.8, 100.0}};
+  const lb::MlaGeometry g = lb::test::three_type_hex(16.0, 8.5, 8.5);
   const std::string good = lbt::calib_xml_of(g);
   auto swap = [&](const std::string& from, const std::string& to) {
     std::string t = good;
