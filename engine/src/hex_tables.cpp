@@ -329,9 +329,8 @@ HexTablesHost build_hex_tables(const MlaLayout& mla, int raw_w, int raw_h, int p
     // within it), so rings = 0 is "the nearest lens" (blended only near cell corners).
     const double sp = spacing_of_mask[slot];
     const double reach = rings * sp + 1.05 * cover_of_mask[slot], nbr = rings * sp;
-    // The low 16 bits: the types a pass uses; the high 16: the types sharp at P, whatever
-    // lens_types says (the overlay's; depth reads the finer blur_of_patch).
-    t.mask_of_patch[static_cast<std::size_t>(P)] = mask | (hex_type_mask(g, P, kLensTypesInFocus) & 0xFFFFu) << 16;
+    // The types a pass uses (depth's sharpness comes from blur_of_patch).
+    t.mask_of_patch[static_cast<std::size_t>(P)] = mask;
     t.blur_of_patch[static_cast<std::size_t>(P)] = hex_blur_levels(g, P);
     t.reach2_of_patch[static_cast<std::size_t>(P)] = static_cast<float>(reach * reach);
     // Slack: a neighbour exactly rings spacings away must not drop out by float rounding.

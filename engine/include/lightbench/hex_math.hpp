@@ -190,7 +190,7 @@ LB_HD void for_each_sample(const HexLayout& L, const HexTables& T, float sx, flo
                            float view_y, float inv2s2, Visit&& visit) {
   const std::uint32_t mask = T.mask_of_patch[P];
   const float reach2 = T.reach2_of_patch[P];
-  const bool check_type = L.all_types == 0u || (mask & 0xFFFFu) != L.all_types;
+  const bool check_type = L.all_types == 0u || mask != L.all_types;
   int ri, rj;
   const Offset* list;
   int n;
