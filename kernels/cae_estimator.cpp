@@ -151,8 +151,11 @@ class CudaLfDepth final : public LightFieldEngine {
     LB_REQUIRE(rp.mode != LfRefineMode::None, "refine: mode none has nothing to refine");
     CaeRunOptions ro = o;
     ro.keep_cost = false;
-    *raw = run(p, variant, ro);  // cost_ stays on the device
-    const int w = raw->roi.w, h = raw->roi.h, A = p.labels;
+    // The buffers first: exact_chan writes the raw defocus volume in the CAE pass itself.
+    LB_REQUIRE(has_lightfield(), "lfdepth: no light field loaded");
+    validate(p);
+    const CaeRoi roi = resolve_roi(o.roi, lf_.width, lf_.height);  // run's region
+    const int w = roi.w, h = roi.h, A = p.labels;
     const int gc = rp.color_guide ? 3 : 1;
     LB_REQUIRE(guide.width == w && guide.height == h && guide.channels == gc,
                "refine: the guide does not match the region");
@@ -163,6 +166,11 @@ class CudaLfDepth final : public LightFieldEngine {
     const cudaStream_t s = stream_->get();
     has_refined_ = false;
     refine_.reserve((blend ? 2 : 1) * vol * 4 + gf_scratch + (gc + 4) * npx * 4, "the refinement buffers");
+    const bool fused = blend && detail::cae_kernel_writes_defocus(
+                           parse_cae_kernel(variant.empty() ? default_variant(p.method) : variant), p.views, lf_);
+    fused_defocus_ = fused ? refine_.as<float>() + vol : nullptr;
+    *raw = run(p, variant, ro);  // cost_ stays on the device
+    fused_defocus_ = nullptr;
     float* filtered = refine_.as<float>();
     float* defocus = blend ? filtered + vol : nullptr;
     float* scratch = filtered + (blend ? 2 : 1) * vol;
@@ -176,7 +184,7 @@ class CudaLfDepth final : public LightFieldEngine {
     for (std::size_t i = 0; i < npx; ++i)
       for (int c = 0; c < gc; ++c) planes[c * npx + i] = guide.data[i * gc + c];
     CUDA_CHECK_THROW(cudaMemcpyAsync(g, planes.data(), planes.size() * 4, cudaMemcpyHostToDevice, s));
-    if (blend && views_f_for_ != p.views) {  // once per light field and window: not timed
+    if (blend && !fused && views_f_for_ != p.views) {  // once per light field and window: not timed
       views_f_for_ = -1;
       views_f_.reserve(detail::lf_views_float_bytes(views(), p.views), "the light field's views in float");
       detail::launch_lf_views_to_float(views(), p.views, views_f_.as<float4>(), s);
@@ -186,7 +194,11 @@ class CudaLfDepth final : public LightFieldEngine {
     float* cost = cost_.as<float>();
     const bool fuse = blend && rp.confidence_fusion;
     CUDA_CHECK_THROW(cudaEventRecord(ev[0].get(), s));
-    if (blend)  // filtered is free until the filter: the box passes' scratch
+    // filtered is free until the filter: the box passes' scratch. Fused: the raw volume came
+    // with the CAE pass (its time is in the CAE's), only the box mean is left.
+    if (fused)
+      detail::launch_lf_defocus_box(w, h, A, rp.defocus_radius, defocus, filtered, s);
+    else if (blend)
       detail::launch_lf_defocus(views(), views_f_.as<float4>(), p.views, p.dmin, p.dmax, A, raw->roi.x, raw->roi.y, w,
                                 h, rp.defocus_radius, defocus, filtered, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[1].get(), s));
@@ -249,7 +261,7 @@ class CudaLfDepth final : public LightFieldEngine {
     // Bytes: the defocus cost writes the raw volume and box-filters it (2 passes, read + write);
     // normalize reads and writes the CAE volume (and reads the defocus one); the filter's
     // passes are counted by its kernels' global traffic (gray: 14 volumes; colour: 26).
-    if (blend) timings_.record("lfdepth/refine/defocus cost", t[0], vol * 4 * 5);
+    if (blend) timings_.record("lfdepth/refine/defocus cost", t[0], vol * 4 * (fused ? 4 : 5));
     timings_.record("lfdepth/refine/normalize", t[1], vol * (fuse ? 16 : blend ? 12 : 8));
     timings_.record("lfdepth/refine/guided filter", t[2], vol * 4 * (rp.color_guide ? 26 : 14) * (fuse ? 2 : 1));
     // fuse: each volume read twice for its curve statistics and once for the blend, one write.
@@ -318,7 +330,7 @@ class CudaLfDepth final : public LightFieldEngine {
     int* d_label = reinterpret_cast<int*>(d_disp + npx);
     float* d_conf = d_disp + 2 * npx;
     CUDA_CHECK_THROW(cudaEventRecord(e0_->get(), s));
-    launch_cae_cost(lf_, p, r.roi, k, tables_.as<float>(), cost_.as<float>(), s);
+    launch_cae_cost(lf_, p, r.roi, k, tables_.as<float>(), cost_.as<float>(), s, fused_defocus_);
     CUDA_CHECK_THROW(cudaEventRecord(e1_->get(), s));
     launch_cae_wta(p, r.roi, cost_.as<float>(), d_disp, d_label, d_conf, s);
     CUDA_CHECK_THROW(cudaEventRecord(e2_->get(), s));
@@ -338,6 +350,7 @@ class CudaLfDepth final : public LightFieldEngine {
   CaeDeviceLightField lf_;
   DeviceBuffer tables_, cost_, maps_, refine_;
   DeviceBuffer views_f_;   // the defocus cost's views in float (launch_lf_views_to_float)
+  float* fused_defocus_ = nullptr;  // refine_device: where run_device's exact_chan pass writes the raw defocus
   int views_f_for_ = -1;   // ... of this window size; -1: none yet
   const float* ref_refined_ = nullptr;
   const float* ref_filtered_ = nullptr;  // the last refine_device's maps (in refine_)

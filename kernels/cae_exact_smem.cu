@@ -16,6 +16,21 @@ namespace detail {
 
 namespace {
 
+// Term table of exact_smem: [count 0..n*n][level - centre + 256] of (g, logf(g)), g exactly
+// as add_term computes it (the same values as term_table_kernel's, indexed by the signed offset:
+// no |.| per bin); row 0 is (0, 0), an exact zero term.
+__global__ void signed_term_table_kernel(const float* __restrict__ w256, float inv_n, int rows, float2* table) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= rows * kSignedCols) return;
+  const int cnt = i / kSignedCols, dist = min(abs(i % kSignedCols - 256), 255);
+  if (cnt == 0) {
+    table[i] = make_float2(0.0f, 0.0f);
+    return;
+  }
+  const float g = __fmul_rn(w256[dist], __fmul_rn(static_cast<float>(cnt), inv_n));
+  table[i] = make_float2(g, logf(g));
+}
+
 // ---- exact_smem (any n): 8-bit counts in shared memory, occupied bins walked in order ----
 // Why: the 256-bin kernels keep their counts in local memory, where the lanes' data-dependent
 // bytes fall in up to 32 cache lines per access; the sorting network grows as n log^2 n
@@ -37,27 +52,6 @@ namespace {
 // row, next view, or the padding after the last view, see CaeDeviceLightField::upload)
 // enters as fma(0, finite, a) = a: bit-identical levels.
 
-// Term table of exact_smem: [count 0..n*n][level - centre + 256] of (g, logf(g)), g exactly
-// as add_term computes it (the same values as term_table_kernel's, indexed by the signed offset:
-// no |.| per bin); row 0 is (0, 0), an exact zero term.
-constexpr int kSignedCols = 512;
-__global__ void signed_term_table_kernel(const float* __restrict__ w256, float inv_n, int rows, float2* table) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= rows * kSignedCols) return;
-  const int cnt = i / kSignedCols, dist = min(abs(i % kSignedCols - 256), 255);
-  if (cnt == 0) {
-    table[i] = make_float2(0.0f, 0.0f);
-    return;
-  }
-  const float g = __fmul_rn(w256[dist], __fmul_rn(static_cast<float>(cnt), inv_n));
-  table[i] = make_float2(g, logf(g));
-}
-
-__device__ __forceinline__ void accumulate(float2 t, float& G, float& S) {
-  G = __fadd_rn(G, t.x);
-  S = __fmaf_rn(t.x, t.y, S);
-}
-
 // How exact_smem walks the occupied bins (the non-empty words of a channel come from one
 // scan into a 64-bit mask; the three channels' walks are interleaved in one loop: three
 // independent shared-load -> term chains per iteration; a channel whose walk has ended in
@@ -73,28 +67,6 @@ __device__ __forceinline__ void accumulate(float2 t, float& G, float& S) {
 // load, the likely limit of exact_sort, which reads the same kind of table), while the
 // weight table's 1 KiB spans 8 cache lines.
 enum class SmemWalk { Bins, WordsTable };
-
-// The next non-empty word of a channel by its mask; false when there is none.
-__device__ __forceinline__ bool next_word(unsigned& lo, unsigned& hi, int& q) {
-  if ((lo | hi) == 0u) return false;
-  if (lo) {
-    q = __ffs(static_cast<int>(lo)) - 1;
-    lo &= lo - 1u;
-  } else {
-    q = 31 + __ffs(static_cast<int>(hi));
-    hi &= hi - 1u;
-  }
-  return true;
-}
-// Non-empty words of a channel: min + shift-add, two operations a word.
-__device__ __forceinline__ void scan_words(const unsigned* ch, unsigned& lo, unsigned& hi) {
-  lo = 0u;
-  hi = 0u;
-#pragma unroll
-  for (int q = 0; q < 32; ++q) lo += min(ch[q * kSmemThreads], 1u) << q;
-#pragma unroll
-  for (int q = 0; q < 32; ++q) hi += min(ch[(32 + q) * kSmemThreads], 1u) << q;
-}
 
 // logf(a) for a positive normal float a, bit-identical to CUDA's logf there: the sequence
 // nvcc 13 emits for logf (libdevice: exponent split at 2/3, a degree-8 polynomial in
@@ -172,49 +144,6 @@ struct BinWalk {
     return true;
   }
   __device__ __forceinline__ float entropy(int normalized) const { return finish(G, S, normalized); }
-};
-
-// One channel's word walk with the term table (exact_smem_table).
-struct WordWalk {
-  unsigned lo, hi;
-  int c0;  // table column of level 0: 256 - centre
-  float G, S;
-  float2 p0, p1, p2, p3;  // the previous word's terms (first: exact zeros)
-  __device__ __forceinline__ void init(const unsigned* ch, int c) {
-    scan_words(ch, lo, hi);
-    c0 = 256 - c;
-    G = 0.0f;
-    S = 0.0f;
-    p0 = p1 = p2 = p3 = make_float2(0.0f, 0.0f);
-  }
-  __device__ __forceinline__ bool step(unsigned* ch, const float2* __restrict__ terms) {
-    int q;
-    if (!next_word(lo, hi, q)) return false;
-    unsigned* const pw = ch + q * kSmemThreads;
-    const unsigned w = *pw;
-    *pw = 0u;
-    const int col = opaque(c0 + 4 * q);  // bins 4q .. 4q+3 (32-bit index math, see opaque)
-    const float2 t0 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4440)) * kSignedCols + col));
-    const float2 t1 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4441)) * kSignedCols + col) + 1);
-    const float2 t2 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4442)) * kSignedCols + col) + 2);
-    const float2 t3 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4443)) * kSignedCols + col) + 3);
-    accumulate(p0, G, S);
-    accumulate(p1, G, S);
-    accumulate(p2, G, S);
-    accumulate(p3, G, S);
-    p0 = t0;
-    p1 = t1;
-    p2 = t2;
-    p3 = t3;
-    return true;
-  }
-  __device__ __forceinline__ float entropy(int normalized) {
-    accumulate(p0, G, S);
-    accumulate(p1, G, S);
-    accumulate(p2, G, S);
-    accumulate(p3, G, S);
-    return finish(G, S, normalized);
-  }
 };
 
 template <int N, SmemWalk kWalk>
@@ -335,15 +264,17 @@ void launch_exact_smem(int n, dim3 grid, dim3 block, const CaeArgs& a, const uns
 
 }  // namespace
 
+void launch_signed_term_table(const CaeArgs& a, float2* terms, cudaStream_t s) {
+  // (n*n + 1) x 512 (g, logf g), a few microseconds, timed with the pass.
+  const int rows = a.n * a.n + 1;
+  signed_term_table_kernel<<<(rows * kSignedCols + 255) / 256, 256, 0, s>>>(a.w256, a.inv_n, rows, terms);
+  CUDA_CHECK_LAUNCH();
+}
+
 void launch_cae_exact_smem(bool table_walk, CaeArgs a, const unsigned* rgba, float2* terms, cudaStream_t s) {
   // Several labels per thread amortise the one zeroing of the counts.
   a.labels_per_thread = kSmemLabelsPerThread;
-  if (table_walk) {
-    // The term table first ((n*n + 1) x 512 (g, logf g), a few microseconds, timed with the pass).
-    const int rows = a.n * a.n + 1;
-    signed_term_table_kernel<<<(rows * kSignedCols + 255) / 256, 256, 0, s>>>(a.w256, a.inv_n, rows, terms);
-    CUDA_CHECK_LAUNCH();
-  }
+  if (table_walk) launch_signed_term_table(a, terms, s);
   const dim3 block(32, kSmemRows);
   const dim3 grid((a.rw + 31) / 32, (a.rh + kSmemRows - 1) / kSmemRows,
                   static_cast<unsigned>((a.A + a.labels_per_thread - 1) / a.labels_per_thread));

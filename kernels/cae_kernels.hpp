@@ -22,6 +22,7 @@ struct CaeArgs {
   const float* w256;
   const float* wbin;
   float* cost;
+  float* defocus;  // exact_chan only: the raw defocus volume [label][rh][rw], or null
 };
 
 // cae_scan.cu, the seed's 256-bin steps: baseline, vec, tex (one thread per (pixel,
@@ -35,6 +36,13 @@ void launch_cae_exact_sort(CaeArgs a, const unsigned* rgba, float2* terms, cudaS
 // cae_exact_smem.cu: exact_smem (table_walk false) or exact_smem_table (its signed term
 // table into `terms` first), any window up to cae::kMaxWindow.
 void launch_cae_exact_smem(bool table_walk, CaeArgs a, const unsigned* rgba, float2* terms, cudaStream_t s);
+// cae_exact_smem.cu: exact_smem_table's signed term table into `terms` ((n*n + 1) x 512
+// (g, logf g), cae_smem.cuh's WordWalk reads it).
+void launch_signed_term_table(const CaeArgs& a, float2* terms, cudaStream_t s);
+// cae_exact_chan.cu: exact_chan (the term table first), any window up to cae::kMaxWindow;
+// with a.defocus set it also writes the raw defocus cost (lfr::defocus_raw) of every pixel
+// and label from the same samples.
+void launch_cae_exact_chan(CaeArgs a, const unsigned* rgba, float2* terms, cudaStream_t s);
 // cae_exact_terms.cu: exact_terms, any window up to cae::kMaxWindow.
 void launch_cae_exact_terms(CaeArgs a, const unsigned* rgba, cudaStream_t s);
 

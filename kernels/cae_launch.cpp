@@ -39,7 +39,8 @@ CaeKernel exact_kernel_for(CaeKernel k, int n, const CaeDeviceLightField& lf) {
     case CaeKernel::Exact: return exact;
     case CaeKernel::ExactSmem:
     case CaeKernel::ExactSmemTable:
-    case CaeKernel::ExactTerms: return smem_fits ? k : exact;
+    case CaeKernel::ExactTerms:
+    case CaeKernel::ExactChan: return smem_fits ? k : exact;
     case CaeKernel::ExactSort: return sort_fits ? k : exact;
     default: return k;
   }
@@ -80,12 +81,12 @@ CaeArgs make_args(const CaeDeviceLightField& lf, const CaeParams& p, const CaeRo
 std::vector<CaeKernel> all_cae_kernels() {
   return {CaeKernel::Baseline,  CaeKernel::Vec,       CaeKernel::Tex,       CaeKernel::Coalesced,
           CaeKernel::Binned,    CaeKernel::BinnedFast, CaeKernel::Exact,     CaeKernel::ExactSmem,
-          CaeKernel::ExactSmemTable, CaeKernel::ExactTerms, CaeKernel::ExactSort};
+          CaeKernel::ExactSmemTable, CaeKernel::ExactTerms, CaeKernel::ExactSort, CaeKernel::ExactChan};
 }
 
 std::string cae_variant_list() {
-  return "use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_smem, exact_smem_table, exact_terms "
-         "or exact_sort";
+  return "use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_smem, exact_smem_table, exact_terms, "
+         "exact_sort or exact_chan";
 }
 
 CaeKernel parse_cae_kernel(const std::string& name) {
@@ -107,6 +108,7 @@ const char* cae_kernel_name(CaeKernel k) {
     case CaeKernel::ExactSmemTable: return "exact_smem_table";
     case CaeKernel::ExactTerms: return "exact_terms";
     case CaeKernel::ExactSort: return "exact_sort";
+    case CaeKernel::ExactChan: return "exact_chan";
   }
   return "?";
 }
@@ -126,7 +128,8 @@ CaeMethod cae_kernel_method(CaeKernel k) {
     case CaeKernel::ExactSmem:
     case CaeKernel::ExactSmemTable:
     case CaeKernel::ExactTerms:
-    case CaeKernel::ExactSort: return CaeMethod::Exact;
+    case CaeKernel::ExactSort:
+    case CaeKernel::ExactChan: return CaeMethod::Exact;
     default: return CaeMethod::Cae;
   }
 }
@@ -143,14 +146,21 @@ std::vector<float> cae_weight_tables(float sigma) {
   return t;
 }
 
+bool cae_kernel_writes_defocus(CaeKernel k, int n, const CaeDeviceLightField& lf) {
+  return exact_kernel_for(k, n, lf) == CaeKernel::ExactChan;
+}
+
 void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const CaeRoi& roi, CaeKernel k,
-                     float* tables, float* cost, cudaStream_t s) {
-  const CaeArgs a = make_args(lf, p, roi, tables, cost);
+                     float* tables, float* cost, cudaStream_t s, float* defocus) {
+  CaeArgs a = make_args(lf, p, roi, tables, cost);
   // The exact kernels' term tables ((n*n + 1) x 256 or x 512 (g, logf g), filled by their
   // launchers) share the room after the weight tables.
   float2* terms = reinterpret_cast<float2*>(tables + cae::kBins + cae::kBinnedWeights);
   const unsigned* rgba32 = lf.rgba.as<unsigned>();
   const CaeKernel run = exact_kernel_for(k, p.views, lf);  // the kernel for this variant and window
+  if (defocus && run != CaeKernel::ExactChan)
+    throw Error(std::string("CAE: ") + cae_kernel_name(run) + " does not compute the defocus cost");
+  a.defocus = defocus;
   switch (run) {
     case CaeKernel::Baseline:
     case CaeKernel::Vec:
@@ -162,6 +172,7 @@ void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const Ca
     case CaeKernel::ExactSmem: launch_cae_exact_smem(false, a, rgba32, terms, s); break;
     case CaeKernel::ExactSmemTable: launch_cae_exact_smem(true, a, rgba32, terms, s); break;
     case CaeKernel::ExactTerms: launch_cae_exact_terms(a, rgba32, s); break;
+    case CaeKernel::ExactChan: launch_cae_exact_chan(a, rgba32, terms, s); break;
     case CaeKernel::Exact: throw Error("CAE: exact resolves to one of its kernels");  // not reached
   }
 }

@@ -28,7 +28,8 @@ enum class CaeKernel {
   ExactSmem,
   ExactSmemTable,
   ExactTerms,  // exact CAE summed per sample: not bit-identical to coalesced
-  ExactSort
+  ExactSort,
+  ExactChan  // one channel at a time; the only kernel that also writes the defocus cost
 };
 std::vector<CaeKernel> all_cae_kernels();
 std::string cae_variant_list();                       // "use baseline, vec, ..."
@@ -66,9 +67,13 @@ constexpr std::size_t kTermTableFloats = (15 * 15 + 1) * 512 * 2;
 std::vector<float> cae_weight_tables(float sigma);
 
 // Cost volume [label][roi.h][roi.w] for the resolved roi; tables = cae_weight_tables on the
-// device. Launch errors throw.
+// device. defocus (may be null): also the raw defocus volume (lfr::defocus_raw, same layout),
+// which only exact_chan computes (cae_kernel_writes_defocus; lb::Error for another kernel).
+// Launch errors throw.
 void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const CaeRoi& roi,
-                     CaeKernel k, float* tables, float* cost, cudaStream_t s);
+                     CaeKernel k, float* tables, float* cost, cudaStream_t s, float* defocus = nullptr);
+// Whether variant k at window n runs a kernel that can write the defocus volume in its pass.
+bool cae_kernel_writes_defocus(CaeKernel k, int n, const CaeDeviceLightField& lf);
 // Winner takes all: first minimum over labels -> disparity, label, confidence (mean - min).
 void launch_cae_wta(const CaeParams& p, const CaeRoi& roi, const float* cost, float* disparity,
                     int* label, float* confidence, cudaStream_t s);

@@ -82,4 +82,81 @@ __device__ __forceinline__ void gather_row(const CaeArgs& a, const unsigned* __r
 }
 
 
+// Columns of exact_smem_table's term table: [count 0..n*n][level - centre + 256] of (g, logf g)
+// (launch_signed_term_table, cae_kernels.hpp).
+constexpr int kSignedCols = 512;
+
+__device__ __forceinline__ void accumulate(float2 t, float& G, float& S) {
+  G = __fadd_rn(G, t.x);
+  S = __fmaf_rn(t.x, t.y, S);
+}
+
+// The next non-empty word of a channel by its mask; false when there is none.
+__device__ __forceinline__ bool next_word(unsigned& lo, unsigned& hi, int& q) {
+  if ((lo | hi) == 0u) return false;
+  if (lo) {
+    q = __ffs(static_cast<int>(lo)) - 1;
+    lo &= lo - 1u;
+  } else {
+    q = 31 + __ffs(static_cast<int>(hi));
+    hi &= hi - 1u;
+  }
+  return true;
+}
+// Non-empty words of a channel: min + shift-add, two operations a word.
+__device__ __forceinline__ void scan_words(const unsigned* ch, unsigned& lo, unsigned& hi) {
+  lo = 0u;
+  hi = 0u;
+#pragma unroll
+  for (int q = 0; q < 32; ++q) lo += min(ch[q * kSmemThreads], 1u) << q;
+#pragma unroll
+  for (int q = 0; q < 32; ++q) hi += min(ch[(32 + q) * kSmemThreads], 1u) << q;
+}
+
+// One channel's word walk with the term table (exact_smem_table, exact_chan): the non-empty
+// words by one scan, each word's four bins' (g, logf g) from the term table (empty bytes read
+// row 0: exact zeros), consumed in the next step while the next word's loads fly.
+struct WordWalk {
+  unsigned lo, hi;
+  int c0;  // table column of level 0: 256 - centre
+  float G, S;
+  float2 p0, p1, p2, p3;  // the previous word's terms (first: exact zeros)
+  __device__ __forceinline__ void init(const unsigned* ch, int c) {
+    scan_words(ch, lo, hi);
+    c0 = 256 - c;
+    G = 0.0f;
+    S = 0.0f;
+    p0 = p1 = p2 = p3 = make_float2(0.0f, 0.0f);
+  }
+  __device__ __forceinline__ bool step(unsigned* ch, const float2* __restrict__ terms) {
+    int q;
+    if (!next_word(lo, hi, q)) return false;
+    unsigned* const pw = ch + q * kSmemThreads;
+    const unsigned w = *pw;
+    *pw = 0u;
+    const int col = opaque(c0 + 4 * q);  // bins 4q .. 4q+3 (32-bit index math, see opaque)
+    const float2 t0 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4440)) * kSignedCols + col));
+    const float2 t1 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4441)) * kSignedCols + col) + 1);
+    const float2 t2 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4442)) * kSignedCols + col) + 2);
+    const float2 t3 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4443)) * kSignedCols + col) + 3);
+    accumulate(p0, G, S);
+    accumulate(p1, G, S);
+    accumulate(p2, G, S);
+    accumulate(p3, G, S);
+    p0 = t0;
+    p1 = t1;
+    p2 = t2;
+    p3 = t3;
+    return true;
+  }
+  __device__ __forceinline__ float entropy(int normalized) {
+    accumulate(p0, G, S);
+    accumulate(p1, G, S);
+    accumulate(p2, G, S);
+    accumulate(p3, G, S);
+    return finish(G, S, normalized);
+  }
+};
+
+
 }  // namespace lb::cuda::detail

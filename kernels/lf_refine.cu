@@ -320,7 +320,12 @@ void launch_lf_defocus(const LightFieldViews& lf, const float4* views_f, int vie
     defocus_raw_kernel<<<grid, block, 0, s>>>(rows, rows, lf.width, lf.height, ap, dmin, dmax, labels, rx, ry, w, h,
                                               out);
   CUDA_CHECK_LAUNCH();
+  launch_lf_defocus_box(w, h, labels, radius, out, tmp, s);
+}
+
+void launch_lf_defocus_box(int w, int h, int labels, int radius, float* out, float* tmp, cudaStream_t s) {
   if (radius == 0) return;  // the raw term itself (as the CPU)
+  LB_REQUIRE(labels <= 65535 && h <= 65535, "defocus cost: more than 65535 labels or rows");
   const dim3 bg(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h), static_cast<unsigned>(labels));
   box_pass_kernel<<<bg, 128, 0, s>>>(out, w, h, radius, true, tmp);
   CUDA_CHECK_LAUNCH();

@@ -250,7 +250,7 @@ TEST_CASE("cae gpu: exact kernels and binned_fast bit for bit (windows 3..11, ru
       const LfDepthResult ref = gpu->run(p, "coalesced", o);
       p.method = CaeMethod::Exact;
       for (const char* v :
-           {"exact", "exact_smem", "exact_smem_table", "exact_sort"}) {
+           {"exact", "exact_smem", "exact_smem_table", "exact_sort", "exact_chan"}) {
         const LfDepthResult g = gpu->run(p, v, o);
         INFO(c.w << "x" << c.h << " levels " << c.levels << " sigma " << c.sigma << " views " << views << " variant "
                   << v << " vs coalesced");
@@ -294,7 +294,7 @@ TEST_CASE("cae gpu: exact_smem bit for bit at 13x13 and 15x15, many labels, regi
         const LfDepthResult ref = gpu->run(p, "coalesced", o);
         p.method = CaeMethod::Exact;
         // exact_sort has no kernel at 1, 13, 15: it runs exact's there (exact_smem_table).
-        for (const char* v : {"exact", "exact_smem", "exact_smem_table", "exact_sort"}) {
+        for (const char* v : {"exact", "exact_smem", "exact_smem_table", "exact_sort", "exact_chan"}) {
           const LfDepthResult g = gpu->run(p, v, o);
           INFO("levels " << levels << " views " << views << " roi " << roi.w << " variant " << v << " vs coalesced");
           REQUIRE(g.cost.size() == ref.cost.size());

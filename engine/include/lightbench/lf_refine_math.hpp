@@ -81,7 +81,10 @@ LB_HD float median_weight(float d2, float sigma) { return expf(-d2 / (2.0f * sig
 // views of the bilinear sample at the sheared position (refocus_math.hpp's geometry: shear
 // by kShearSign (u - uc) d, clamp to the view, lerp the rows then between them), in float
 // with once-rounded operations (rounded_math.hpp) in a fixed order (views v outer, u inner): the same
-// bits on the CPU and the GPU. (Float, not refocus_sums' double: the GPU's double rate made
+// bits on the CPU and the GPU. The position and the lerps are the CAE kernels' own fmas
+// (cae_common.cuh's shear_pos and lerp_level_bits before the rounding), so that the exact
+// CAE kernel exact_chan sums the very samples it counts and writes this cost in the same
+// pass (kernels/cae_exact_chan.cu). (Float, not refocus_sums' double: the GPU's double rate made
 // the volume the refinement's slowest step; sums of at most 225 samples of 0..255 keep
 // float's relative error below 1e-5.) rows.row(u, v, py) returns row py of view (u, v),
 // indexable by px to a refocus::Rgb8 (any storage layout): each view's two rows are located
@@ -92,21 +95,21 @@ LB_HD float defocus_raw(const Rows& rows, int w, int h, const refocus::Aperture&
   float acc[3] = {0.0f, 0.0f, 0.0f};
   const float wmax = static_cast<float>(w - 1), hmax = static_cast<float>(h - 1);
   for (int v = ap.v0; v <= ap.v1; ++v) {
-    float sy = rnd::add(static_cast<float>(y), rnd::mul(static_cast<float>(cae::kShearSign * (v - ap.vc)), d));
+    float sy = rnd::fma(static_cast<float>(cae::kShearSign * (v - ap.vc)), d, static_cast<float>(y));
     sy = sy < 0.0f ? 0.0f : (hmax < sy ? hmax : sy);
     const int y0 = static_cast<int>(sy), y1 = y0 + 1 < h - 1 ? y0 + 1 : h - 1;
     const float fy = rnd::sub(sy, static_cast<float>(y0));
     for (int u = ap.u0; u <= ap.u1; ++u) {
-      float sx = rnd::add(static_cast<float>(x), rnd::mul(static_cast<float>(cae::kShearSign * (u - ap.uc)), d));
+      float sx = rnd::fma(static_cast<float>(cae::kShearSign * (u - ap.uc)), d, static_cast<float>(x));
       sx = sx < 0.0f ? 0.0f : (wmax < sx ? wmax : sx);
       const int x0 = static_cast<int>(sx), x1 = x0 + 1 < w - 1 ? x0 + 1 : w - 1;
       const float fx = rnd::sub(sx, static_cast<float>(x0));
       const auto r0 = rows.row(u, v, y0), r1 = rows.row(u, v, y1);
       const auto a = r0[x0], b = r0[x1], c = r1[x0], e = r1[x1];  // Rgb8 or float texels, same values
       auto lerp2 = [&](float pa, float pb, float pc, float pe) {
-        const float top = rnd::add(pa, rnd::mul(fx, rnd::sub(pb, pa)));
-        const float bot = rnd::add(pc, rnd::mul(fx, rnd::sub(pe, pc)));
-        return rnd::add(top, rnd::mul(fy, rnd::sub(bot, top)));
+        const float top = rnd::fma(fx, rnd::sub(pb, pa), pa);
+        const float bot = rnd::fma(fx, rnd::sub(pe, pc), pc);
+        return rnd::fma(fy, rnd::sub(bot, top), top);
       };
       acc[0] = rnd::add(acc[0], lerp2(a.r, b.r, c.r, e.r));
       acc[1] = rnd::add(acc[1], lerp2(a.g, b.g, c.g, e.g));

@@ -6,6 +6,9 @@
 // operators, and the host build targets baseline x86-64 without FMA instructions (see
 // CMakeLists.txt), so GCC cannot contract them either. Float and double overloads: a call
 // with mixed argument types does not compile rather than silently picking a precision.
+#include <cstdint>
+#include <cstring>
+
 #include "lightbench/hd.hpp"
 
 namespace lb::rnd {
@@ -36,6 +39,35 @@ LB_HD float div(float a, float b) {
   return __fdiv_rn(a, b);
 #else
   return a / b;
+#endif
+}
+
+// a * b + c rounded once (the fused multiply-add). Device: the intrinsic. Host (built without
+// FMA instructions, see above; glibc's fmaf would switch rounding modes per call): the
+// double product is exact (24 x 24 bits); the double sum is made round-to-odd (TwoSum gives
+// its exact error; an inexact sum with an even last bit moves one ulp towards the error);
+// rounding that to float is the correctly rounded fma, as 53 >= 24 + 2 bits. Finite inputs
+// whose result is finite (the callers' samples and positions); tests/engine checks it
+// against std::fma on random and edge-case floats.
+LB_HD float fma(float a, float b, float c) {
+#if defined(__CUDA_ARCH__)
+  return __fmaf_rn(a, b, c);
+#else
+  const double p = static_cast<double>(a) * static_cast<double>(b);
+  const double cd = c;
+  double s = p + cd;
+  const double bv = s - p;
+  const double e = (p - (s - bv)) + (cd - bv);
+  if (e != 0.0) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &s, sizeof bits);
+    if ((bits & 1u) == 0u) {
+      // |s| grows by one ulp when the true sum lies further from zero than s, else shrinks.
+      bits += ((e > 0.0) == (s > 0.0)) ? 1 : static_cast<std::uint64_t>(-1);
+      std::memcpy(&s, &bits, sizeof bits);
+    }
+  }
+  return static_cast<float>(s);
 #endif
 }
 

@@ -224,6 +224,7 @@ const CaeVariantRow kCaeVariants[] = {
     {"exact_smem_table", CaeMethod::Exact, true, "exact_smem with a (count, level) term table"},
     {"exact_terms", CaeMethod::Exact, false, "the exact CAE summed per sample (float error ~1e-6)"},
     {"exact_sort", CaeMethod::Exact, true, "SWAR sorting network per channel"},
+    {"exact_chan", CaeMethod::Exact, true, "one channel at a time, shared-memory counts, defocus cue in the same pass"},
 };
 
 }  // namespace

@@ -1,0 +1,144 @@
+// CAE cost kernel exact_chan: the exact (occupied-bins) CAE one colour channel at a time, with
+// one channel's 8-bit counts per thread in shared memory (256 B instead of exact_smem's 768),
+// any window; optionally the raw defocus cost from the same samples. Bit-identical to
+// coalesced (lightbench/cae_cuda.hpp) and, for the defocus volume, to lfr::defocus_raw.
+//
+// Why: exact_smem_table keeps all three channels' counts (768 B a thread), which caps an SM at
+// 9 warps; ncu (9 x 9, H100) finds it issue-starved: 2.2 warps per scheduler, 0.57 eligible,
+// issue slots 42 % busy, 39 % of the stalls waiting on instruction fetch (its unrolled
+// three-channel body). Here the three channels run one after another over the same sheared
+// texels (the second and third passes hit L1): 3x the texel loads, the same per-channel
+// arithmetic and walk, a third of the code, and 3x the warps per SM to hide the latencies.
+// The defocus cue (|mean over the window of the bilinear samples - centre|, lf_refine_math.hpp)
+// sums the very float the level is rounded from, in the same view order as the CPU: fused
+// here it costs one add per sample instead of a second pass over 81 views (5.4 ms at 9 x 9).
+#include <string>
+
+#include "cae_kernels.hpp"
+#include "cae_smem.cuh"
+#include "cuda_check.cuh"
+
+namespace lb::cuda::detail {
+
+namespace {
+
+constexpr int kChanWords = 64;  // one channel: 256 bins of 8 bits
+constexpr std::size_t kChanBytes = static_cast<std::size_t>(kChanWords) * kSmemThreads * 4;
+
+// Bilinear value of the channel that byte selector sel picks (0x7440 | channel: the byte over
+// the bits of 2^23) from four RGBA8 texels: lerp_level_bits' float operations, before the
+// rounding.
+__device__ __forceinline__ float lerp_value(unsigned p00, unsigned p10, unsigned p01, unsigned p11, unsigned sel,
+                                            float fx, float fy) {
+  const float a = __uint_as_float(__byte_perm(p00, kMagicBits, sel));
+  const float b = __uint_as_float(__byte_perm(p10, kMagicBits, sel));
+  const float c = __uint_as_float(__byte_perm(p01, kMagicBits, sel));
+  const float d = __uint_as_float(__byte_perm(p11, kMagicBits, sel));
+  const float top = __fmaf_rn(fx, __fsub_rn(b, a), __fsub_rn(a, kMagic));
+  const float bot = __fmaf_rn(fx, __fsub_rn(d, c), __fsub_rn(c, kMagic));
+  return __fmaf_rn(fy, __fsub_rn(bot, top), top);
+}
+// The level of a value (bits of 2^23 + floor(v + 0.5)), as lerp_level_bits rounds it.
+__device__ __forceinline__ unsigned level_bits(float v) { return __float_as_uint(__fadd_rd(__fadd_rn(v, 0.5f), kMagic)); }
+
+template <int N, bool kDefocus, int kMinBlocks>
+__global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
+    exact_chan_kernel(CaeArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
+  extern __shared__ unsigned s_counts[];  // [64 words][kSmemThreads]
+  const int px = blockIdx.x * blockDim.x + threadIdx.x;
+  const int py = blockIdx.y * blockDim.y + threadIdx.y;
+  if (px >= a.rw || py >= a.rh) return;  // no block-wide synchronisation below
+  const int x = a.rx + px, y = a.ry + py;
+  const unsigned W = static_cast<unsigned>(a.W);
+  const unsigned plane = W * static_cast<unsigned>(a.H);
+  unsigned* const ch = s_counts + threadIdx.y * 32 + threadIdx.x;
+#pragma unroll 8
+  for (int k = 0; k < kChanWords; ++k) ch[k * kSmemThreads] = 0u;  // the walks leave them zero
+  const unsigned cw = __ldg(rgba + static_cast<unsigned>(a.vc * a.nu + a.uc) * plane + static_cast<unsigned>(y) * W +
+                            static_cast<unsigned>(x));
+  const float n_views = static_cast<float>(N * N);
+  const int l0 = blockIdx.z * a.labels_per_thread;
+  const int l1 = min(a.A, l0 + a.labels_per_thread);
+  for (int label = l0; label < l1; ++label) {
+    const float d = cae::label_disparity(a.dmin, a.dmax, a.A, label);
+    unsigned xo[N];  // u * plane + x0 per view column
+    float fx[N];
+    column_taps<N>(a, x, d, plane, xo, fx);
+    float h0 = 0.0f, h1 = 0.0f, h2 = 0.0f, e0 = 0.0f, e1 = 0.0f, e2 = 0.0f;
+#pragma unroll 1
+    for (int c = 0; c < 3; ++c) {
+      const unsigned sel = 0x7440u | static_cast<unsigned>(c);
+      float acc = 0.0f;  // defocus: the samples' sum, views v outer, u inner (lfr::defocus_raw's order)
+#pragma unroll 1
+      for (int v = a.v0; v < a.v0 + N; ++v) {
+        unsigned t00[N], t10[N], t01[N], t11[N];
+        float fy;
+        gather_row<N>(a, rgba, y, v, d, plane, W, xo, fy, t00, t10, t01, t11);
+#pragma unroll
+        for (int uu = 0; uu < N; ++uu) {
+          const float val = lerp_value(t00[uu], t10[uu], t01[uu], t11[uu], sel, fx[uu], fy);
+          if constexpr (kDefocus) acc = __fadd_rn(acc, val);
+          smem_count(ch, level_bits(val));
+        }
+      }
+      const int centre = static_cast<int>((cw >> (8 * c)) & 0xFFu);
+      WordWalk walk;
+      walk.init(ch, centre);
+      while (walk.step(ch, terms)) {
+      }
+      const float h = walk.entropy(a.normalized);
+      // |mean - centre| (lfr::defocus_raw's dev)
+      const float e = kDefocus ? fabsf(__fsub_rn(__fdiv_rn(acc, n_views), static_cast<float>(centre))) : 0.0f;
+      if (c == 0) h0 = h, e0 = e;
+      else if (c == 1) h1 = h, e1 = e;
+      else h2 = h, e2 = e;
+    }
+    const std::size_t o = (static_cast<std::size_t>(label) * a.rh + py) * a.rw + px;
+    a.cost[o] = combine(h0, h1, h2);
+    if constexpr (kDefocus) a.defocus[o] = __fdiv_rn(__fadd_rn(__fadd_rn(e0, e1), e2), 3.0f);
+  }
+}
+
+template <int N, bool kDefocus>
+void launch_chan(dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba, const float2* terms, cudaStream_t s) {
+  // Registers for 6 blocks of 96 threads per SM (18 warps; 94 registers at 9 x 9): 9.09 ms at
+  // 9 x 9 on an H100, against 9.87 with 9 blocks (72 registers, less L1 beside the counts).
+  auto* k = exact_chan_kernel<N, kDefocus, 6>;
+  CUDA_CHECK_THROW(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                        static_cast<int>(cudaSharedmemCarveoutMaxShared)));
+  k<<<grid, block, kChanBytes, s>>>(a, rgba, terms);
+}
+template <bool kDefocus>
+void launch_chan_n(dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba, const float2* terms,
+                   cudaStream_t s) {
+  static_assert(cae::kMaxWindow == 15, "instantiate exact_chan_kernel for every odd window");
+  switch (a.n) {
+    case 1: launch_chan<1, kDefocus>(grid, block, a, rgba, terms, s); break;
+    case 3: launch_chan<3, kDefocus>(grid, block, a, rgba, terms, s); break;
+    case 5: launch_chan<5, kDefocus>(grid, block, a, rgba, terms, s); break;
+    case 7: launch_chan<7, kDefocus>(grid, block, a, rgba, terms, s); break;
+    case 9: launch_chan<9, kDefocus>(grid, block, a, rgba, terms, s); break;
+    case 11: launch_chan<11, kDefocus>(grid, block, a, rgba, terms, s); break;
+    case 13: launch_chan<13, kDefocus>(grid, block, a, rgba, terms, s); break;
+    case 15: launch_chan<15, kDefocus>(grid, block, a, rgba, terms, s); break;
+    default:
+      throw Error("exact_chan: no kernel for a " + std::to_string(a.n) + "x" + std::to_string(a.n) + " window");
+  }
+}
+
+}  // namespace
+
+void launch_cae_exact_chan(CaeArgs a, const unsigned* rgba, float2* terms, cudaStream_t s) {
+  launch_signed_term_table(a, terms, s);
+  a.labels_per_thread = kSmemLabelsPerThread;  // amortises the one zeroing of the counts
+  const dim3 block(32, kSmemRows);
+  const dim3 grid((a.rw + 31) / 32, (a.rh + kSmemRows - 1) / kSmemRows,
+                  static_cast<unsigned>((a.A + a.labels_per_thread - 1) / a.labels_per_thread));
+  if (a.defocus)
+    launch_chan_n<true>(grid, block, a, rgba, terms, s);
+  else
+    launch_chan_n<false>(grid, block, a, rgba, terms, s);
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace lb::cuda::detail
