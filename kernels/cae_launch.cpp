@@ -17,13 +17,14 @@ namespace {
 
 // The kernel that runs for a named variant and window n. exact picks the fastest
 // bit-identical exact kernel for the window (below); a kernel that does not cover the window
-// runs exact's choice there instead: exact_sort covers n = 3, 5, 7, 9; exact_smem* the views
-// and padding within their 32-bit texel offsets (4 G texels); beyond both, coalesced's
-// 256-bin scan (any window and size; bit-identical to every exact kernel but exact_terms).
-// Measured on an H200 (antinous, 75 labels, docs/PERFORMANCE.md): exact_sort is the fastest
-// exact kernel up to 7 x 7 (1.24 / 3.54 / 9.30 ms), exact_smem_table beyond (13.2 ms at 9 x 9
-// against exact_smem 16.6, exact_terms 15.3, exact_sort 21.1).
-constexpr int kExactSortUpTo = 7;
+// runs exact's choice there instead: exact_sort covers n = 3, 5, 7, 9; exact_smem* and
+// exact_chan the views and padding within their 32-bit texel offsets (4 G texels); beyond
+// both, coalesced's 256-bin scan (any window and size; bit-identical to every exact kernel
+// but exact_terms). Measured on an H100 (antinous, 75 labels, docs/PERFORMANCE.md): exact_sort
+// is the fastest exact kernel at 3 x 3 (1.25 ms, exact_chan 1.98), exact_chan beyond (3.44 /
+// 5.68 / 9.09 ms at 5 / 7 / 9 against exact_sort's 3.54 / 9.40 / 22.1 and exact_smem_table's
+// 5.90 / 11.6 / 13.2).
+constexpr int kExactSortUpTo = 3;
 CaeKernel exact_kernel_for(CaeKernel k, int n, const CaeDeviceLightField& lf) {
   const bool smem_fits = static_cast<std::uint64_t>(lf.nu) * lf.nv * lf.width * lf.height + lf.width + 1 <
                          (std::uint64_t{1} << 32);
@@ -32,7 +33,7 @@ CaeKernel exact_kernel_for(CaeKernel k, int n, const CaeDeviceLightField& lf) {
   if (sort_fits && n <= kExactSortUpTo)
     exact = CaeKernel::ExactSort;
   else if (smem_fits)
-    exact = CaeKernel::ExactSmemTable;
+    exact = CaeKernel::ExactChan;
   else if (sort_fits)
     exact = CaeKernel::ExactSort;
   switch (k) {
@@ -117,7 +118,7 @@ std::string exact_dispatch_note() {
   std::string sort;
   for (int n = 3; n <= kExactSortUpTo; n += 2)
     sort += (sort.empty() ? "" : ", ") + std::to_string(n) + "x" + std::to_string(n);
-  return "exact_sort at " + sort + ", exact_smem_table at the other windows";
+  return "exact_sort at " + sort + ", exact_chan at the other windows";
 }
 
 CaeMethod cae_kernel_method(CaeKernel k) {

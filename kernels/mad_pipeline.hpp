@@ -53,7 +53,12 @@ class MadStageClock {
   static constexpr int kMaxStages = 16;
   MadStageClock();
   void start(cudaStream_t s);
+  // A stage ends on stream s: its time runs from the previous mark on s (start, fork).
   void mark(const char* stage, std::uint64_t bytes, cudaStream_t s);
+  // Stream `to` waits for the last mark on `from` (fork: its first stage is timed from there;
+  // join: `from`'s work is done before `to`'s next stage, whose time includes the wait).
+  void fork(cudaStream_t from, cudaStream_t to);
+  void join(cudaStream_t from, cudaStream_t to);
   // After the stream has finished: per-stage sums in order of first appearance.
   void collect();
   int stages() const { return nstages_; }
@@ -64,7 +69,13 @@ class MadStageClock {
   double ms_from(const char* after) const;
 
  private:
+  int last_on(cudaStream_t s) const;  // the last mark on s (throws when s has none)
   Event events_[kMaxMarks];
+  int prev_[kMaxMarks] = {};  // the mark each stage is timed from
+  static constexpr int kMaxStreams = 4;
+  cudaStream_t streams_[kMaxStreams] = {};
+  int last_[kMaxStreams] = {};
+  int nstreams_ = 0;
   const char* mark_names_[kMaxMarks] = {};
   std::uint64_t mark_bytes_[kMaxMarks] = {};
   int nmarks_ = 0;

@@ -15,8 +15,10 @@
 //   with callbacks (cuFFT JIT, kernels/mad_callbacks.cu): no gabor_mul; one batch-40 inverse
 //            whose load forms the products and whose store writes |EO| as float, then the
 //            statistics of the 40 float planes
-//   combine  LO per 4x4 cell written to its pixels with the tile's cropped sum of squares,
-//            then one block adds the tile sums of HI and LO (deterministic order)
+//   combine  LO per 4x4 cell written to its pixels with the tile's cropped sum of squares;
+//            the last block adds the tile sums of HI and LO (deterministic order), one launch
+//   csf_inv and detect run on a second stream beside gabor_mul .. stats (independent after
+//   fwd; at small sizes neither branch fills the GPU)
 #include <cmath>
 
 #include "cuda_check.cuh"
@@ -214,8 +216,13 @@ __global__ void gabor_half_mul_kernel(const float2* __restrict__ half, const flo
 
 // 2.3-2.4 one thread per 4x4 cell (cells past the blocks: 0): LO from the 40 planes'
 // statistics, written to the cell's pixels, the tile's cropped sum of squares.
-__global__ void lo_kernel(const float* __restrict__ st, int w, int h, int nbx, int nby, float* lo, double* partial) {
+// LO per 4x4 cell written to its pixels and the tile's cropped sum of squares; the last block
+// to finish (a counter, reset by it for the next call) then adds the tile sums of HI and LO
+// in a fixed order (the result does not depend on scheduling): one launch instead of two.
+__global__ void lo_kernel(const float* __restrict__ st, int w, int h, int nbx, int nby, float* lo, double* partial,
+                          const double* p_hi, int n_hi, unsigned* done, double* sums) {
   __shared__ double red[256];
+  __shared__ bool last;
   const int cx = blockIdx.x * 16 + threadIdx.x, cy = blockIdx.y * 16 + threadIdx.y;
   double acc = 0;
   if (cx * 4 < w && cy * 4 < h) {
@@ -235,21 +242,25 @@ __global__ void lo_kernel(const float* __restrict__ st, int w, int h, int nbx, i
         if (in_crop(x, y, w, h)) acc += static_cast<double>(v) * v;
       }
   }
+  const int n_lo = static_cast<int>(gridDim.x * gridDim.y);
   block_sum_256(red, acc, partial + blockIdx.y * gridDim.x + blockIdx.x);
-}
-
-// The tile sums of HI and LO in a fixed order: the result does not depend on scheduling.
-__global__ void finish_kernel(const double* __restrict__ p_hi, int n_hi, const double* __restrict__ p_lo, int n_lo,
-                              double* sums) {
-  __shared__ double red[256];
+  const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+  if (tid == 0) {
+    __threadfence();  // this block's partial is visible before it counts itself done
+    last = atomicAdd(done, 1u) == static_cast<unsigned>(n_lo - 1);
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
   for (int which = 0; which < 2; ++which) {
-    const double* p = which == 0 ? p_hi : p_lo;
+    const double* p = which == 0 ? p_hi : partial;
     const int cnt = which == 0 ? n_hi : n_lo;
-    double s = 0;
-    for (int i = threadIdx.x; i < cnt; i += 256) s += p[i];
-    block_sum_256(red, s, sums + which);
+    double sum = 0;
+    for (int i = tid; i < cnt; i += 256) sum += __ldcg(p + i);  // past L1: other blocks wrote them
+    block_sum_256(red, sum, sums + which);
     __syncthreads();
   }
+  if (tid == 0) *done = 0u;
 }
 
 class R2cPipeline final : public MadPipeline {
@@ -263,7 +274,7 @@ class R2cPipeline final : public MadPipeline {
     det_grid = dim3((w + DPX - 1) / DPX, (h + DPY - 1) / DPY);
     lo_grid = dim3(((w + 3) / 4 + 15) / 16, ((h + 3) / 4 + 15) / 16);
     fwd = std::make_unique<MadFftPlan>(h, w, 4, CUFFT_R2C, s);
-    csf_inv = std::make_unique<MadFftPlan>(h, w, 2, CUFFT_C2R, s);
+    csf_inv = std::make_unique<MadFftPlan>(h, w, 2, CUFFT_C2R, side_.get());
     img.allocate(2 * n * sizeof(float));
     real4.allocate(4 * n * sizeof(float));
     half4.allocate(4 * nh * sizeof(float2));
@@ -278,6 +289,8 @@ class R2cPipeline final : public MadPipeline {
     part_hi.allocate(std::size_t{det_grid.x} * det_grid.y * sizeof(double));
     part_lo.allocate(std::size_t{lo_grid.x} * lo_grid.y * sizeof(double));
     sums.allocate(2 * sizeof(double));
+    done.allocate(sizeof(unsigned));
+    CUDA_CHECK_THROW(cudaMemsetAsync(done.get(), 0, sizeof(unsigned), s));
     upload_luminance_lut(lut);
     host_in = PinnedBuffer(2 * n * sizeof(float), "the MAD input");
     host_out = PinnedBuffer(2 * sizeof(double), "the MAD sums");
@@ -320,16 +333,21 @@ class R2cPipeline final : public MadPipeline {
     fwd->r2c(real4.as<float>(), spec);
     ++k;
     clk.mark("fwd", 16 * N + 4 * H, s);
-    csf_mul_kernel<<<grid_for(2 * nh), kThreads, 0, s>>>(spec + 2 * nh, csf.as<float>(), nh, 2 * nh);
+    // The detection branch (CSF, detect) on the side stream, beside the appearance branch
+    // (products, inverses, statistics): independent after the forward transform (they read
+    // and write disjoint buffers), and neither fills the GPU at small sizes.
+    const cudaStream_t s2 = side_.get();
+    clk.fork(s, s2);
+    csf_mul_kernel<<<grid_for(2 * nh), kThreads, 0, s2>>>(spec + 2 * nh, csf.as<float>(), nh, 2 * nh);
     CUDA_CHECK_LAUNCH();
     csf_inv->c2r(spec + 2 * nh, filt.as<float>());
     k += 2;
-    clk.mark("csf_inv", 2 * H + 4 * nh + 8 * N, s);  // floor: spectra + table read, images written once
-    detect_kernel<<<det_grid, 256, 0, s>>>(filt.as<float>(), raw, inv_n, w, h, nbx, nby, hi_.as<float>(),
-                                           part_hi.as<double>());
+    clk.mark("csf_inv", 2 * H + 4 * nh + 8 * N, s2);  // floor: spectra + table read, images written once
+    detect_kernel<<<det_grid, 256, 0, s2>>>(filt.as<float>(), raw, inv_n, w, h, nbx, nby, hi_.as<float>(),
+                                            part_hi.as<double>());
     CUDA_CHECK_LAUNCH();
     ++k;
-    clk.mark("detect", 16 * N + 4 * N, s);
+    clk.mark("detect", 16 * N + 4 * N, s2);
     const dim3 mul_grid((w + kThreads - 1) / kThreads, h);
     if (cb) {  // products in the load, |EO| in the store: the 40 float maps in `mag`
       inv->c2c(resp.get(), resp.get(), CUFFT_INVERSE);
@@ -356,13 +374,13 @@ class R2cPipeline final : public MadPipeline {
       k += 3;
       clk.mark("stats", B * (sk == MadStatsKernel::Fused ? C : C + 8 * N) + B * nb * 12, s);
     }
+    clk.join(s2, s);  // the detection branch's HI sums
     lo_kernel<<<lo_grid, dim3(16, 16), 0, s>>>(stats.as<float>(), w, h, nbx, nby, lo_.as<float>(),
-                                               part_lo.as<double>());
+                                               part_lo.as<double>(), part_hi.as<double>(),
+                                               static_cast<int>(det_grid.x * det_grid.y), done.as<unsigned>(),
+                                               sums.as<double>());
     CUDA_CHECK_LAUNCH();
-    finish_kernel<<<1, 256, 0, s>>>(part_hi.as<double>(), static_cast<int>(det_grid.x * det_grid.y),
-                                    part_lo.as<double>(), static_cast<int>(lo_grid.x * lo_grid.y), sums.as<double>());
-    CUDA_CHECK_LAUNCH();
-    k += 2;
+    ++k;
     CUDA_CHECK_THROW(cudaMemcpyAsync(host_out.get(), sums.get(), 2 * sizeof(double), cudaMemcpyDeviceToHost, s));
     clk.mark("combine", 2 * mad::kResponses * nb * 12 + 4 * N, s);
     CUDA_CHECK_THROW(cudaStreamSynchronize(s));
@@ -376,9 +394,10 @@ class R2cPipeline final : public MadPipeline {
   bool cb = false;
   std::size_t n = 0, nh = 0;
   dim3 det_grid, lo_grid;
+  Stream side_;  // the detection branch (declared before the plans: csf_inv runs on it)
   std::unique_ptr<MadFftPlan> fwd, csf_inv, inv;
-  DeviceBuffer img, real4, half4, csf, filt, gabor, resp, mag, stats, hi_, lo_, part_hi, part_lo, sums, lut, load_info,
-      store_info;
+  DeviceBuffer img, real4, half4, csf, filt, gabor, resp, mag, stats, hi_, lo_, part_hi, part_lo, sums, done, lut,
+      load_info, store_info;
   PinnedBuffer host_in, host_out;
 };
 

@@ -172,22 +172,54 @@ MadStageClock::MadStageClock() = default;
 
 void MadStageClock::start(cudaStream_t s) {
   nmarks_ = 0;
-  mark(nullptr, 0, s);
+  nstreams_ = 1;
+  streams_[0] = s;
+  last_[0] = 0;
+  CUDA_CHECK_THROW(cudaEventRecord(events_[0].get(), s));
+  mark_names_[0] = nullptr;
+  mark_bytes_[0] = 0;
+  prev_[0] = 0;
+  nmarks_ = 1;
+}
+
+int MadStageClock::last_on(cudaStream_t s) const {
+  for (int k = 0; k < nstreams_; ++k)
+    if (streams_[k] == s) return last_[k];
+  throw Error("MAD stage clock: a mark on a stream that was neither started nor forked");
 }
 
 void MadStageClock::mark(const char* stage, std::uint64_t bytes, cudaStream_t s) {
   if (nmarks_ >= kMaxMarks) throw Error("MAD stage clock: more than 128 marks in one call");
+  prev_[nmarks_] = last_on(s);
   CUDA_CHECK_THROW(cudaEventRecord(events_[nmarks_].get(), s));
   mark_names_[nmarks_] = stage;
   mark_bytes_[nmarks_] = bytes;
+  for (int k = 0; k < nstreams_; ++k)
+    if (streams_[k] == s) last_[k] = nmarks_;
   ++nmarks_;
+}
+
+void MadStageClock::fork(cudaStream_t from, cudaStream_t to) {
+  const int m = last_on(from);
+  CUDA_CHECK_THROW(cudaStreamWaitEvent(to, events_[m].get(), 0));
+  int k = 0;
+  while (k < nstreams_ && streams_[k] != to) ++k;
+  if (k == nstreams_) {
+    if (nstreams_ >= kMaxStreams) throw Error("MAD stage clock: more than 4 streams");
+    streams_[nstreams_++] = to;
+  }
+  last_[k] = m;
+}
+
+void MadStageClock::join(cudaStream_t from, cudaStream_t to) {
+  CUDA_CHECK_THROW(cudaStreamWaitEvent(to, events_[last_on(from)].get(), 0));
 }
 
 void MadStageClock::collect() {
   nstages_ = 0;
   for (int i = 1; i < nmarks_; ++i) {
     float ms = 0;
-    CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, events_[i - 1].get(), events_[i].get()));
+    CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, events_[prev_[i]].get(), events_[i].get()));
     int k = 0;
     while (k < nstages_ && std::strcmp(names_[k], mark_names_[i]) != 0) ++k;
     if (k == nstages_) {

@@ -223,7 +223,7 @@ TEST_CASE("cae gpu: exact kernels and binned_fast bit for bit (windows 3..11, ru
   LB_GPU_TEST_GUARD();
   auto gpu = cuda::make_lightfield_engine_cuda();
   // levels 1: every sample equal (one run of n*n per channel); 2 and 8: long runs; 256:
-  // mostly distinct levels. exact runs the sorting kernel at 3 and 5, exact_smem beyond;
+  // mostly distinct levels. exact runs the sorting kernel at 3, exact_chan beyond;
   // exact_sort covers 3..9 (at 11 it runs exact's kernel, exact_smem_table). The shear
   // clamps samples to the last column / row of every view, the last view included at 11
   // (exact_smem's unclamped texel reads there must add exact zeros).
