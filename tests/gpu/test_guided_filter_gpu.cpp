@@ -130,7 +130,10 @@ TEST_CASE("guided filter rgb gpu: every slice against the double reference (awkw
         Case{48, 40, 2, 4, 1e-3f, RgbGuide::Identical}, Case{97, 61, 3, 3, 1e-4f, RgbGuide::Correlated},
         Case{97, 61, 1, 3, 1e-2f, RgbGuide::Correlated}, Case{512, 64, 2, 15, 1e-4f, RgbGuide::Smooth},
         Case{37, 23, 3, 2, 1e-6f, RgbGuide::Random}, Case{257, 31, 2, 0, 1e-6f, RgbGuide::Random},
-        Case{97, 61, 3, 3, 1e-6f, RgbGuide::Correlated}, Case{512, 64, 2, 15, 1e-6f, RgbGuide::Smooth}}) {
+        Case{97, 61, 3, 3, 1e-6f, RgbGuide::Correlated}, Case{512, 64, 2, 15, 1e-6f, RgbGuide::Smooth},
+        // More slices, larger radii (the refinement's are 15 and 2).
+        Case{70, 45, 7, 16, 1e-4f, RgbGuide::Random}, Case{67, 41, 7, 17, 1e-4f, RgbGuide::Random},
+        Case{33, 95, 11, 20, 1e-3f, RgbGuide::Correlated}}) {
     const std::size_t plane = static_cast<std::size_t>(c.w) * c.h;
     const std::vector<float> I = rgb_guide(c.guide, c.w, c.h, rng);
     std::vector<float> p(plane * c.slices), q(plane * c.slices);
