@@ -102,19 +102,26 @@ __device__ __forceinline__ void axis_tap(float p, int n, int& i0, int& i1, float
   f = __fsub_rn(p, __fsub_rn(m, kMagic));
   i1 = min(i0 + 1, n - 1);
 }
-// Channel ch of four RGBA8 texels, bilinear, rounded: returns the bits of 2^23 + level.
-template <int ch>
-__device__ __forceinline__ unsigned lerp_level_bits(unsigned p00, unsigned p10, unsigned p01, unsigned p11,
-                                                    float fx, float fy) {
-  constexpr unsigned sel = 0x7440u | ch;  // [byte ch, 0, 0, 0x4B] = 2^23 + byte
+// Bilinear value of the channel that byte selector sel picks (0x7440 | channel: the byte over
+// the bits of 2^23) from four RGBA8 texels, before the rounding (exact_chan sums it: the
+// defocus cue).
+__device__ __forceinline__ float lerp_value(unsigned p00, unsigned p10, unsigned p01, unsigned p11, unsigned sel,
+                                            float fx, float fy) {
   const float a = __uint_as_float(__byte_perm(p00, kMagicBits, sel));
   const float b = __uint_as_float(__byte_perm(p10, kMagicBits, sel));
   const float c = __uint_as_float(__byte_perm(p01, kMagicBits, sel));
   const float d = __uint_as_float(__byte_perm(p11, kMagicBits, sel));
   const float top = __fmaf_rn(fx, __fsub_rn(b, a), __fsub_rn(a, kMagic));
   const float bot = __fmaf_rn(fx, __fsub_rn(d, c), __fsub_rn(c, kMagic));
-  const float v = __fmaf_rn(fy, __fsub_rn(bot, top), top);
-  return __float_as_uint(__fadd_rd(__fadd_rn(v, 0.5f), kMagic));
+  return __fmaf_rn(fy, __fsub_rn(bot, top), top);
+}
+// The level of a value: the bits of 2^23 + floor(v + 0.5).
+__device__ __forceinline__ unsigned level_bits(float v) { return __float_as_uint(__fadd_rd(__fadd_rn(v, 0.5f), kMagic)); }
+// Channel ch of four RGBA8 texels, bilinear, rounded: returns the bits of 2^23 + level.
+template <int ch>
+__device__ __forceinline__ unsigned lerp_level_bits(unsigned p00, unsigned p10, unsigned p01, unsigned p11,
+                                                    float fx, float fy) {
+  return level_bits(lerp_value(p00, p10, p01, p11, 0x7440u | ch, fx, fy));
 }
 struct Levels {
   unsigned r, g, b;  // 2^23 + level, as float bits

@@ -159,20 +159,15 @@ __global__ void __launch_bounds__(kSmemThreads, 3)
     for (int i = threadIdx.y * 32 + threadIdx.x; i < cae::kBins; i += kSmemThreads) s_w256[i] = __ldg(a.w256 + i);
     __syncthreads();
   }
-  const int px = blockIdx.x * blockDim.x + threadIdx.x;
-  const int py = blockIdx.y * blockDim.y + threadIdx.y;
-  if (px >= a.rw || py >= a.rh) return;  // no block-wide synchronisation below
-  const int x = a.rx + px, y = a.ry + py;
-  // 32-bit texel offsets (launch_cae_cost checks that the views and the padding fit).
-  const unsigned W = static_cast<unsigned>(a.W);
-  const unsigned plane = W * static_cast<unsigned>(a.H);
-  unsigned* const cr = s_counts + threadIdx.y * 32 + threadIdx.x;
+  SmemPixel t;
+  if (!smem_pixel(a, rgba, s_counts, t)) return;  // no block-wide synchronisation below
+  const int x = t.x, y = t.y, px = t.px, py = t.py;
+  const unsigned W = t.W, plane = t.plane, cw = t.centre;
+  unsigned* const cr = t.counts;
   unsigned* const cg = cr + 64 * kSmemThreads;
   unsigned* const cb = cg + 64 * kSmemThreads;
 #pragma unroll 8
   for (int k = 0; k < kSmemWords; ++k) cr[k * kSmemThreads] = 0u;
-  const unsigned cw = __ldg(rgba + static_cast<unsigned>(a.vc * a.nu + a.uc) * plane + static_cast<unsigned>(y) * W +
-                            static_cast<unsigned>(x));
   const int c0 = static_cast<int>(cw & 0xFFu), c1 = static_cast<int>((cw >> 8) & 0xFFu),
             c2 = static_cast<int>((cw >> 16) & 0xFFu);
   const int l0 = blockIdx.z * a.labels_per_thread;
@@ -248,18 +243,7 @@ void launch_smem(dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba, 
 template <SmemWalk kWalk>
 void launch_exact_smem(int n, dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba, const float2* terms,
                        cudaStream_t s) {
-  static_assert(cae::kMaxWindow == 15, "instantiate exact_smem_kernel for every odd window");
-  switch (n) {
-    case 1: launch_smem<1, kWalk>(grid, block, a, rgba, terms, s); break;
-    case 3: launch_smem<3, kWalk>(grid, block, a, rgba, terms, s); break;
-    case 5: launch_smem<5, kWalk>(grid, block, a, rgba, terms, s); break;
-    case 7: launch_smem<7, kWalk>(grid, block, a, rgba, terms, s); break;
-    case 9: launch_smem<9, kWalk>(grid, block, a, rgba, terms, s); break;
-    case 11: launch_smem<11, kWalk>(grid, block, a, rgba, terms, s); break;
-    case 13: launch_smem<13, kWalk>(grid, block, a, rgba, terms, s); break;
-    case 15: launch_smem<15, kWalk>(grid, block, a, rgba, terms, s); break;
-    default: throw Error("exact_smem: no kernel for a " + std::to_string(n) + "x" + std::to_string(n) + " window");
-  }
+  with_window(n, "exact_smem", [&](auto w) { launch_smem<decltype(w)::value, kWalk>(grid, block, a, rgba, terms, s); });
 }
 
 }  // namespace

@@ -84,20 +84,16 @@ __global__ void __maxnreg__(kTermsMaxRegs) exact_terms_kernel(CaeArgs a, const u
   // Registers: every loop fully unrolled (static indices into lv); else as exact_smem.
   constexpr int kStepUnroll = kRegs ? N / RB : N % 3 == 0 ? 3 : 1;
   constexpr int kRowUnroll = kRegs ? N : 1;
-  const int px = blockIdx.x * blockDim.x + threadIdx.x;
-  const int py = blockIdx.y * blockDim.y + threadIdx.y;
-  if (px >= a.rw || py >= a.rh) return;  // no block-wide synchronisation below
-  const int x = a.rx + px, y = a.ry + py;
-  const unsigned W = static_cast<unsigned>(a.W);
-  const unsigned plane = W * static_cast<unsigned>(a.H);
-  unsigned* const cr = s_counts + threadIdx.y * 32 + threadIdx.x;
+  SmemPixel t;
+  if (!smem_pixel(a, rgba, s_counts, t)) return;  // no block-wide synchronisation below
+  const int x = t.x, y = t.y, px = t.px, py = t.py;
+  const unsigned W = t.W, plane = t.plane, cw = t.centre;
+  unsigned* const cr = t.counts;
   unsigned* const cg = cr + 64 * kSmemThreads;
   unsigned* const cb = cg + 64 * kSmemThreads;
   unsigned* const slv = cr + kSmemWords * kSmemThreads;  // levels (shared-memory storage)
 #pragma unroll 8
   for (int k = 0; k < kSmemWords; ++k) cr[k * kSmemThreads] = 0u;
-  const unsigned cw = __ldg(rgba + static_cast<unsigned>(a.vc * a.nu + a.uc) * plane + static_cast<unsigned>(y) * W +
-                            static_cast<unsigned>(x));
   const float cf0 = __uint_as_float(kMagicBits | (cw & 0xFFu));
   const float cf1 = __uint_as_float(kMagicBits | ((cw >> 8) & 0xFFu));
   const float cf2 = __uint_as_float(kMagicBits | ((cw >> 16) & 0xFFu));
@@ -201,20 +197,8 @@ void launch_terms(dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba,
   exact_terms_kernel<N><<<grid, block, bytes, s>>>(a, rgba);
 }
 void launch_exact_terms(int n, dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba, cudaStream_t s) {
-  static_assert(cae::kMaxWindow == 15, "instantiate exact_terms_kernel for every odd window");
-  switch (n) {
-    case 1: launch_terms<1>(grid, block, a, rgba, s); break;
-    case 3: launch_terms<3>(grid, block, a, rgba, s); break;
-    case 5: launch_terms<5>(grid, block, a, rgba, s); break;
-    case 7: launch_terms<7>(grid, block, a, rgba, s); break;
-    case 9: launch_terms<9>(grid, block, a, rgba, s); break;
-    case 11: launch_terms<11>(grid, block, a, rgba, s); break;
-    case 13: launch_terms<13>(grid, block, a, rgba, s); break;
-    case 15: launch_terms<15>(grid, block, a, rgba, s); break;
-    default: throw Error("exact_terms: no kernel for a " + std::to_string(n) + "x" + std::to_string(n) + " window");
-  }
+  with_window(n, "exact_terms", [&](auto w) { launch_terms<decltype(w)::value>(grid, block, a, rgba, s); });
 }
-
 
 }  // namespace
 

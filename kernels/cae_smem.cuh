@@ -5,8 +5,11 @@
 // whatever k, so every data-dependent increment is one conflict-free atomicAdd; why:
 // cae_exact_smem.cu), the block shape, and the sheared sampling with 32-bit texel offsets.
 #include <cstddef>
+#include <string>
+#include <type_traits>
 
 #include "cae_common.cuh"
+#include "lightbench/error.hpp"
 
 namespace lb::cuda::detail {
 
@@ -158,5 +161,51 @@ struct WordWalk {
   }
 };
 
+
+
+// Calls f(std::integral_constant<int, N>{}) for the odd window n = N (1 .. cae::kMaxWindow):
+// the one place the shared-memory kernels are instantiated for every window; another n throws
+// one line naming the kernel.
+template <class F>
+void with_window(int n, const char* kernel, F&& f) {
+  static_assert(cae::kMaxWindow == 15, "instantiate the kernels for every odd window");
+  switch (n) {
+    case 1: f(std::integral_constant<int, 1>{}); break;
+    case 3: f(std::integral_constant<int, 3>{}); break;
+    case 5: f(std::integral_constant<int, 5>{}); break;
+    case 7: f(std::integral_constant<int, 7>{}); break;
+    case 9: f(std::integral_constant<int, 9>{}); break;
+    case 11: f(std::integral_constant<int, 11>{}); break;
+    case 13: f(std::integral_constant<int, 13>{}); break;
+    case 15: f(std::integral_constant<int, 15>{}); break;
+    default:
+      throw Error(std::string(kernel) + ": no kernel for a " + std::to_string(n) + "x" + std::to_string(n) + " window");
+  }
+}
+
+// A thread's pixel in a block of 32 x kSmemRows: its roi and image coordinates, the 32-bit
+// texel geometry, its count words (word 0 of its first channel) and its centre texel.
+struct SmemPixel {
+  int px, py, x, y;
+  unsigned W, plane;
+  unsigned* counts;
+  unsigned centre;  // RGBA8 of the centre view at (x, y)
+};
+// False for a thread past the roi (it returns at once: no block-wide synchronisation follows).
+__device__ __forceinline__ bool smem_pixel(const CaeArgs& a, const unsigned* __restrict__ rgba, unsigned* s_counts,
+                                           SmemPixel& t) {
+  t.px = blockIdx.x * blockDim.x + threadIdx.x;
+  t.py = blockIdx.y * blockDim.y + threadIdx.y;
+  if (t.px >= a.rw || t.py >= a.rh) return false;
+  t.x = a.rx + t.px;
+  t.y = a.ry + t.py;
+  // 32-bit texel offsets (launch_cae_cost checks that the views and the padding fit).
+  t.W = static_cast<unsigned>(a.W);
+  t.plane = t.W * static_cast<unsigned>(a.H);
+  t.counts = s_counts + threadIdx.y * 32 + threadIdx.x;
+  t.centre = __ldg(rgba + static_cast<unsigned>(a.vc * a.nu + a.uc) * t.plane + static_cast<unsigned>(t.y) * t.W +
+                   static_cast<unsigned>(t.x));
+  return true;
+}
 
 }  // namespace lb::cuda::detail
