@@ -217,9 +217,11 @@ class CudaLfDepth final : public LightFieldEngine {
     if (fuse) detail::launch_lf_fuse(filtered, cost, rp.defocus_weight, static_cast<long long>(npx), A, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[4].get(), s));
     if (rp.semi_global) {
-      // The filter's scratch (>= 4 volumes) holds the paths, the spent CAE volume their sum
+      // The filter's scratch (>= 4 volumes and 2 planes) holds the paths and the edges' jump
+      // prices, the spent CAE volume their sum
       // (pixel-major), d_tmp (the median's ping-pong plane, free until then) the weights.
       static_assert(lfr::kSgmPaths <= 4, "the paths must fit the guided filter's scratch");
+      LB_REQUIRE(gf_scratch >= (4 * vol + 2 * npx) * 4, "semi-global: the filter's scratch is too small for the paths");
       detail::launch_lf_semi_global(filtered, g, gc, w, h, A, rp.sgm_p1, rp.sgm_p2, rp.sgm_edge, rp.sgm_weighted, d_tmp,
                                     scratch, cost, s);
     }

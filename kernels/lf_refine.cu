@@ -169,9 +169,9 @@ __global__ void median_kernel(const float* __restrict__ disp, const float* __res
 // separate 32-byte sector). Each path writes its own volume (paths[k]), summed afterwards
 // in the CPU's order, so the sum has the CPU's bits.
 constexpr int kSgmPerThread = 4;
-template <int GC>  // the guide's channels (1 or 3): its values stay in registers
-__global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __restrict__ guide, int w, int h,
-                                int labels, float p1, float p2, float edge, float* __restrict__ paths) {
+__global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __restrict__ edge_x,
+                                const float* __restrict__ edge_y, int w, int h, int labels, float p1,
+                                float* __restrict__ paths) {
   extern __shared__ float sh[];  // prev[labels], then one minimum per warp
   float* prev = sh;
   float* warp_min = sh + labels;
@@ -196,31 +196,27 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
       c_next[j] = a < labels ? __ldg(cost + i * labels + a) : 0.0f;
     }
   };
-  // The guide of pixels s and s + 1 (loaded a step before its use, like the costs).
-  float g_cur[GC], g_next[GC];
-  auto load_guide = [&](std::size_t i, float* g) {
-#pragma unroll
-    for (int c = 0; c < GC; ++c) g[c] = __ldg(guide + c * npx + i);
+  // The jump prices of the steps, per edge (sgm_jump_kernel): the one between pixels s and
+  // s + 1 of this line. Loaded a step ahead.
+  const float* jumps = along_x ? edge_x : edge_y;
+  auto edge_price = [&](int s) {  // the edge between steps s and s + 1 (s + 1 < steps)
+    const int t = forward ? s : steps - 2 - s;  // the edge's first pixel along the line
+    return __ldg(jumps + (along_x ? static_cast<std::size_t>(line) * w + t : static_cast<std::size_t>(t) * w + line));
   };
   float m = 0.0f;
   std::size_t i = pixel(0);
   load(i);
-  load_guide(i, g_cur);
-  if (steps > 1) load_guide(pixel(1), g_next);
+  float jump_next = steps > 1 ? edge_price(0) : 0.0f;
   float jump = 0.0f;  // the price of a jump into the current step (from the previous pixel)
   for (int s = 0; s < steps; ++s) {
     float cur[kSgmPerThread];
 #pragma unroll
     for (int j = 0; j < kSgmPerThread; ++j) cur[j] = c_next[j];
     const std::size_t i_next = s + 1 < steps ? pixel(s + 1) : i;
-    float jump_next = 0.0f;
+    const float jump_after = jump_next;
     if (s + 1 < steps) {
       load(i_next);
-      jump_next = lfr::sgm_jump_penalty(
-          p2, lfr::sgm_guide_diff([&](int c) { return g_next[c]; }, [&](int c) { return g_cur[c]; }, GC), edge);
-#pragma unroll
-      for (int c = 0; c < GC; ++c) g_cur[c] = g_next[c];
-      if (s + 2 < steps) load_guide(pixel(s + 2), g_next);
+      if (s + 2 < steps) jump_next = edge_price(s + 1);
     }
     float mn = INFINITY;
 #pragma unroll
@@ -246,8 +242,22 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
     m = warp_min[0];
     for (int wi = 1; wi < nwarps; ++wi) m = fminf(m, warp_min[wi]);
     i = i_next;
-    jump = jump_next;
+    jump = jump_after;
   }
+}
+
+// The jump price of every edge (lfr::sgm_jump_penalty of the guides' difference, which is
+// symmetric): x[p] between p and its right neighbour, y[p] between p and the pixel below; the
+// path kernels read one per step instead of two pixels' guides and two divisions.
+template <int GC>
+__global__ void sgm_jump_kernel(const float* __restrict__ guide, int w, int h, float p2, float edge,
+                                float* __restrict__ x_out, float* __restrict__ y_out) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
+  if (x >= w) return;
+  const std::size_t npx = static_cast<std::size_t>(w) * h, p = static_cast<std::size_t>(y) * w + x;
+  auto g = [&](std::size_t q) { return [=](int c) { return __ldg(guide + c * npx + q); }; };
+  if (x + 1 < w) x_out[p] = lfr::sgm_jump_penalty(p2, lfr::sgm_guide_diff(g(p + 1), g(p), GC), edge);
+  if (y + 1 < h) y_out[p] = lfr::sgm_jump_penalty(p2, lfr::sgm_guide_diff(g(p + w), g(p), GC), edge);
 }
 
 // The weighted data term's per-pixel weight (lfr::sgm_data_weight), one thread per pixel.
@@ -370,10 +380,17 @@ void launch_lf_semi_global(const float* cost, const float* guide, int guide_chan
   const int threads = std::min(256, (labels + 31) / 32 * 32);
   const std::size_t shared = (static_cast<std::size_t>(labels) + threads / 32) * sizeof(float);
   const dim3 grid(static_cast<unsigned>(std::max(w, h)), lfr::kSgmPaths);
+  // The edges' jump prices go where the sum goes last (paths holds 4 volumes; the sum's
+  // output, out, is the pixel-major input until then): after the 4 path volumes.
+  float* edge_x = paths + static_cast<std::size_t>(lfr::kSgmPaths) * npx * labels;
+  float* edge_y = edge_x + npx;
+  const dim3 eg(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h));
   if (guide_channels == 3)
-    sgm_path_kernel<3><<<grid, threads, shared, s>>>(out, guide, w, h, labels, p1, p2, edge, paths);
+    sgm_jump_kernel<3><<<eg, 128, 0, s>>>(guide, w, h, p2, edge, edge_x, edge_y);
   else
-    sgm_path_kernel<1><<<grid, threads, shared, s>>>(out, guide, w, h, labels, p1, p2, edge, paths);
+    sgm_jump_kernel<1><<<eg, 128, 0, s>>>(guide, w, h, p2, edge, edge_x, edge_y);
+  CUDA_CHECK_LAUNCH();
+  sgm_path_kernel<<<grid, threads, shared, s>>>(out, edge_x, edge_y, w, h, labels, p1, paths);
   CUDA_CHECK_LAUNCH();
   const long long n = npx * labels;
   sgm_sum_kernel<<<blocks(n), 256, 0, s>>>(paths, n, out);

@@ -39,7 +39,8 @@ void launch_lf_wta(const float* cost, bool pixel_major, const float* conf_cost, 
                    float dmax, bool subpixel, bool wide, float* label_disp, float* disp, float* conf, cudaStream_t s);
 // Semi-global aggregation of cost ([label][pixel] of w x h) into out, one volume, PIXEL-major
 // ([pixel][label]; may not alias cost): the 4 paths of lfr::sgm_step, each into its own
-// volume of paths (4 volumes of scratch), summed in the CPU's order (semi_global_cpu's
+// volume of paths (scratch: 4 volumes, then 2 planes for the edges' jump prices), summed in
+// the CPU's order (semi_global_cpu's
 // bits, transposed). guide: guide_channels planes. weighted: each pixel's curve times
 // lfr::sgm_data_weight first (weight: a w x h plane of scratch).
 void launch_lf_semi_global(const float* cost, const float* guide, int guide_channels, int w, int h, int labels,

@@ -174,7 +174,7 @@ TEST_CASE("lf refine gpu: semi-global aggregation bit-identical to the CPU") {
     std::vector<float> planes(guide.data.size());
     for (std::size_t i = 0; i < npx; ++i)
       for (int k = 0; k < c.gc; ++k) planes[k * npx + i] = guide.data[i * c.gc + k];
-    DeviceBuffer dc(vol * 4), dg(planes.size() * 4), paths(4 * vol * 4), out(vol * 4), weight(npx * 4);
+    DeviceBuffer dc(vol * 4), dg(planes.size() * 4), paths((4 * vol + 2 * npx) * 4), out(vol * 4), weight(npx * 4);
     CUDA_CHECK_THROW(cudaMemcpy(dc.get(), cost.data(), vol * 4, cudaMemcpyHostToDevice));
     CUDA_CHECK_THROW(cudaMemcpy(dg.get(), planes.data(), planes.size() * 4, cudaMemcpyHostToDevice));
     for (const bool weighted : {false, true})
