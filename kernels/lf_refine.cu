@@ -169,6 +169,7 @@ __global__ void median_kernel(const float* __restrict__ disp, const float* __res
 // separate 32-byte sector). Each path writes its own volume (paths[k]), summed afterwards
 // in the CPU's order, so the sum has the CPU's bits.
 constexpr int kSgmPerThread = 4;
+template <int PER>  // labels per thread (1: labels <= blockDim.x)
 __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __restrict__ edge_x,
                                 const float* __restrict__ edge_y, int w, int h, int labels, float p1,
                                 float* __restrict__ paths) {
@@ -182,16 +183,17 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
   const std::size_t npx = static_cast<std::size_t>(w) * h;
   float* out = paths + static_cast<std::size_t>(k) * npx * labels;
   const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x), nwarps = (nt + 31) / 32;
-  auto pixel = [&](int s) {
-    const int t = forward ? s : steps - 1 - s;
-    return along_x ? static_cast<std::size_t>(line) * w + t : static_cast<std::size_t>(t) * w + line;
-  };
-  // The next step's costs and guide are loaded a step ahead: each step is a chain of block-wide
-  // minima and barriers, and a load's latency would add to it.
-  float c_next[kSgmPerThread];
+  // Pixel of step s: first + s * stride (one multiply-add, not the path's case analysis).
+  const long long stride = along_x ? (forward ? 1 : -1) : (forward ? w : -static_cast<long long>(w));
+  const long long first = along_x ? static_cast<long long>(line) * w + (forward ? 0 : steps - 1)
+                                  : static_cast<long long>(forward ? 0 : steps - 1) * w + line;
+  auto pixel = [&](int s) { return static_cast<std::size_t>(first + s * stride); };
+  // The next step's costs are loaded a step ahead: each step is a chain of block-wide minima
+  // and barriers, and a load's latency would add to it.
+  float c_next[PER];
   auto load = [&](std::size_t i) {
 #pragma unroll
-    for (int j = 0; j < kSgmPerThread; ++j) {
+    for (int j = 0; j < PER; ++j) {
       const int a = tid + j * nt;
       c_next[j] = a < labels ? __ldg(cost + i * labels + a) : 0.0f;
     }
@@ -209,9 +211,9 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
   float jump_next = steps > 1 ? edge_price(0) : 0.0f;
   float jump = 0.0f;  // the price of a jump into the current step (from the previous pixel)
   for (int s = 0; s < steps; ++s) {
-    float cur[kSgmPerThread];
+    float cur[PER];
 #pragma unroll
-    for (int j = 0; j < kSgmPerThread; ++j) cur[j] = c_next[j];
+    for (int j = 0; j < PER; ++j) cur[j] = c_next[j];
     const std::size_t i_next = s + 1 < steps ? pixel(s + 1) : i;
     const float jump_after = jump_next;
     if (s + 1 < steps) {
@@ -220,7 +222,7 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
     }
     float mn = INFINITY;
 #pragma unroll
-    for (int j = 0; j < kSgmPerThread; ++j) {
+    for (int j = 0; j < PER; ++j) {
       const int a = tid + j * nt;
       if (a >= labels) break;
       if (s > 0)
@@ -231,7 +233,7 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
     }
     __syncthreads();  // every thread has read prev
 #pragma unroll
-    for (int j = 0; j < kSgmPerThread; ++j) {
+    for (int j = 0; j < PER; ++j) {
       const int a = tid + j * nt;
       if (a >= labels) break;
       prev[a] = cur[j];
@@ -390,7 +392,10 @@ void launch_lf_semi_global(const float* cost, const float* guide, int guide_chan
   else
     sgm_jump_kernel<1><<<eg, 128, 0, s>>>(guide, w, h, p2, edge, edge_x, edge_y);
   CUDA_CHECK_LAUNCH();
-  sgm_path_kernel<<<grid, threads, shared, s>>>(out, edge_x, edge_y, w, h, labels, p1, paths);
+  if (labels <= threads)
+    sgm_path_kernel<1><<<grid, threads, shared, s>>>(out, edge_x, edge_y, w, h, labels, p1, paths);
+  else
+    sgm_path_kernel<kSgmPerThread><<<grid, threads, shared, s>>>(out, edge_x, edge_y, w, h, labels, p1, paths);
   CUDA_CHECK_LAUNCH();
   const long long n = npx * labels;
   sgm_sum_kernel<<<blocks(n), 256, 0, s>>>(paths, n, out);
