@@ -168,7 +168,10 @@ class CudaLfDepth final : public LightFieldEngine {
     refine_.reserve((blend ? 2 : 1) * vol * 4 + gf_scratch + (gc + 4) * npx * 4, "the refinement buffers");
     const bool fused = blend && detail::cae_kernel_writes_defocus(
                            parse_cae_kernel(variant.empty() ? default_variant(p.method) : variant), p.views, lf_);
-    fused_defocus_ = fused ? refine_.as<float>() + vol : nullptr;
+    // The raw volume where the box mean wants it (defocus, or filtered: free until the filter).
+    fused_defocus_ =
+        fused ? detail::lf_defocus_raw_target(rp.defocus_radius, refine_.as<float>() + vol, refine_.as<float>())
+              : nullptr;
     *raw = run(p, variant, ro);  // cost_ stays on the device
     fused_defocus_ = nullptr;
     float* filtered = refine_.as<float>();

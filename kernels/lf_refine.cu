@@ -63,6 +63,25 @@ __global__ void box_pass_kernel(const float* __restrict__ in, int w, int h, int 
   out[base + static_cast<std::size_t>(y) * w + x] = s;
 }
 
+// Both box passes in one (small radii): the same sums in the same order as box_pass_kernel's
+// horizontal then vertical pass (each row's window summed left to right, the rows top to
+// bottom, then the division), so the same bits, without the intermediate volume.
+constexpr int kBox2dMaxRadius = 2;  // (2r + 1)^2 <= 25 cached reads a pixel
+__global__ void box_2d_kernel(const float* __restrict__ in, int w, int h, int r, float* __restrict__ out) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y);
+  if (x >= w) return;
+  const std::size_t base = static_cast<std::size_t>(blockIdx.z) * w * h;
+  const int x0 = max(0, x - r), x1 = min(w - 1, x + r), y0 = max(0, y - r), y1 = min(h - 1, y + r);
+  float s = 0.0f;
+  for (int yy = y0; yy <= y1; ++yy) {
+    float row = 0.0f;
+    for (int xx = x0; xx <= x1; ++xx) row += __ldg(in + base + static_cast<std::size_t>(yy) * w + xx);
+    s += row;
+  }
+  out[base + static_cast<std::size_t>(y) * w + x] = s / static_cast<float>((x1 - x0 + 1) * (y1 - y0 + 1));
+}
+
 // One thread per pixel; the volume is [label][pixel], so each label's loads coalesce. With
 // a defocus volume and separate (confidence fusion) both are normalised in place, else
 // with a defocus volume the normalised costs are blended (lfr::blend).
@@ -324,21 +343,31 @@ void launch_lf_defocus(const LightFieldViews& lf, const float4* views_f, int vie
   const refocus::Aperture ap = refocus::aperture(lf.nu, lf.nv, views / 2);
   const dim3 block(32, 8), grid(static_cast<unsigned>((w + 31) / 32), static_cast<unsigned>(labels),
                                 static_cast<unsigned>((h + 7) / 8));
+  float* const raw = lf_defocus_raw_target(radius, out, tmp);
   if (views_f)
     defocus_raw_kernel<<<grid, block, 0, s>>>(
         rows, ViewRowsF{views_f, ap.u0, ap.v0, ap.u1 - ap.u0 + 1, lf.width, lf.view_pixels()}, lf.width, lf.height, ap,
-        dmin, dmax, labels, rx, ry, w, h, out);
+        dmin, dmax, labels, rx, ry, w, h, raw);
   else
     defocus_raw_kernel<<<grid, block, 0, s>>>(rows, rows, lf.width, lf.height, ap, dmin, dmax, labels, rx, ry, w, h,
-                                              out);
+                                              raw);
   CUDA_CHECK_LAUNCH();
   launch_lf_defocus_box(w, h, labels, radius, out, tmp, s);
+}
+
+float* lf_defocus_raw_target(int radius, float* out, float* tmp) {
+  return radius > 0 && radius <= kBox2dMaxRadius ? tmp : out;
 }
 
 void launch_lf_defocus_box(int w, int h, int labels, int radius, float* out, float* tmp, cudaStream_t s) {
   if (radius == 0) return;  // the raw term itself (as the CPU)
   LB_REQUIRE(labels <= 65535 && h <= 65535, "defocus cost: more than 65535 labels or rows");
   const dim3 bg(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h), static_cast<unsigned>(labels));
+  if (radius <= kBox2dMaxRadius) {  // the raw volume is in tmp (lf_defocus_raw_target)
+    box_2d_kernel<<<bg, 128, 0, s>>>(tmp, w, h, radius, out);
+    CUDA_CHECK_LAUNCH();
+    return;
+  }
   box_pass_kernel<<<bg, 128, 0, s>>>(out, w, h, radius, true, tmp);
   CUDA_CHECK_LAUNCH();
   box_pass_kernel<<<bg, 128, 0, s>>>(tmp, w, h, radius, false, out);

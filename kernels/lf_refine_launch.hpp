@@ -19,8 +19,11 @@ void launch_lf_views_to_float(const LightFieldViews& lf, int views, float4* out,
 // same bits, slower).
 void launch_lf_defocus(const LightFieldViews& lf, const float4* views_f, int views, float dmin, float dmax, int labels,
                        int rx, int ry, int w, int h, int radius, float* out, float* tmp, cudaStream_t s);
-// The box mean of radius `radius` of a raw defocus volume in place (launch_lf_defocus's second
-// half, for the raw volume exact_chan writes in the CAE pass); tmp: as large as out.
+// The box mean of radius `radius` of a raw defocus volume into out (launch_lf_defocus's second
+// half, for the raw volume exact_chan writes in the CAE pass); tmp: as large as out. The raw
+// volume must be at lf_defocus_raw_target(radius, out, tmp): tmp for radii 1 and 2 (one pass
+// into out), else out (two passes through tmp, or none at radius 0).
+float* lf_defocus_raw_target(int radius, float* out, float* tmp);
 void launch_lf_defocus_box(int w, int h, int labels, int radius, float* out, float* tmp, cudaStream_t s);
 // Each pixel's costs ([label][pixel], npx pixels) min-max normalised in place; with a
 // defocus volume (may be null) blended with its normalised costs (lfr::blend), or, when
