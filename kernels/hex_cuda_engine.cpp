@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cuda_check.cuh"
+#include "pass_timer.hpp"
 #include "cuda_util.hpp"
 #include "depth_score.hpp"
 #include "device_plane.hpp"
@@ -199,12 +200,6 @@ class HexCudaEngine final : public HexEngine {
   }
 
  private:
-  struct Pending {
-    std::string name;
-    std::uint64_t bytes = 0;
-    std::unique_ptr<Event> start, stop;
-  };
-
   void require_raw() const { LB_REQUIRE(has_raw(), "general-grid engine: no raw image loaded"); }
 
   HexRawDevice raw() const {
@@ -269,47 +264,10 @@ class HexCudaEngine final : public HexEngine {
 
   template <class F>
   void timed(const std::string& name, std::uint64_t bytes, F&& enqueue) {
-    const cudaStream_t s = stream_->get();
-    if (pending_.size() >= kMaxPending) collect(true);  // bound the backlog
-    Pending p;
-    p.name = name;
-    p.bytes = bytes;
-    p.start = take_event();
-    p.stop = take_event();
-    CUDA_CHECK_THROW(cudaEventRecord(p.start->get(), s));
-    enqueue();
-    CUDA_CHECK_THROW(cudaEventRecord(p.stop->get(), s));
-    pending_.push_back(std::move(p));
+    passes_.timed(name, bytes, stream_->get(), std::forward<F>(enqueue));
   }
+  void collect(bool wait) { passes_.collect(wait); }
 
-  // Records the timings of finished passes, oldest first; with wait, of all of them.
-  void collect(bool wait) {
-    while (!pending_.empty()) {
-      Pending& p = pending_.front();
-      if (wait) {
-        CUDA_CHECK_THROW(cudaEventSynchronize(p.stop->get()));
-      } else {
-        const cudaError_t q = cudaEventQuery(p.stop->get());
-        if (q == cudaErrorNotReady) return;
-        CUDA_CHECK_THROW(q);
-      }
-      float ms = 0.0f;
-      CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, p.start->get(), p.stop->get()));
-      timings_.record(p.name, static_cast<double>(ms), p.bytes);
-      free_events_.push_back(std::move(p.start));
-      free_events_.push_back(std::move(p.stop));
-      pending_.pop_front();
-    }
-  }
-
-  std::unique_ptr<Event> take_event() {
-    if (free_events_.empty()) return std::make_unique<Event>();
-    auto e = std::move(free_events_.back());
-    free_events_.pop_back();
-    return e;
-  }
-
-  static constexpr std::size_t kMaxPending = 64;
   int device_;
   std::string name_;
   std::unique_ptr<Stream> stream_;
@@ -322,8 +280,7 @@ class HexCudaEngine final : public HexEngine {
   bool map_valid_ = false;
   HexDepthParams map_params_{};
   ImageF truth_host_;
-  std::deque<Pending> pending_;
-  std::vector<std::unique_ptr<Event>> free_events_;
+  PassTimer passes_{timings_};  // after the base's timings_
 };
 
 }  // namespace

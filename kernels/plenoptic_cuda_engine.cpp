@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cuda_check.cuh"
+#include "pass_timer.hpp"
 #include "cuda_util.hpp"
 #include "lightbench/backend.hpp"
 #include "lightbench/cuda_api.hpp"
@@ -43,7 +44,7 @@ class PlenopticCudaEngine final : public PlenopticEngine {
 
   ~PlenopticCudaEngine() override {
     if (stream_) CUDA_CHECK_PRINT(cudaStreamSynchronize(stream_->get()));
-    pending_.clear();
+    passes_.drop();
   }
 
   BackendKind kind() const override { return BackendKind::Cuda; }
@@ -222,12 +223,6 @@ class PlenopticCudaEngine final : public PlenopticEngine {
 
 
  private:
-  struct Pending {
-    std::string name;
-    std::uint64_t bytes = 0;
-    std::unique_ptr<Event> start, stop;
-  };
-
   void ensure_tables(const PlenopticGrid& g, const RenderParams& p) {
     const bool same = tables_valid_ && g.nx == grid_.nx && g.ny == grid_.ny &&
                       g.pitch == grid_.pitch && g.ox == grid_.ox && g.oy == grid_.oy &&
@@ -359,62 +354,16 @@ class PlenopticCudaEngine final : public PlenopticEngine {
 
   template <class F>
   void launch_timed_fn(const std::string& name, std::uint64_t bytes, F&& enqueue) {
-    const cudaStream_t s = stream_->get();
-    if (pending_.size() >= kMaxPending) collect(true);
-    Pending p;
-    p.name = name;
-    p.bytes = bytes;
-    p.start = take_event();
-    p.stop = take_event();
-    CUDA_CHECK_THROW(cudaEventRecord(p.start->get(), s));
-    enqueue();
-    CUDA_CHECK_THROW(cudaEventRecord(p.stop->get(), s));
-    pending_.push_back(std::move(p));
+    passes_.timed(name, bytes, stream_->get(), std::forward<F>(enqueue));
   }
 
   void launch_timed(const std::string& name, std::uint64_t bytes, const RenderConfig& config,
                     const OutputDevice& o) {
     const cudaStream_t s = stream_->get();
-    if (pending_.size() >= kMaxPending) collect(true);  // bound the backlog
-    Pending p;
-    p.name = name;
-    p.bytes = bytes;
-    p.start = take_event();
-    p.stop = take_event();
-    CUDA_CHECK_THROW(cudaEventRecord(p.start->get(), s));
-    launch_render(tables_.layout, dev_tables_, raw_, config, tuning_, o, s);
-    CUDA_CHECK_THROW(cudaEventRecord(p.stop->get(), s));
-    pending_.push_back(std::move(p));
+    passes_.timed(name, bytes, s, [&] { launch_render(tables_.layout, dev_tables_, raw_, config, tuning_, o, s); });
   }
+  void collect(bool wait) { passes_.collect(wait); }
 
-  // Records the timings of finished launches, oldest first; with wait, of all of them.
-  void collect(bool wait) {
-    while (!pending_.empty()) {
-      Pending& p = pending_.front();
-      if (wait) {
-        CUDA_CHECK_THROW(cudaEventSynchronize(p.stop->get()));
-      } else {
-        const cudaError_t q = cudaEventQuery(p.stop->get());
-        if (q == cudaErrorNotReady) return;
-        CUDA_CHECK_THROW(q);
-      }
-      float ms = 0.0f;
-      CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, p.start->get(), p.stop->get()));
-      timings_.record(p.name, static_cast<double>(ms), p.bytes);
-      free_events_.push_back(std::move(p.start));
-      free_events_.push_back(std::move(p.stop));
-      pending_.pop_front();
-    }
-  }
-
-  std::unique_ptr<Event> take_event() {
-    if (free_events_.empty()) return std::make_unique<Event>();
-    auto e = std::move(free_events_.back());
-    free_events_.pop_back();
-    return e;
-  }
-
-  static constexpr std::size_t kMaxPending = 64;
   int device_;
   std::string name_;
   std::unique_ptr<Stream> stream_;
@@ -458,8 +407,7 @@ class PlenopticCudaEngine final : public PlenopticEngine {
   DeviceBuffer aif_table_dev_;
   AifTablesDevice aif_dev_tables_;
 
-  std::deque<Pending> pending_;
-  std::vector<std::unique_ptr<Event>> free_events_;
+  PassTimer passes_{timings_};  // after the base's timings_
 };
 
 }  // namespace detail
