@@ -21,7 +21,7 @@ const std::vector<std::string> kRenderParams = {"patch", "view_x", "view_y", "li
                                                 "rgba_input", "vector_store", "reciprocal", "sync_at_end"};
 const std::vector<std::string> kDepthParams = {"patch", "lim", "pmin", "pmax", "window", "aperture"};
 
-using plenoptic_detail::concat;
+using plenoptic_detail::set_plenoptic_outputs;
 
 PlenopticGrid default_grid() {
   PlenopticGrid g;
@@ -172,16 +172,7 @@ AlgorithmSpec plenoptic_spec() {
   s.name = "plenoptic: render & depth";
   s.spec = "../shared/specs/plenoptic.md";
   s.data = DataKind::PlenopticScene;
-  const auto both = concat(kRenderParams, kDepthParams);
-  s.outputs = {
-      {"view", "rendered view", SurfaceFormat::RGBA8, false, false, kRenderParams},
-      {"depth", "depth (patch size)", SurfaceFormat::R32F, false, false, kDepthParams},
-      {"aif", "all-in-focus render", SurfaceFormat::RGBA8, false, false, both},
-      {"raw", "raw image", SurfaceFormat::RGBA8, true, false, {}},
-      {"truth", "ground truth (patch size)", SurfaceFormat::R32F, true, true, {}},
-      {"error", "|depth - truth|", SurfaceFormat::R32F, false, true, kDepthParams},
-  };
-  set_output_units(s.outputs, {{"depth", "patch"}, {"truth", "patch"}, {"error", "patch"}});
+  set_plenoptic_outputs(s, kRenderParams, kDepthParams);
   s.variants = {
       {"original", "", true, "one thread per output pixel (the seed's first kernel, 4 switches)"},
       {"sync", "", true, "input-side blocks, shared-memory buffers with barriers"},

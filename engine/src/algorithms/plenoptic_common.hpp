@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "lightbench/algorithm.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/scene_file.hpp"
 #include "lightbench/surface.hpp"
@@ -40,6 +41,22 @@ inline void require_truth_at(const PlenopticScene& scene, int patch) {
   LB_REQUIRE(!scene.truth.empty(), "this scene has no ground truth");
   LB_REQUIRE(scene.truth_patch == patch, "the ground truth is at M = " + std::to_string(scene.truth_patch) +
                                              "; set patch M to it for the error map");
+}
+
+
+// The six outputs both runners show (view, depth, all-in-focus, the data, the error map) with
+// the parameters each one depends on, their units included.
+inline void set_plenoptic_outputs(AlgorithmSpec& s, const std::vector<std::string>& render_params,
+                                  const std::vector<std::string>& depth_params) {
+  s.outputs = {
+      {"view", "rendered view", SurfaceFormat::RGBA8, false, false, render_params},
+      {"depth", "depth (patch size)", SurfaceFormat::R32F, false, false, depth_params},
+      {"aif", "all-in-focus render", SurfaceFormat::RGBA8, false, false, concat(render_params, depth_params)},
+      {"raw", "raw image", SurfaceFormat::RGBA8, true, false, {}},
+      {"truth", "ground truth (patch size)", SurfaceFormat::R32F, true, true, {}},
+      {"error", "|depth - truth|", SurfaceFormat::R32F, false, true, depth_params},
+  };
+  set_output_units(s.outputs, {{"depth", "patch"}, {"truth", "patch"}, {"error", "patch"}});
 }
 
 }  // namespace lb::plenoptic_detail

@@ -24,7 +24,7 @@ const std::vector<std::string> kRenderParams = {"patch", "view_x", "view_y", "ri
 const std::vector<std::string> kDepthParams = {"patch",  "rings",  "lens_types", "pmin",
                                                "pmax",   "window", "aperture",   "truncate"};
 
-using plenoptic_detail::concat;
+using plenoptic_detail::set_plenoptic_outputs;
 
 // Ranges without data: the rectangular runner's placeholder grid (one lens of 64 px).
 MlaGeometry default_geometry() { return to_mla_geometry(PlenopticGrid{1, 1, 64.0, 0.0, 0.0}); }
@@ -169,16 +169,7 @@ AlgorithmSpec plenoptic_hex_spec() {
   s.name = "plenoptic (any micro-lens grid): render & depth";
   s.spec = "../shared/specs/plenoptic.md";
   s.data = DataKind::PlenopticScene;
-  const auto both = concat(kRenderParams, kDepthParams);
-  s.outputs = {
-      {"view", "rendered view", SurfaceFormat::RGBA8, false, false, kRenderParams},
-      {"depth", "depth (patch size)", SurfaceFormat::R32F, false, false, kDepthParams},
-      {"aif", "all-in-focus render", SurfaceFormat::RGBA8, false, false, both},
-      {"raw", "raw image", SurfaceFormat::RGBA8, true, false, {}},
-      {"truth", "ground truth (patch size)", SurfaceFormat::R32F, true, true, {}},
-      {"error", "|depth - truth|", SurfaceFormat::R32F, false, true, kDepthParams},
-  };
-  set_output_units(s.outputs, {{"depth", "patch"}, {"truth", "patch"}, {"error", "patch"}});
+  set_plenoptic_outputs(s, kRenderParams, kDepthParams);
   s.variants = {
       {"original", "", true, "one thread per output pixel (the seed's Original mapping): tables in global memory"},
       {"smem-tables", "", true, "original with the small tables staged in shared memory per block"},
