@@ -7,7 +7,8 @@
 //              plane on the fly (I p, I_i I_j are never stored);
 //   horizontal one block per row and slice: inclusive scans of the K rows side by side in
 //              shared memory, then each pixel's K window means are differences of two prefix
-//              sums, handed to a per-pixel step (a functor).
+//              sums (windows up to kRowDirectRadius: summed directly, no scan), handed to a
+//              per-pixel step (a functor).
 // Gray steps per slice p (guide I, its box means mean_I and var_I computed once):
 //   mean_p, mean_Ip -> a = (mean_Ip - mean_I mean_p) / (var_I + eps), b = mean_p - a mean_I
 //   mean_a, mean_b  -> q = mean_a I + mean_b
