@@ -166,8 +166,8 @@ class CudaLfDepth final : public LightFieldEngine {
     const cudaStream_t s = stream_->get();
     has_refined_ = false;
     refine_.reserve((blend ? 2 : 1) * vol * 4 + gf_scratch + (gc + 4) * npx * 4, "the refinement buffers");
-    const bool fused = blend && detail::cae_kernel_writes_defocus(
-                           parse_cae_kernel(variant.empty() ? default_variant(p.method) : variant), p.views, lf_);
+    const bool fused =
+        blend && detail::cae_kernel_writes_defocus(parse_cae_kernel(variant_or_default(p, variant)), p.views, lf_);
     // The raw volume where the box mean wants it (defocus, or filtered: free until the filter).
     fused_defocus_ =
         fused ? detail::lf_defocus_raw_target(rp.defocus_radius, refine_.as<float>() + vol, refine_.as<float>())
@@ -263,10 +263,13 @@ class CudaLfDepth final : public LightFieldEngine {
     out->aggregate_ms = t[4];
     out->wta_ms = t[5];
     out->median_ms = t[6];
-    // Bytes: the defocus cost writes the raw volume and box-filters it (2 passes, read + write);
-    // normalize reads and writes the CAE volume (and reads the defocus one); the filter's
-    // passes are counted by its kernels' global traffic (gray: 14 volumes; colour: 26).
-    if (blend) timings_.record("lfdepth/refine/defocus cost", t[0], vol * 4 * (fused ? 4 : 5));
+    // Bytes: the defocus cost writes the raw volume (unless the CAE pass did) and box-filters it
+    // (lf_defocus_box_volumes); normalize reads and writes the CAE volume (and reads the
+    // defocus one); the filter's passes are counted by its kernels' global traffic (gray: 14
+    // volumes; colour: 26).
+    if (blend)
+      timings_.record("lfdepth/refine/defocus cost", t[0],
+                      vol * 4 * ((fused ? 0 : 1) + detail::lf_defocus_box_volumes(rp.defocus_radius)));
     timings_.record("lfdepth/refine/normalize", t[1], vol * (fuse ? 16 : blend ? 12 : 8));
     timings_.record("lfdepth/refine/guided filter", t[2], vol * 4 * (rp.color_guide ? 26 : 14) * (fuse ? 2 : 1));
     // fuse: each volume read twice for its curve statistics and once for the blend, one write.
@@ -300,6 +303,10 @@ class CudaLfDepth final : public LightFieldEngine {
     return true;
   }
 
+  std::string variant_or_default(const CaeParams& p, const std::string& variant) const {
+    return variant.empty() ? default_variant(p.method) : variant;
+  }
+
   LfDepthResult run_device(const CaeParams& p, const std::string& variant_in, const CaeRunOptions& o) {
     LB_REQUIRE(has_lightfield(), "lfdepth: no light field loaded");
     validate(p);
@@ -308,7 +315,7 @@ class CudaLfDepth final : public LightFieldEngine {
                "views: a " + std::to_string(p.views) + "x" + std::to_string(p.views) +
                    " window does not fit the " + std::to_string(lf_.nu) + "x" + std::to_string(lf_.nv) +
                    " light field");
-    const std::string variant = variant_in.empty() ? default_variant(p.method) : variant_in;
+    const std::string variant = variant_or_default(p, variant_in);
     const CaeKernel k = parse_cae_kernel(variant);
     LB_REQUIRE(cae_kernel_method(k) == p.method,
                "--variant " + variant + " computes the " + to_string(cae_kernel_method(k)) +

@@ -359,6 +359,8 @@ float* lf_defocus_raw_target(int radius, float* out, float* tmp) {
   return radius > 0 && radius <= kBox2dMaxRadius ? tmp : out;
 }
 
+int lf_defocus_box_volumes(int radius) { return radius == 0 ? 0 : radius <= kBox2dMaxRadius ? 2 : 4; }
+
 void launch_lf_defocus_box(int w, int h, int labels, int radius, float* out, float* tmp, cudaStream_t s) {
   if (radius == 0) return;  // the raw term itself (as the CPU)
   LB_REQUIRE(labels <= 65535 && h <= 65535, "defocus cost: more than 65535 labels or rows");

@@ -24,6 +24,8 @@ void launch_lf_defocus(const LightFieldViews& lf, const float4* views_f, int vie
 // volume must be at lf_defocus_raw_target(radius, out, tmp): tmp for radii 1 and 2 (one pass
 // into out), else out (two passes through tmp, or none at radius 0).
 float* lf_defocus_raw_target(int radius, float* out, float* tmp);
+// Volumes launch_lf_defocus_box reads and writes at this radius (none, one pass or two).
+int lf_defocus_box_volumes(int radius);
 void launch_lf_defocus_box(int w, int h, int labels, int radius, float* out, float* tmp, cudaStream_t s);
 // Each pixel's costs ([label][pixel], npx pixels) min-max normalised in place; with a
 // defocus volume (may be null) blended with its normalised costs (lfr::blend), or, when
