@@ -2,8 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 
+#include "lightbench/assets.hpp"
 #include "lightbench/atomic_file.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/memory_budget.hpp"
@@ -102,5 +105,21 @@ int g_exit_status = 0;
 
 void set_exit_status(int status) { g_exit_status = status; }
 int exit_status() { return g_exit_status; }
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+bool is_hex_preset(const std::string& name) {
+  const auto names = asset_names("plenoptic_hex");
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
 
 }  // namespace lb::cli

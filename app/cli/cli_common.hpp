@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -45,5 +46,10 @@ void progress_done();
 // then exits with it.
 void set_exit_status(int status);
 int exit_status();
+
+// Small helpers more than one command uses.
+std::string lower(std::string s);                 // ASCII lower case
+double median(std::vector<double> v);             // the upper median; 0 for none
+bool is_hex_preset(const std::string& name);      // a bundled hexagonal plenoptic preset
 
 }  // namespace lb::cli

@@ -28,10 +28,6 @@ struct EvalOptions {
 
 std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 std::string stem(const std::string& n) {
   const auto dot = n.rfind('.');
   return dot == std::string::npos ? n : n.substr(0, dot);

@@ -29,12 +29,6 @@ std::string preset_list() {
   return s;
 }
 
-bool is_hex_preset(const std::string& name) {
-  for (const auto& n : asset_names("plenoptic_hex"))
-    if (n == name) return true;
-  return false;
-}
-
 // A hexagonal (general-grid) preset: assets/plenoptic_hex/<name>.json; scene.json holds "mla".
 void generate_hex(const std::string& preset, const std::string& out, const std::string& json,
                   std::optional<std::uint64_t> seed, std::optional<int> truth_patch) {

@@ -20,11 +20,6 @@ namespace lb::cli {
 
 namespace {
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::string method_names(const CommandDef& def) {
   std::string s;
   for (const auto& m : def.methods) s += (s.empty() ? "" : " | ") + m.name;
@@ -76,12 +71,6 @@ void check_folder(const OutputFlag& o) {
   } else {
     check_output_path(o.path, o.flag);
   }
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 void print_summary(const CommandState& st, const RunRecord& rec, const AlgorithmData& data) {

@@ -9,14 +9,6 @@
 
 namespace lb::cli {
 
-namespace {
-double median(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-}  // namespace
-
 void write_report(const CommandState& st, const RunRecord& rec, Runner& runner, const AlgorithmData& data) {
   const AlgorithmSpec& spec = *rec.spec;
   Report rep(st.def.name);

@@ -33,13 +33,6 @@ void PlenopticOptions::add_input(CLI::App& app) {
                  "lens-border contrast), on, off (the file's offset); default auto");
 }
 
-namespace {
-bool is_hex_preset(const std::string& name) {
-  const auto names = asset_names("plenoptic_hex");
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-}  // namespace
-
 bool PlenopticOptions::general_grid() const { return !calib.empty() || (!preset.empty() && is_hex_preset(preset)); }
 
 void PlenopticOptions::add_render(CLI::App& app) {

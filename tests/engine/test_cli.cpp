@@ -25,7 +25,6 @@ using namespace lb;
 using Run = lbt::CliRun;
 using lbt::read_json;
 using lbt::run_cli;
-inline int lines(const std::string& s) { return lbt::count_lines(s); }
 
 TEST_CASE("generate then render on the CPU backend reproduces the CPU reference") {
   lbt::TempDir dir("cli");
@@ -102,7 +101,7 @@ TEST_CASE("bad input: one clear line on stderr, non-zero exit, no file written")
     INFO(r.output);
     CHECK(r.status != 0);
     CHECK(r.output.find(c.needle) != std::string::npos);
-    CHECK(lines(r.output) == 1);
+    CHECK(lbt::count_lines(r.output) == 1);
   }
   CHECK_FALSE(std::filesystem::exists(dir.file("o.png")));
 }
@@ -116,5 +115,5 @@ TEST_CASE("--backend cuda fails cleanly where CUDA is unusable") {
   std::string lower = r.output;
   for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   CHECK(lower.find("cuda") != std::string::npos);
-  CHECK(lines(r.output) == 1);
+  CHECK(lbt::count_lines(r.output) == 1);
 }

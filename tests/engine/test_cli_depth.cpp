@@ -26,7 +26,6 @@ using namespace lb;
 using Run = lbt::CliRun;
 using lbt::read_json;
 using lbt::run_cli;
-inline int lines(const std::string& s) { return lbt::count_lines(s); }
 
 TEST_CASE("depth on the CPU backend writes the reference map, a colour view and a scored report") {
   lbt::TempDir dir("cli-depth");
@@ -148,7 +147,7 @@ TEST_CASE("depth rejects bad input with one line and a non-zero status") {
     INFO(b.args << " -> " << r.output);
     CHECK(r.status != 0);
     CHECK(r.output.find(b.expect) != std::string::npos);
-    CHECK(lines(r.output) == 1);
+    CHECK(lbt::count_lines(r.output) == 1);
     CHECK(r.output.rfind("lightbench-cli: error: ", 0) == 0);
   }
 }
@@ -162,5 +161,5 @@ TEST_CASE("bench depth needs a CUDA device and says so") {
   INFO(r.output);
   CHECK(r.status != 0);
   CHECK(r.output.find("bench depth needs a CUDA") != std::string::npos);  // device, or a CUDA build
-  CHECK(lines(r.output) == 1);
+  CHECK(lbt::count_lines(r.output) == 1);
 }
