@@ -195,7 +195,11 @@ __global__ void __launch_bounds__(kMaxInputBlock, 1) render_nosync_generic_kerne
 // racecheck-clean and cost about 2 % on the H100: docs/PERFORMANCE.md.) There is still no
 // __syncthreads after the setup: the NoSync threads only wait for data, never for each
 // other. (Tried and dropped, slower on the H200: a cp.async.bulk producer with one copy per
-// segment, a Sync kernel staged the same way, and NoSync staging a period per barrier.)
+// segment, a Sync kernel staged the same way, and NoSync staging a period per barrier. Not
+// faster on the H100: two or three producer warps, rings of 6-24 steps, the producer issuing
+// 2-8 steps per batch, an L2::128B prefetch. The kernel is bound by DRAM efficiency on its
+// scattered 220-byte segments: 108 MB read at 62 % of DRAM peak, where a raster read of the
+// same quads reaches 75 %; docs/perf/history.md.)
 //
 // The RGBA raw on the device carries replicated border columns (RawDevice pads), so a
 // segment is fetched and indexed without clamping. Step buffer layout:
@@ -220,9 +224,12 @@ __device__ __forceinline__ void load_row_weights(const InputShared& sh, int r, s
 
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// 16-byte copy, global -> shared, with an L2 prefetch of the surrounding 256-byte block: a
+// step's row segment (S*M pixels, 220 B at the seed's M) and the next step's in the same raw
+// row then come from DRAM in fewer, larger requests (H100: 53.2 -> 50-52 us, three A/B runs).
 __device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
+  asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
 }
 template <int N>
 __device__ __forceinline__ void cp_async_wait() {

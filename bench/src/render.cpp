@@ -78,64 +78,86 @@ std::vector<std::string> summary(const Report& rep) {
     n.push_back("input-side vs Original: " + best_input->label + " " + fmt(best_input->median_ms * 1000.0, 1) +
                 " us vs " + best_orig->label + " " + fmt(best_orig->median_ms * 1000.0, 1) + " us (x" +
                 fmt(best_orig->median_ms / best_input->median_ms, 2) + ")");
+  // The render row's goal: the fastest variant's time against the floor's (floor / it).
+  const Table* floor = rep.find_table("floor");
+  if (best && floor && !floor->rows.empty() && best->median_ms > 0)
+    n.push_back("fastest vs the 16-byte read floor: " + best->label + " " + fmt(best->median_ms * 1000.0, 1) +
+                " us, floor " + fmt(floor->rows[0].median_ms * 1000.0, 1) + " us = " +
+                fmt(100.0 * floor->rows[0].median_ms / best->median_ms, 1) + "% of the floor's speed");
   n.push_back(std::string("all outputs bit-exact: ") + (*rep.all_exact ? "yes" : "NO"));
   return n;
 }
 
-// Diagnostics (--diag of lb_bench_render): raster reads of the touched pixel set, to tell
-// the render's own cost from the cost of the reads it needs (docs/PERFORMANCE.md).
-void time_diagnostics(Report& rep, const RenderTablesHost& tables, const RawDevice& raw,
-                      detail::LaunchTimer& timer, cudaStream_t s) {
-  const RenderLayout& L = tables.layout;
-  // Touched rows and columns (the sets render_touched_pixels counts), then two raster
-  // reads: exactly the touched pixels, and the touched rows over the full width.
-  auto touched_set = [](const std::vector<int>& start, int count, int patch, int lim, int size) {
-    std::vector<char> hit(static_cast<std::size_t>(size), 0);
-    for (int o = 0; o < count; ++o)
-      for (int i = -lim; i <= lim; ++i) {
-        const int m = o + i;
-        if (m < 0 || m >= count) continue;
-        for (int a = 0; a < patch; ++a)
-          hit[static_cast<std::size_t>(sample_coord(start[static_cast<std::size_t>(m)], a, i, patch, size))] = 1;
-      }
-    std::vector<int> list;
-    for (int v = 0; v < size; ++v)
-      if (hit[static_cast<std::size_t>(v)]) list.push_back(v);
-    return list;
-  };
-  const std::vector<int> rows = touched_set(tables.row_start, L.grid_ny, L.patch, L.lim, L.raw_h);
-  const std::vector<int> cols = touched_set(tables.col_start, L.grid_nx, L.patch, L.lim, L.raw_w);
-  std::vector<int> all_cols, quads, all_quads;
-  for (int c = 0; c < L.raw_w; ++c) all_cols.push_back(c);
-  for (int q = 0; q < (L.raw_w + 3) / 4; ++q) all_quads.push_back(q);
-  for (int c : cols)
-    if (quads.empty() || quads.back() != c / 4) quads.push_back(c / 4);
-  auto upload = [](const std::vector<int>& v) {
+// Raster reads of the touched pixel set, to tell the render's own cost from the cost of the
+// reads it needs (docs/PERFORMANCE.md): the touched rows (the set render_touched_pixels
+// counts) and, per row, the touched columns, their 16-byte quads, or the full width.
+class TouchedReads {
+ public:
+  TouchedReads(const RenderTablesHost& tables, const RawDevice& raw, detail::LaunchTimer& timer, cudaStream_t s)
+      : raw_(raw), timer_(timer), s_(s) {
+    const RenderLayout& L = tables.layout;
+    auto touched_set = [](const std::vector<int>& start, int count, int patch, int lim, int size) {
+      std::vector<char> hit(static_cast<std::size_t>(size), 0);
+      for (int o = 0; o < count; ++o)
+        for (int i = -lim; i <= lim; ++i) {
+          const int m = o + i;
+          if (m < 0 || m >= count) continue;
+          for (int a = 0; a < patch; ++a)
+            hit[static_cast<std::size_t>(sample_coord(start[static_cast<std::size_t>(m)], a, i, patch, size))] = 1;
+        }
+      std::vector<int> list;
+      for (int v = 0; v < size; ++v)
+        if (hit[static_cast<std::size_t>(v)]) list.push_back(v);
+      return list;
+    };
+    const std::vector<int> rows = touched_set(tables.row_start, L.grid_ny, L.patch, L.lim, L.raw_h);
+    cols_ = touched_set(tables.col_start, L.grid_nx, L.patch, L.lim, L.raw_w);
+    for (int c = 0; c < L.raw_w; ++c) all_cols_.push_back(c);
+    for (int q = 0; q < (L.raw_w + 3) / 4; ++q) all_quads_.push_back(q);
+    for (int c : cols_)
+      if (quads_.empty() || quads_.back() != c / 4) quads_.push_back(c / 4);
+    n_rows_ = static_cast<int>(rows.size());
+    d_rows_ = upload(rows);
+    d_cols_ = upload(cols_);
+    d_all_ = upload(all_cols_);
+    d_quads_ = upload(quads_);
+    d_all_quads_ = upload(all_quads_);
+  }
+  // The floor the render row is measured against: the touched quads with 16-byte loads.
+  Row floor_row() { return read("floor: touched quads, 16 B loads", d_quads_, quads_.size(), true); }
+  // --diag: all five reads.
+  void diagnostics(Table& diag) {
+    diag.rows.push_back(read("diag: touched pixels, 4 B loads", d_cols_, cols_.size(), false));
+    diag.rows.push_back(read("diag: touched quads, 16 B loads", d_quads_, quads_.size(), true));
+    diag.rows.push_back(read("diag: touched quads, 16 B, column order", d_quads_, quads_.size(), true, 1));
+    diag.rows.push_back(read("diag: touched rows, 4 B loads", d_all_, all_cols_.size(), false));
+    diag.rows.push_back(read("diag: touched rows, 16 B loads", d_all_quads_, all_quads_.size(), true));
+  }
+
+ private:
+  static DeviceBuffer upload(const std::vector<int>& v) {
     DeviceBuffer b(v.size() * 4);
     CUDA_CHECK_THROW(cudaMemcpy(b.get(), v.data(), v.size() * 4, cudaMemcpyHostToDevice));
     return b;
-  };
-  const DeviceBuffer d_rows = upload(rows), d_cols = upload(cols), d_all = upload(all_cols), d_quads = upload(quads),
-                     d_all_quads = upload(all_quads);
-  DeviceBuffer d_sink(16);
-  Table& diag = rep.table("diagnostics");
-  auto read = [&](const std::string& label, const DeviceBuffer& idx, std::size_t n, bool wide, int column_major = 0) {
+  }
+  Row read(const std::string& label, const DeviceBuffer& idx, std::size_t n, bool wide, int column_major = 0) {
     Row e;
     e.label = label;
     e.kernel = "diag";
-    e.bytes = static_cast<std::uint64_t>(rows.size()) * n * (wide ? 16 : 4);
-    set_times(e, timer.time([&] {
-      launch_raster_read(raw.rgba, raw.rgba_pitch, d_rows.as<int>(), static_cast<int>(rows.size()),
-                         idx.as<int>(), static_cast<int>(n), wide, column_major, d_sink.as<unsigned>(), s);
+    e.bytes = static_cast<std::uint64_t>(n_rows_) * n * (wide ? 16 : 4);
+    set_times(e, timer_.time([&] {
+      launch_raster_read(raw_.rgba, raw_.rgba_pitch, d_rows_.as<int>(), n_rows_, idx.as<int>(), static_cast<int>(n),
+                         wide, column_major, d_sink_.as<unsigned>(), s_);
     }));
-    diag.rows.push_back(e);
-  };
-  read("diag: touched pixels, 4 B loads", d_cols, cols.size(), false);
-  read("diag: touched quads, 16 B loads", d_quads, quads.size(), true);
-  read("diag: touched quads, 16 B, column order", d_quads, quads.size(), true, 1);
-  read("diag: touched rows, 4 B loads", d_all, all_cols.size(), false);
-  read("diag: touched rows, 16 B loads", d_all_quads, all_quads.size(), true);
-}
+    return e;
+  }
+  const RawDevice& raw_;
+  detail::LaunchTimer& timer_;
+  cudaStream_t s_;
+  int n_rows_ = 0;
+  std::vector<int> cols_, all_cols_, quads_, all_quads_;
+  DeviceBuffer d_rows_, d_cols_, d_all_, d_quads_, d_all_quads_, d_sink_{16};
+};
 
 }  // namespace
 
@@ -262,8 +284,14 @@ Report bench_render(const ImageU8& raw_in, const PlenopticGrid& grid, const Rend
     copy.single = true;
     copy.rows.push_back(e);
   }
-  rep.table("diagnostics");  // always in the JSON (empty without --diag)
-  if (options.diagnostics) time_diagnostics(rep, tables, raw, timer, s);
+  {
+    TouchedReads reads(tables, raw, timer, s);
+    Table& floor = rep.table("floor");
+    floor.single = true;
+    floor.rows.push_back(reads.floor_row());
+    Table& diag = rep.table("diagnostics");  // always in the JSON (empty without --diag)
+    if (options.diagnostics) reads.diagnostics(diag);
+  }
 
   rep.all_exact = all_exact;
   rep.fields = {json_field("reference", reference),       json_field("cpu_checked", cpu_checked),

@@ -91,14 +91,19 @@ TEST_CASE("bench render: small workload, all variants exact, copy verified, JSON
   CHECK(copy.rows[0].bytes >= 2ull * raw.width * raw.height * 4);
   CHECK(rep.copy_gbps == copy.rows[0].gbps);
   CHECK(table(rep, "diagnostics").rows.size() == 5);
+  const bench::Table& floor = table(rep, "floor");
+  REQUIRE(floor.rows.size() == 1);
+  CHECK(floor.rows[0].median_ms > 0.0);
+  CHECK(floor.rows[0].bytes == table(rep, "diagnostics").rows[1].bytes);  // the same quads as --diag's
   const std::string text = bench::to_text(rep);
   CHECK(text.find("nosync") != std::string::npos);
   CHECK(text.find("all outputs bit-exact: yes") != std::string::npos);
   CHECK(text.find("fastest: ") != std::string::npos);
+  CHECK(text.find("fastest vs the 16-byte read floor: ") != std::string::npos);
 
   const json j = json::parse(bench::to_json(rep));
   expect_keys(j, {"device", "workload", "reference", "cpu_checked", "cpu_exact", "options", "variants", "copy",
-                  "diagnostics", "all_exact"},
+                  "floor", "diagnostics", "all_exact"},
               "bench render");
   expect_keys(j["device"], {"available", "name", "cc", "sm_count", "memory_bytes", "l2_bytes", "peak_gbps", "driver",
                             "runtime"},

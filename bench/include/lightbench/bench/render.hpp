@@ -35,7 +35,8 @@ struct RenderBenchOptions {
 // Times every variant on the raw (RGB or RGBA8; resident on the device for the whole run),
 // writing to a pitched device buffer, then the copy kernel on a buffer of the raw's RGBA
 // size. Each variant's output is compared bit for bit with Original[rgba,vec,div,-] once,
-// outside the timing. Tables "variants", "copy" (one row) and "diagnostics"; rows carry
+// outside the timing. Tables "variants", "copy" (one row), "floor" (one row: a raster read of
+// the touched pixels' 16-byte quads, no arithmetic: the render row's floor) and "diagnostics"; rows carry
 // "best_gbps" (bytes / min time). all_exact: every output identical to the reference, the
 // reference to lb::render_cpu (when checked) and the copy verified. Throws lb::Error when
 // CUDA is unusable or a parameter is invalid.
