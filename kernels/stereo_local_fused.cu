@@ -204,37 +204,21 @@ __global__ void __launch_bounds__(kBX* kBY) local_fused_fixed_kernel(const uchar
 }  // namespace
 
 void launch_local_fused(const LocalLaunch& a, cudaStream_t s) {
-  const uchar4* ref = a.ref;
-  const uchar4* oth = a.oth;
-  const int W = a.W, H = a.H, dir = a.dir;
-  const KernelParams& k = a.k;
-  u64* out = a.out;
   const dim3 block(kBX, kBY);
-  const int sm_count = a.sm_count;
-  const int tiles = ((W + kFT - 1) / kFT) * ((H + kFT - 1) / kFT);
-  // Enough blocks for ~4 per SM: split the disparities into batches when tiles are few.
-  const int want = std::max(1, (4 * std::max(sm_count, 1) + tiles - 1) / tiles);
-  const int batches = std::min(k.ndisp, want);
-  const int dpb = (k.ndisp + batches - 1) / batches;
-  const int z = (k.ndisp + dpb - 1) / dpb;
-  if (z > 1)
-    CUDA_CHECK_THROW(cudaMemsetAsync(out, 0xff, static_cast<std::size_t>(W) * H * sizeof(u64), s));
-  const dim3 gridf((W + kFT - 1) / kFT, (H + kFT - 1) / kFT, z);
+  const int tiles = ((a.W + kFT - 1) / kFT) * ((a.H + kFT - 1) / kFT);
+  const DisparityBatches z = disparity_batches(a, tiles, 4, 1, s);  // ~4 blocks per SM
+  const dim3 grid((a.W + kFT - 1) / kFT, (a.H + kFT - 1) / kFT, z.count);
   // A compile-time radius when there is one for k.radius, else the generic kernel.
   auto launch = [&](auto kernel, std::size_t smem) {
-    if (smem > 48 * 1024)
-      CUDA_CHECK_THROW(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(smem)));
-    kernel<<<gridf, block, smem, s>>>(ref, oth, W, H, dir, k, dpb, out);
-    CUDA_CHECK_LAUNCH();
+    launch_fused_kernel(kernel, grid, block, smem, a, z.per_batch, s);
   };
-  switch (k.radius) {
+  switch (a.k.radius) {
     case 8: launch(local_fused_fixed_kernel<8>, fixed_smem_bytes(8)); break;
     case 12: launch(local_fused_fixed_kernel<12>, fixed_smem_bytes(12)); break;
     case 16: launch(local_fused_fixed_kernel<16>, fixed_smem_bytes(16)); break;
     case 20: launch(local_fused_fixed_kernel<20>, fixed_smem_bytes(20)); break;
     case 24: launch(local_fused_fixed_kernel<24>, fixed_smem_bytes(24)); break;
-    default: launch(local_fused_kernel, fused_smem_bytes(k.radius)); break;
+    default: launch(local_fused_kernel, fused_smem_bytes(a.k.radius)); break;
   }
 }
 

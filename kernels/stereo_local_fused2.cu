@@ -171,33 +171,17 @@ bool local_packed_applies(const KernelParams& k, int smem_optin) {
 }
 
 void launch_local_fused_packed(const LocalLaunch& a, cudaStream_t s) {
-  const uchar4* ref = a.ref;
-  const uchar4* oth = a.oth;
-  const int W = a.W, H = a.H, dir = a.dir;
-  const KernelParams& k = a.k;
-  u64* out = a.out;
   const dim3 block(kBX, kBY);
-  const int sm_count = a.sm_count;
-  const int tiles = ((W + kFT - 1) / kFT) * ((H + kPTH - 1) / kPTH);
-  // Disparity batches of an even size (pairs): enough blocks for ~10 per SM, so the
-  // blocks (about 3 resident per SM) balance over the SMs; each batch beyond the first
-  // costs one atomicMin per pixel.
-  const int pairs = (k.ndisp + 1) / 2;
-  const int want = std::max(1, (10 * std::max(sm_count, 1) + tiles - 1) / tiles);
-  const int batches = std::min(pairs, want);
-  const int dpb = 2 * ((pairs + batches - 1) / batches);
-  const int z = (k.ndisp + dpb - 1) / dpb;
-  if (z > 1)
-    CUDA_CHECK_THROW(cudaMemsetAsync(out, 0xff, static_cast<std::size_t>(W) * H * sizeof(u64), s));
-  const dim3 gridp((W + kFT - 1) / kFT, (H + kPTH - 1) / kPTH, z);
+  const int tiles = ((a.W + kFT - 1) / kFT) * ((a.H + kPTH - 1) / kPTH);
+  // Disparity batches of an even size (pairs): enough blocks for ~10 per SM, so the blocks
+  // (about 3 resident per SM) balance over the SMs; each batch beyond the first costs one
+  // atomicMin per pixel.
+  const DisparityBatches z = disparity_batches(a, tiles, 10, 2, s);
+  const dim3 grid((a.W + kFT - 1) / kFT, (a.H + kPTH - 1) / kPTH, z.count);
   auto launch = [&](auto kernel, std::size_t smem) {
-    if (smem > 48 * 1024)
-      CUDA_CHECK_THROW(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(smem)));
-    kernel<<<gridp, block, smem, s>>>(ref, oth, W, H, dir, k, dpb, out);
-    CUDA_CHECK_LAUNCH();
+    launch_fused_kernel(kernel, grid, block, smem, a, z.per_batch, s);
   };
-  switch (k.radius) {
+  switch (a.k.radius) {
     case 8: launch(local_fused_packed_kernel<8>, packed_smem_bytes(8)); break;
     case 12: launch(local_fused_packed_kernel<12>, packed_smem_bytes(12)); break;
     case 16: launch(local_fused_packed_kernel<16>, packed_smem_bytes(16)); break;

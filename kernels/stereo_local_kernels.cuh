@@ -5,9 +5,11 @@
 // by .cu files only. The integer arithmetic is lightbench/stereo_local_math.hpp's.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
+#include "cuda_check.cuh"
 #include "cuda_util.hpp"
 #include "lightbench/stereo_local_math.hpp"
 #include "stereo_local_launch.hpp"
@@ -28,6 +30,35 @@ struct LocalLaunch {
   int sm_count;  // SMs of the device (batching of the fused kernels)
   u64* out;
 };
+
+// The fused kernels' grid over the disparities (gridDim.z): when the image has few tiles, the
+// disparities are split into batches so that a launch has about `blocks_per_sm` blocks per
+// SM; batch sizes are multiples of `step` (fused2 handles disparity pairs). With more than one
+// batch the batches atomicMin into `out`, which is first set to "no winner yet".
+struct DisparityBatches {
+  int per_batch, count;
+};
+inline DisparityBatches disparity_batches(const LocalLaunch& a, int tiles, int blocks_per_sm, int step,
+                                          cudaStream_t s) {
+  const int units = (a.k.ndisp + step - 1) / step;
+  const int want = std::max(1, (blocks_per_sm * std::max(a.sm_count, 1) + tiles - 1) / tiles);
+  const int per_batch = step * ((units + std::min(units, want) - 1) / std::min(units, want));
+  const DisparityBatches b{per_batch, (a.k.ndisp + per_batch - 1) / per_batch};
+  if (b.count > 1)
+    CUDA_CHECK_THROW(cudaMemsetAsync(a.out, 0xff, static_cast<std::size_t>(a.W) * a.H * sizeof(u64), s));
+  return b;
+}
+// Launches a fused kernel (ref, oth, W, H, dir, k, per_batch, out) with `smem` bytes of dynamic
+// shared memory, opting in beyond 48 KiB.
+template <class Kernel>
+void launch_fused_kernel(Kernel kernel, dim3 grid, dim3 block, std::size_t smem, const LocalLaunch& a,
+                         int per_batch, cudaStream_t s) {
+  if (smem > 48 * 1024)
+    CUDA_CHECK_THROW(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  kernel<<<grid, block, smem, s>>>(a.ref, a.oth, a.W, a.H, a.dir, a.k, per_batch, a.out);
+  CUDA_CHECK_LAUNCH();
+}
 
 // stereo_local_phases.cu: phase2 .. phase5 (planes in work[0..5], reserved here).
 void launch_local_phases(const LocalLaunch& a, LocalKernel v, DeviceBuffer (&work)[6], cudaStream_t s);
