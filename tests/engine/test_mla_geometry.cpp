@@ -13,20 +13,10 @@ using namespace lb;
 
 namespace {
 
-// The Raytrix R42 crop's calibration (../shared/data/plenoptic/raytrix-r42/sc2_klein.xml),
-// typed in so that the tests run without ../shared.
+// The Raytrix R42 crop's calibration (lb::raytrix_r42_calibration), optionally rotated.
 MlaGeometry raytrix_like(double rotation = 0.0) {
-  MlaGeometry g;
-  g.kind = MlaKind::Hexagonal;
-  g.offset = {17.759811322506, 14.905208990217};
-  g.diameter = 34.864704132080;
+  MlaGeometry g = raytrix_r42_calibration();
   g.rotation = rotation;
-  g.base_x = {1.0, 0.0};
-  g.base_y = {0.5, -0.866025388241};
-  g.sub_grid_base = {3.0, -1.732050776482};
-  g.types = {{{0.0, 0.0}, 1.0, 3.0}, {{1.0, 0.0}, 2.8, 4.0}, {{-1.0, 0.0}, 3.8, 100.0}};
-  g.tcp = 2.180962562561;
-  g.lens_border = 1.0;
   return g;
 }
 

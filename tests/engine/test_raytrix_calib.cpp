@@ -91,6 +91,25 @@ TEST_CASE("raytrix calib: the R42 crop's file lines up with its raw (when ../sha
     return;
   }
   const MlaGeometry g = load_raytrix_calibration(dir + "/sc2_klein.xml");
+  // lb::raytrix_r42_calibration, typed in for the tests and benchmarks, is this file's.
+  const MlaGeometry typed = raytrix_r42_calibration();
+  CHECK(typed.kind == g.kind);
+  for (const auto& [a, b] : {std::pair{typed.offset, g.offset}, std::pair{typed.base_x, g.base_x},
+                             std::pair{typed.base_y, g.base_y}, std::pair{typed.sub_grid_base, g.sub_grid_base}}) {
+    CHECK(a.x == doctest::Approx(b.x).epsilon(1e-9));
+    CHECK(a.y == doctest::Approx(b.y).epsilon(1e-9));
+  }
+  CHECK(typed.diameter == doctest::Approx(g.diameter).epsilon(1e-12));
+  CHECK(typed.rotation == g.rotation);
+  CHECK(typed.tcp == doctest::Approx(g.tcp).epsilon(1e-12));
+  CHECK(typed.lens_border == g.lens_border);
+  REQUIRE(typed.types.size() == g.types.size());
+  for (std::size_t k = 0; k < typed.types.size(); ++k) {
+    CHECK(typed.types[k].offset.x == g.types[k].offset.x);
+    CHECK(typed.types[k].offset.y == g.types[k].offset.y);
+    CHECK(typed.types[k].depth_min == doctest::Approx(g.types[k].depth_min));
+    CHECK(typed.types[k].depth_max == doctest::Approx(g.types[k].depth_max));
+  }
   CHECK(g.kind == MlaKind::Hexagonal);
   CHECK(g.diameter == doctest::Approx(34.864704132080).epsilon(1e-12));
   CHECK(g.tcp == doctest::Approx(2.180962562561));

@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
     }
   }
   try {
-    const lb::MlaGeometry g = lb::bench::r42_geometry();
+    const lb::MlaGeometry g = lb::raytrix_r42_calibration();
     lb::HexRunParams params = lb::default_hex_params(g);
     params.render.patch = patch;
     params.depth.patch = patch;

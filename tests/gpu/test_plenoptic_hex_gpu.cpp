@@ -319,7 +319,7 @@ TEST_CASE("hex gpu: bad input is refused in one line, nothing computed") {
 
 TEST_CASE("hex gpu: lb_bench_hex's report on a small R42-like raw: every pass exact, per-pixel figures") {
   LB_GPU_TEST_GUARD();
-  const MlaGeometry g = bench::r42_geometry();
+  const MlaGeometry g = raytrix_r42_calibration();
   HexRunParams params = default_hex_params(g);
   params.depth.window = 3;
   bench::HexBenchOptions o;

@@ -129,4 +129,9 @@ MlaFitResult fit_mla_offset_scored(const MlaGeometry& g, const ImageU8& raw);
 MlaGeometry load_raytrix_calibration(const std::string& path);
 MlaGeometry parse_raytrix_calibration(const std::string& xml_text, const std::string& name);
 
+// The Raytrix R42 crop's calibration (../shared/data/plenoptic/raytrix-r42/sc2_klein.xml) as
+// load_raytrix_calibration reads it (offset left as in the file), typed in once so that tests
+// and benchmarks run without ../shared; a test checks it against the file where present.
+MlaGeometry raytrix_r42_calibration();
+
 }  // namespace lb

@@ -24,9 +24,6 @@ struct HexBenchOptions {
   int device = 0;
 };
 
-// The R42 full frame's geometry (the R42 crop's calibration: diameter 34.86, Raytrix bases,
-// sub-grid and three lens types with their depth ranges, lens border 1).
-MlaGeometry r42_geometry();
 // A random RGB raw (seeded): speed does not depend on the content.
 ImageU8 bench_random_raw(int width, int height, std::uint64_t seed);
 
