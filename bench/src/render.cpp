@@ -111,27 +111,27 @@ class TouchedReads {
       return list;
     };
     const std::vector<int> rows = touched_set(tables.row_start, L.grid_ny, L.patch, L.lim, L.raw_h);
-    cols_ = touched_set(tables.col_start, L.grid_nx, L.patch, L.lim, L.raw_w);
-    for (int c = 0; c < L.raw_w; ++c) all_cols_.push_back(c);
-    for (int q = 0; q < (L.raw_w + 3) / 4; ++q) all_quads_.push_back(q);
-    for (int c : cols_)
-      if (quads_.empty() || quads_.back() != c / 4) quads_.push_back(c / 4);
-    n_rows_ = static_cast<int>(rows.size());
+    const std::vector<int> cols = touched_set(tables.col_start, L.grid_nx, L.patch, L.lim, L.raw_w);
+    std::vector<int> all_cols, quads, all_quads;
+    for (int c = 0; c < L.raw_w; ++c) all_cols.push_back(c);
+    for (int q = 0; q < (L.raw_w + 3) / 4; ++q) all_quads.push_back(q);
+    for (int c : cols)
+      if (quads.empty() || quads.back() != c / 4) quads.push_back(c / 4);
     d_rows_ = upload(rows);
-    d_cols_ = upload(cols_);
-    d_all_ = upload(all_cols_);
-    d_quads_ = upload(quads_);
-    d_all_quads_ = upload(all_quads_);
+    d_cols_ = upload(cols);
+    d_all_ = upload(all_cols);
+    d_quads_ = upload(quads);
+    d_all_quads_ = upload(all_quads);
   }
   // The floor the render row is measured against: the touched quads with 16-byte loads.
-  Row floor_row() { return read("floor: touched quads, 16 B loads", d_quads_, quads_.size(), true); }
+  Row floor_row() { return read("floor: touched quads, 16 B loads", d_quads_, true); }
   // --diag: all five reads.
   void diagnostics(Table& diag) {
-    diag.rows.push_back(read("diag: touched pixels, 4 B loads", d_cols_, cols_.size(), false));
-    diag.rows.push_back(read("diag: touched quads, 16 B loads", d_quads_, quads_.size(), true));
-    diag.rows.push_back(read("diag: touched quads, 16 B, column order", d_quads_, quads_.size(), true, 1));
-    diag.rows.push_back(read("diag: touched rows, 4 B loads", d_all_, all_cols_.size(), false));
-    diag.rows.push_back(read("diag: touched rows, 16 B loads", d_all_quads_, all_quads_.size(), true));
+    diag.rows.push_back(read("diag: touched pixels, 4 B loads", d_cols_, false));
+    diag.rows.push_back(read("diag: touched quads, 16 B loads", d_quads_, true));
+    diag.rows.push_back(read("diag: touched quads, 16 B, column order", d_quads_, true, 1));
+    diag.rows.push_back(read("diag: touched rows, 4 B loads", d_all_, false));
+    diag.rows.push_back(read("diag: touched rows, 16 B loads", d_all_quads_, true));
   }
 
  private:
@@ -140,22 +140,22 @@ class TouchedReads {
     CUDA_CHECK_THROW(cudaMemcpy(b.get(), v.data(), v.size() * 4, cudaMemcpyHostToDevice));
     return b;
   }
-  Row read(const std::string& label, const DeviceBuffer& idx, std::size_t n, bool wide, int column_major = 0) {
+  // One raster read: the touched rows, in each the columns (or quads) listed in idx.
+  Row read(const std::string& label, const DeviceBuffer& idx, bool wide, int column_major = 0) {
+    const int n_rows = static_cast<int>(d_rows_.size() / 4), n = static_cast<int>(idx.size() / 4);
     Row e;
     e.label = label;
     e.kernel = "diag";
-    e.bytes = static_cast<std::uint64_t>(n_rows_) * n * (wide ? 16 : 4);
+    e.bytes = static_cast<std::uint64_t>(n_rows) * static_cast<std::uint64_t>(n) * (wide ? 16 : 4);
     set_times(e, timer_.time([&] {
-      launch_raster_read(raw_.rgba, raw_.rgba_pitch, d_rows_.as<int>(), n_rows_, idx.as<int>(), static_cast<int>(n),
-                         wide, column_major, d_sink_.as<unsigned>(), s_);
+      launch_raster_read(raw_.rgba, raw_.rgba_pitch, d_rows_.as<int>(), n_rows, idx.as<int>(), n, wide, column_major,
+                         d_sink_.as<unsigned>(), s_);
     }));
     return e;
   }
   const RawDevice& raw_;
   detail::LaunchTimer& timer_;
   cudaStream_t s_;
-  int n_rows_ = 0;
-  std::vector<int> cols_, all_cols_, quads_, all_quads_;
   DeviceBuffer d_rows_, d_cols_, d_all_, d_quads_, d_all_quads_, d_sink_{16};
 };
 
