@@ -177,7 +177,7 @@ class MadCuda final : public MadEngine {
       const cudaStream_t s = stream_->get();
       it = states_
                .emplace(key, popt_.c2c ? detail::make_mad_pipeline_c2c(w, h, s)
-                                       : detail::make_mad_pipeline_r2c(w, h, popt_.batch_planes, popt_.callbacks, s))
+                                       : detail::make_mad_pipeline_r2c(w, h, popt_.batch_planes, popt_.callbacks, popt_.inverse, s))
                .first;
     }
     return *it->second;

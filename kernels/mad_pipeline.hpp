@@ -15,8 +15,10 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "cuda_util.hpp"
+#include "lightbench/engines/cuda.hpp"  // MadInverse
 #include "mad_launch.hpp"
 
 namespace lb::cuda::detail {
@@ -30,6 +32,8 @@ class MadFftPlan {
   // product, store = |EO| * scale as float; load_info / store_info: device pointers to
   // MadGaborLoadInfo / MadMagStoreInfo. Throws a one-line lb::Error when cuFFT cannot link them.
   MadFftPlan(int h, int w, int batch, cudaStream_t s, void* load_info, void* store_info);
+  // `rows` contiguous 1D C2C transforms of length w (the row inverses after MadColumnPass).
+  static std::unique_ptr<MadFftPlan> rows_c2c(int w, int rows, cudaStream_t s);
   ~MadFftPlan();
   MadFftPlan(const MadFftPlan&) = delete;
   MadFftPlan& operator=(const MadFftPlan&) = delete;
@@ -39,10 +43,39 @@ class MadFftPlan {
   int batch() const { return batch_; }
 
  private:
+  MadFftPlan() = default;
   cufftHandle plan_ = 0;
   std::size_t work_ = 0;
   int batch_ = 0;
 };
+
+// The r2c pipeline's fused column pass (kernels/mad_colfft.cu): for `planes` response planes
+// from r0 (plane q: response r0 + q / 2 of image q % 2), the products of the half spectra and
+// the log-Gabor table, inverted along y (unnormalised, exponent +) and written row-major to
+// resp + q w h; a batched row C2C (MadFftPlan::rows_c2c) completes each 2D inverse.
+class MadColumnPass {
+ public:
+  static constexpr int kMaxStages = 24;
+  // nullptr where h is not a product of 2, 3, 5 and 7 or two blocks' shared memory do not fit
+  // an SM (the caller keeps the cuFFT 2D inverse). gabor: the 20 row-major log-Gabor planes
+  // (launch_fill_gabor), copied tile-major on stream s (the caller may free them after s).
+  // columns: per block, 4 or 8; 0 = automatic.
+  static std::unique_ptr<MadColumnPass> make(int w, int h, const float* gabor, cudaStream_t s, int columns = 0);
+  void run(const float2* half, float2* resp, int r0, int planes, cudaStream_t s) const;
+  std::string describe() const;
+
+ private:
+  MadColumnPass() = default;
+  int w_ = 0, h_ = 0, cols_ = 0;
+  std::size_t smem_ = 0;
+  std::vector<int> radices_;
+  DeviceBuffer tw_;  // exp(+2 pi i k / h), k < h
+  DeviceBuffer tg_;  // the log-Gabor table, tile-major
+};
+// The radices (2-10, 12, 15, 16), ascending, of an n-point column transform with `cols`
+// columns a block: the fewest rounds of the block's threads over the stages (kernels/
+// mad_colfft.cu); empty when n has a prime factor past 7.
+std::vector<int> mad_column_radices(int n, int cols = 4);
 
 // Per-stage device times of one call: mark(stage) records an event that ends `stage` (the
 // time since the previous mark); a stage marked several times (one per batch) adds up.
@@ -106,7 +139,13 @@ class MadPipeline {
 // batch_planes: responses inverted per cuFFT batch (an even divisor of 40; 0: the largest
 // whose complex planes take at most half the L2, or 40 when even 2 do not fit). callbacks:
 // the products and magnitudes inside the inverse (cuFFT JIT callbacks), one batch of 40.
-std::unique_ptr<MadPipeline> make_mad_pipeline_r2c(int w, int h, int batch_planes, bool callbacks, cudaStream_t s);
+// inverse: lightbench/engines/cuda.hpp (MadInverse); the column pass falls back to the cuFFT 2D
+// inverses where MadColumnPass::make gives none.
+std::unique_ptr<MadPipeline> make_mad_pipeline_r2c(int w, int h, int batch_planes, bool callbacks, MadInverse inverse,
+                                                   cudaStream_t s);
+// MadInverse::Auto's choice: the column pass when two complex w x h planes take more than half
+// the L2.
+bool mad_auto_column_pass(int w, int h, std::size_t l2_bytes);
 std::unique_ptr<MadPipeline> make_mad_pipeline_c2c(int w, int h, cudaStream_t s);
 int mad_auto_batch_planes(int w, int h, std::size_t l2_bytes);
 

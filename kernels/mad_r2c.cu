@@ -265,7 +265,8 @@ __global__ void lo_kernel(const float* __restrict__ st, int w, int h, int nbx, i
 
 class R2cPipeline final : public MadPipeline {
  public:
-  R2cPipeline(int w_, int h_, int batch, bool callbacks, cudaStream_t s) : w(w_), h(h_), B(batch), cb(callbacks) {
+  R2cPipeline(int w_, int h_, int batch, bool callbacks, bool column_pass, cudaStream_t s)
+      : w(w_), h(h_), B(batch), cb(callbacks) {
     n = static_cast<std::size_t>(w) * h;
     nh = static_cast<std::size_t>(w / 2 + 1) * h;
     nbx = mad::block_count(w);
@@ -305,14 +306,23 @@ class R2cPipeline final : public MadPipeline {
       CUDA_CHECK_THROW(cudaMemcpy(store_info.get(), &si, sizeof si, cudaMemcpyHostToDevice));
       inv = std::make_unique<MadFftPlan>(h, w, B, s, load_info.get(), store_info.get());
     } else {
-      inv = std::make_unique<MadFftPlan>(h, w, B, CUFFT_C2C, s);
+      if (column_pass) {
+        col = MadColumnPass::make(w, h, gabor.as<float>(), s);
+        if (col) {  // the pass keeps its tiled copy
+          CUDA_CHECK_THROW(cudaStreamSynchronize(s));
+          gabor.release();
+        }
+      }
+      inv = col ? MadFftPlan::rows_c2c(w, h * B, s) : std::make_unique<MadFftPlan>(h, w, B, CUFFT_C2C, s);
     }
   }
   float* host_input() override { return host_in.as<float>(); }
   const float* hi() const override { return hi_.as<float>(); }
   const float* lo() const override { return lo_.as<float>(); }
   std::string describe() const override {
-    return cb ? "r2c, cuFFT callbacks" : "r2c, " + std::to_string(B) + " responses per inverse batch";
+    if (cb) return "r2c, cuFFT callbacks";
+    const std::string b = "r2c, " + std::to_string(B) + " responses per inverse batch";
+    return col ? b + ", fused column pass (" + col->describe() + ") + cuFFT rows" : b + ", cuFFT 2D inverses";
   }
 
   void run(MadStatsKernel sk, bool eight_bit, MadStageClock& clk, cudaStream_t s, double out[2]) override {
@@ -357,12 +367,19 @@ class R2cPipeline final : public MadPipeline {
       clk.mark("stats", B * 4 * N + B * nb * 12, s);
     }
     for (int q0 = 0; q0 < 2 * mad::kResponses && !cb; q0 += B) {
-      gabor_half_mul_kernel<<<mul_grid, kThreads, 0, s>>>(spec, gabor.as<float>(), resp.as<float2>(), w, h, q0 / 2,
-                                                          (q0 + B) / 2);
-      CUDA_CHECK_LAUNCH();
-      clk.mark("gabor_mul", 2 * H + (B / 2) * 4 * N + B * C, s);
-      inv->c2c(resp.get(), resp.get(), CUFFT_INVERSE);
-      clk.mark("gabor_inv", 2ull * B * C, s);
+      if (col) {  // products + column inverses in one kernel, then the row inverses
+        col->run(spec, resp.as<float2>(), q0 / 2, B, s);
+        clk.mark("gabor_col", 2 * H + (B / 2) * 4 * N + B * C, s);
+        inv->c2c(resp.get(), resp.get(), CUFFT_INVERSE);
+        clk.mark("gabor_row", 2ull * B * C, s);
+      } else {
+        gabor_half_mul_kernel<<<mul_grid, kThreads, 0, s>>>(spec, gabor.as<float>(), resp.as<float2>(), w, h, q0 / 2,
+                                                            (q0 + B) / 2);
+        CUDA_CHECK_LAUNCH();
+        clk.mark("gabor_mul", 2 * H + (B / 2) * 4 * N + B * C, s);
+        inv->c2c(resp.get(), resp.get(), CUFFT_INVERSE);
+        clk.mark("gabor_inv", 2ull * B * C, s);
+      }
       float* st = stats.as<float>() + static_cast<std::size_t>(q0) * nb * 3;
       if (sk == MadStatsKernel::Fused) {
         launch_mad_block_stats(sk, nullptr, resp.get(), inv_n, w, h, B, st, s);
@@ -395,7 +412,8 @@ class R2cPipeline final : public MadPipeline {
   std::size_t n = 0, nh = 0;
   dim3 det_grid, lo_grid;
   Stream side_;  // the detection branch (declared before the plans: csf_inv runs on it)
-  std::unique_ptr<MadFftPlan> fwd, csf_inv, inv;
+  std::unique_ptr<MadFftPlan> fwd, csf_inv, inv;  // inv: the 2D inverses, or the row inverses after `col`
+  std::unique_ptr<MadColumnPass> col;              // the fused column pass (null: cuFFT 2D inverses)
   DeviceBuffer img, real4, half4, csf, filt, gabor, resp, mag, stats, hi_, lo_, part_hi, part_lo, sums, done, lut,
       load_info, store_info;
   PinnedBuffer host_in, host_out;
@@ -403,24 +421,29 @@ class R2cPipeline final : public MadPipeline {
 
 }  // namespace
 
-std::unique_ptr<MadPipeline> make_mad_pipeline_r2c(int w, int h, int batch_planes, bool callbacks, cudaStream_t s) {
+bool mad_auto_column_pass(int w, int h, std::size_t l2_bytes) {
+  return 2 * static_cast<std::size_t>(w) * h * 8 > l2_bytes / 2;
+}
+
+std::unique_ptr<MadPipeline> make_mad_pipeline_r2c(int w, int h, int batch_planes, bool callbacks, MadInverse inverse,
+                                                   cudaStream_t s) {
   if (callbacks) {
     // The callbacks index the 40 planes with 32-bit offsets.
     if (static_cast<unsigned long long>(w) * h * 2 * mad::kResponses >= (1ull << 32))
       throw Error("MAD r2c with cuFFT callbacks: " + std::to_string(w) + "x" + std::to_string(h) +
                   " is too large (40 planes past 2^32 samples)");
-    return std::make_unique<R2cPipeline>(w, h, 2 * mad::kResponses, true, s);
+    return std::make_unique<R2cPipeline>(w, h, 2 * mad::kResponses, true, false, s);
   }
-  if (batch_planes == 0) {
-    int dev = 0, l2 = 0;
-    CUDA_CHECK_THROW(cudaGetDevice(&dev));
-    CUDA_CHECK_THROW(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-    batch_planes = mad_auto_batch_planes(w, h, static_cast<std::size_t>(l2));
-  }
+  int dev = 0, l2 = 0;
+  CUDA_CHECK_THROW(cudaGetDevice(&dev));
+  CUDA_CHECK_THROW(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+  if (batch_planes == 0) batch_planes = mad_auto_batch_planes(w, h, static_cast<std::size_t>(l2));
+  const bool column_pass = inverse == MadInverse::ColumnPass ||
+                           (inverse == MadInverse::Auto && mad_auto_column_pass(w, h, static_cast<std::size_t>(l2)));
   if (batch_planes < 2 || batch_planes % 2 != 0 || (2 * mad::kResponses) % batch_planes != 0)
     throw Error("MAD r2c pipeline: responses per inverse batch must be an even divisor of 40, not " +
                 std::to_string(batch_planes));
-  return std::make_unique<R2cPipeline>(w, h, batch_planes, false, s);
+  return std::make_unique<R2cPipeline>(w, h, batch_planes, false, column_pass, s);
 }
 
 }  // namespace lb::cuda::detail

@@ -151,6 +151,25 @@ MadFftPlan::MadFftPlan(int h, int w, int batch, cudaStream_t s, void* load_info,
   work_ = work;
 }
 
+std::unique_ptr<MadFftPlan> MadFftPlan::rows_c2c(int w, int rows, cudaStream_t s) {
+  auto p = std::unique_ptr<MadFftPlan>(new MadFftPlan());
+  int n[1] = {w};
+  std::size_t work = 0;
+  if (cufftEstimateMany(1, n, n, 1, w, n, 1, w, CUFFT_C2C, rows, &work) != CUFFT_SUCCESS) work = 0;
+  device_reserve(work, "the cuFFT plan");
+  const cufftResult r = cufftPlanMany(&p->plan_, 1, n, n, 1, w, n, 1, w, CUFFT_C2C, rows);
+  if (r != CUFFT_SUCCESS) {
+    device_unreserve(work);
+    p->plan_ = 0;
+    (void)cudaGetLastError();
+    CUFFT_CHECK_THROW(r);
+  }
+  p->work_ = work;
+  p->batch_ = rows;
+  CUFFT_CHECK_THROW(cufftSetStream(p->plan_, s));
+  return p;
+}
+
 MadFftPlan::~MadFftPlan() {
   if (plan_) {
     cufftDestroy(plan_);

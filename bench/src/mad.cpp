@@ -67,7 +67,7 @@ void time_metric(Row& e, MadEngine& ev, const detail::MadWorkload& wl, const std
 // per inverse batch is their sum): median, and the bytes it must move at least.
 void stage_rows(Table& t, MadEngine& ev, const detail::MadWorkload& wl, const std::string& label) {
   static const char* const order[] = {"upload", "lum",       "fwd",       "csf_fwd", "csf_inv", "detect",
-                                      "gabor_fwd", "gabor_mul", "gabor_inv", "stats",   "combine"};
+                                      "gabor_fwd", "gabor_mul", "gabor_inv", "gabor_col", "gabor_row", "stats", "combine"};
   for (const char* st : order) {
     const std::vector<TimingSample> hist = ev.timings().history(std::string("mad/stage/") + st);
     if (hist.empty()) continue;
@@ -112,8 +112,9 @@ Report bench_mad(const MadBenchOptions& o) {
   }
   auto cpu = make_mad_engine_cpu();
   auto gpu = cuda::make_mad_engine_cuda(o.device);
-  // The pipelines beside the default (r2c, inverse batch sized to the L2): the previous c2c
-  // one and r2c with fixed batches, each with fused statistics.
+  // The pipelines beside the default (r2c, inverse batch sized to the L2, automatic inverses):
+  // the older c2c one, r2c with either inverse forced and r2c with fixed batches, each with
+  // fused statistics.
   struct Alt {
     std::string label;
     cuda::MadPipelineOptions p;
@@ -121,6 +122,8 @@ Report bench_mad(const MadBenchOptions& o) {
   };
   std::vector<Alt> alts;
   alts.push_back({"cuda-c2c/fused", {true, 0}, nullptr});
+  alts.push_back({"cuda-r2c-2d/fused", {false, 0, false, cuda::MadInverse::Cufft2d}, nullptr});
+  alts.push_back({"cuda-r2c-col/fused", {false, 0, false, cuda::MadInverse::ColumnPass}, nullptr});
   for (int b : {2, 10, 40}) alts.push_back({"cuda-r2c-b" + std::to_string(b) + "/fused", {false, b}, nullptr});
   alts.push_back({"cuda-r2c-cb/fused", {false, 0, true}, nullptr});
   for (Alt& a : alts) a.e = cuda::make_mad_engine_cuda(o.device, a.p);
@@ -151,7 +154,7 @@ Report bench_mad(const MadBenchOptions& o) {
         continue;
       }
       entries.rows.push_back(e);
-      if (a.p.c2c || a.p.callbacks) stage_rows(stages, *a.e, wl, a.label);
+      if (a.p.c2c || a.p.callbacks || a.p.inverse != cuda::MadInverse::Auto) stage_rows(stages, *a.e, wl, a.label);
     }
     if (wl.name.rfind("I04", 0) == 0 || wl.name.rfind("I06", 0) == 0) continue;  // one stats run per size
     // Statistics kernel alone on 40 planes of that size (float input; fused also on complex).
@@ -201,8 +204,9 @@ Report bench_mad(const MadBenchOptions& o) {
   rep.preamble = {"timing: metric rows: the metric's own time (CUDA events on the GPU, wall clock on the CPU), " +
                       std::to_string(o.warmup) + " warm-up + " + std::to_string(o.reps) +
                       " runs (CPU: 3), median; stats rows: CUDA events around each launch",
-                  "cuda/<variant>: the r2c pipeline (inverse batch sized to the L2); cuda-c2c: the previous "
-                  "pipeline; cuda-r2c-b<B>: r2c with B responses per inverse batch; cuda-r2c-cb: r2c with the "
+                  "cuda/<variant>: the r2c pipeline (inverse batch sized to the L2; the inverses: fused column "
+                  "pass + cuFFT rows where two planes overflow half the L2, else cuFFT 2D); cuda-c2c: the older "
+                  "pipeline; cuda-r2c-2d / -col: r2c with cuFFT 2D inverses / the column pass; cuda-r2c-b<B>: r2c with B responses per inverse batch; cuda-r2c-cb: r2c with the "
                   "products and |EO| in cuFFT JIT callbacks",
                   "stages: CUDA events between the stages of the same timed runs (upload: not part of the "
                   "metric's time); MB: the bytes the stage must move at least",

@@ -43,13 +43,22 @@ std::unique_ptr<stereo::StereoEngine<stereo::LocalParams>> make_stereo_local_eng
 std::unique_ptr<MadEngine> make_mad_engine_cuda(int device = 0);
 // The device pipeline behind it (tests and `bench mad` compare them): r2c (default; real
 // transforms, fused detection, the log-Gabor inverses in batches of batch_planes responses,
-// 0 = sized to the L2) or c2c = the previous pipeline (complex transforms, one batch of 40).
+// 0 = sized to the L2; the inverses as MadInverse says) or c2c = the older pipeline (complex
+// transforms, one batch of 40).
 // callbacks (r2c): the log-Gabor products and |EO| inside one batch-40 inverse (cuFFT JIT
 // callbacks; the first run at a size throws a one-line lb::Error when cuFFT cannot link them).
+// r2c's inverses: cuFFT 2D transforms after a products kernel, or lightbench's fused column
+// pass (products + inverses along y, kernels/mad_colfft.cu) and cuFFT's contiguous row
+// inverses. Auto: the column pass where two complex planes overflow half the L2 (there the 2D
+// transforms stream each plane from DRAM several times: 1920x1080 on the H100, 2.82 -> 1.92
+// ms); the 2D transforms below (512x384: 0.238 vs 0.257 ms). A height with a prime factor past
+// 7 keeps the 2D transforms whatever is asked.
+enum class MadInverse { Auto, Cufft2d, ColumnPass };
 struct MadPipelineOptions {
   bool c2c = false;
   int batch_planes = 0;  // r2c: 0 or an even divisor of 40 (else lb::Error)
   bool callbacks = false;
+  MadInverse inverse = MadInverse::Auto;  // r2c without callbacks
 };
 std::unique_ptr<MadEngine> make_mad_engine_cuda(int device, const MadPipelineOptions& pipeline);
 struct MadPipelineInfo {
