@@ -371,19 +371,26 @@ TEST_CASE("bench mad: metric and statistics rows, JSON keys") {
   const bench::Report rep = bench::bench_mad(o);  // synthetic 512x384, 512x512, 1920x1080
   const bench::Table& entries = table(rep, "entries");
   // Per size: the CPU reference, every CUDA variant on the metric, the other pipelines (c2c,
-  // r2c with batches 2, 10, 40, and with callbacks unless cuFFT cannot link them: a note), five
-  // statistics rows.
+  // r2c with the 2D inverses and with the column pass forced, with batches 2, 10, 40, and with
+  // callbacks unless cuFFT cannot link them: a note), five statistics rows.
   const std::size_t sizes = sanitizer ? 1 : 3;
   std::size_t cb_rows = 0;
   for (const bench::Row& e : entries.rows) cb_rows += e.label == "cuda-r2c-cb/fused";
   for (const std::string& n : rep.notes) MESSAGE(n);
   CHECK((cb_rows == sizes || (cb_rows == 0 && rep.notes.size() == 1)));
-  CHECK(entries.rows.size() == sizes * (1 + cuda::mad_stats_variants().size() + 4 + 5) + cb_rows);
-  // Stages of the default (r2c: upload, lum, fwd, csf_inv, detect, gabor_mul, gabor_inv, stats,
-  // combine), of c2c (upload, csf_fwd, csf_inv, detect, gabor_fwd, gabor_mul, gabor_inv, stats,
-  // combine) and of the callbacks (r2c less gabor_mul) per size.
+  CHECK(entries.rows.size() == sizes * (1 + cuda::mad_stats_variants().size() + 6 + 5) + cb_rows);
+  // Stages of the default and of r2c with either inverse forced (upload, lum, fwd, csf_inv,
+  // detect, gabor_mul + gabor_inv or gabor_col + gabor_row, stats, combine), of c2c (upload,
+  // csf_fwd, csf_inv, detect, gabor_fwd, gabor_mul, gabor_inv, stats, combine) and of the
+  // callbacks (r2c less gabor_mul) per size.
   const bench::Table& stages = table(rep, "stages");
-  CHECK(stages.rows.size() == sizes * 18 + cb_rows * 8);
+  CHECK(stages.rows.size() == sizes * 36 + cb_rows * 8);
+  std::size_t col_rows = 0;
+  for (const bench::Row& e : stages.rows) {
+    const bench::Field* st = e.extra("stage");
+    col_rows += st && bench::value_text(st->value) == "gabor_col";
+  }
+  CHECK(col_rows == sizes + (sanitizer ? 0 : 1));  // the forced column pass per size; the default at 1920x1080
   for (const bench::Row& e : stages.rows) {
     CAPTURE(e.label);
     CHECK(e.reps == o.reps);
