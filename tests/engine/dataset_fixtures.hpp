@@ -15,19 +15,13 @@
 #include "lightbench/image_io.hpp"
 #include "lightbench/lightfield.hpp"
 #include "lightbench/stereo_io.hpp"
+#include "test_util.hpp"
 
 namespace lbt::ds {
 
 namespace fs = std::filesystem;
 
-inline std::string msg(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const lb::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using lbt::msg;  // test_util.hpp
 inline bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 inline bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == std::string::npos; }
 

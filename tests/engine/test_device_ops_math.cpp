@@ -20,13 +20,14 @@
 #include "lightbench/refocus_math.hpp"
 #include "lightbench/stereo_metrics.hpp"
 #include "lightbench/stereo_score_math.hpp"
+#include "test_util.hpp"
 
 using namespace lb;
 
 namespace {
 
-constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+using lbt::kInf;
+using lbt::kNaN;
 
 // ---- the code before the shared headers (oracles) ---------------------------------------
 double old_sample_bilinear(const ImageU8& img, double x, double y, int c) {

@@ -12,14 +12,15 @@
 
 #include "lightbench/evaluation.hpp"
 #include "lightbench/hci_metrics.hpp"
+#include "test_util.hpp"
 
 using namespace lb;
 using namespace lb::eval;
 
 namespace {
 
-constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+using lbt::kInf;
+using lbt::kNaN;
 
 ImageF image(int w, int h, const std::vector<float>& v) {
   ImageF m(w, h, 1);

@@ -11,14 +11,15 @@
 #include <vector>
 
 #include "lightbench/evaluation.hpp"
+#include "test_util.hpp"
 
 using namespace lb;
 using namespace lb::eval;
 
 namespace {
 
-constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+using lbt::kInf;
+using lbt::kNaN;
 
 bool invalid(float d) { return std::isnan(d) || std::isinf(d) || d < 0; }
 

@@ -38,7 +38,7 @@ HexGeneratorParams scene_params(const MlaGeometry& g, int w, int h) {
   return p;
 }
 
-double psnr(const ImageU8& a, const ImageU8& b, int border) {
+double psnr_border(const ImageU8& a, const ImageU8& b, int border) {
   double se = 0;
   long n = 0;
   for (int y = border; y < a.height - border; ++y)
@@ -158,9 +158,9 @@ TEST_CASE("hex render (CPU): in focus it matches the truth; out of focus it does
   const ImageU8 r = render_hex_cpu(s.raw, m, rp);
   REQUIRE(r.width == s.sharp.width);
   REQUIRE(r.height == s.sharp.height);
-  const double in_focus = psnr(r, s.sharp, 8);
+  const double in_focus = psnr_border(r, s.sharp, 8);
   rp.rings = 0;
-  const double one_lens = psnr(render_hex_cpu(s.raw, m, rp), s.sharp, 8);
+  const double one_lens = psnr_border(render_hex_cpu(s.raw, m, rp), s.sharp, 8);
   // The same scene through a rectangular grid of the same pitch (the existing path's model).
   PlenopticGrid rect;
   rect.nx = 15;
@@ -170,7 +170,7 @@ TEST_CASE("hex render (CPU): in focus it matches the truth; out of focus it does
   pr.mla = to_mla_geometry(rect);
   const HexScene sr = generate_hex_scene(pr);
   rp.rings = 1;
-  const double rect_focus = psnr(render_hex_cpu(sr.raw, MlaLayout(pr.mla), rp), sr.sharp, 8);
+  const double rect_focus = psnr_border(render_hex_cpu(sr.raw, MlaLayout(pr.mla), rp), sr.sharp, 8);
   MESSAGE("in-focus PSNR: hexagonal " << in_focus << " dB (one lens " << one_lens
                                       << " dB), rectangular at equal pitch " << rect_focus << " dB");
   CHECK(in_focus > 24.0);
@@ -181,7 +181,7 @@ TEST_CASE("hex render (CPU): in focus it matches the truth; out of focus it does
   p12.preview_patch = 12;
   const HexScene s12 = generate_hex_scene(p12);
   rp.patch = 12;
-  const double defocused = psnr(render_hex_cpu(s.raw, m, rp), s12.sharp, 12);
+  const double defocused = psnr_border(render_hex_cpu(s.raw, m, rp), s12.sharp, 12);
   CHECK(defocused < in_focus - 3.0);
   // Refused parameters.
   rp.patch = 30;
@@ -266,7 +266,7 @@ TEST_CASE("hex render (CPU): views and a rotated grid") {
   rp.view_x = 4.0f;
   rp.view_y = -3.0f;
   const ImageU8 shifted = render_hex_cpu(s.raw, m, rp);
-  CHECK(psnr(shifted, s.sharp, 8) > 24.0);
+  CHECK(psnr_border(shifted, s.sharp, 8) > 24.0);
   // A plane at 10 rendered at 8 is out of focus: the view moves it by v (1 - M / P) = 0.8 px
   // per 4 px of shift, so the two opposite views differ.
   auto q = p;
@@ -276,7 +276,7 @@ TEST_CASE("hex render (CPU): views and a rotated grid") {
   const ImageU8 right = render_hex_cpu(s10.raw, m, rp);
   rp.view_x = -4.0f;
   const ImageU8 left = render_hex_cpu(s10.raw, m, rp);
-  CHECK(psnr(left, right, 8) < psnr(shifted, render_hex_cpu(s.raw, m, HexRenderParams{8, -4.0f, 3.0f, 1, 6.0f}), 8));
+  CHECK(psnr_border(left, right, 8) < psnr_border(shifted, render_hex_cpu(s.raw, m, HexRenderParams{8, -4.0f, 3.0f, 1, 6.0f}), 8));
   // The grid rotated by 0.2 rad: the scene lives in the grid's frame, so the truth is the
   // same and the render matches it as well.
   auto r = p;
@@ -287,5 +287,5 @@ TEST_CASE("hex render (CPU): views and a rotated grid") {
   rp.patch = 8;
   const ImageU8 rot = render_hex_cpu(sr.raw, MlaLayout(r.mla), rp);
   REQUIRE(rot.width == sr.sharp.width);
-  CHECK(psnr(rot, sr.sharp, 8) > 24.0);
+  CHECK(psnr_border(rot, sr.sharp, 8) > 24.0);
 }

@@ -24,7 +24,7 @@ const PlenopticGrid kRect{15, 12, 24.0, 0.8, 1.2};  // 360 x 288: hex-small's pi
 
 // PSNR over pixels `border` from the edges; with `truth`, only those whose 7 x 7
 // neighbourhood is all `plane` (the in-focus plane's inside, away from occlusion edges).
-double psnr(const ImageU8& a, const ImageU8& b, int border, const ImageF* truth = nullptr, float plane = 0) {
+double psnr_inside(const ImageU8& a, const ImageU8& b, int border, const ImageF* truth = nullptr, float plane = 0) {
   REQUIRE(a.width == b.width);
   REQUIRE(a.height == b.height);
   double se = 0;
@@ -108,10 +108,10 @@ TEST_CASE("goal (a): in-focus render PSNR, hexagonal vs rectangular at equal pit
     CAPTURE(defocus);
     // One plane at the focus: the whole frame is in focus.
     const Pair one = scenes(true, defocus);
-    const double rect_default = psnr(render_rect(one.rect, 0), one.rect_sharp, kM);
-    const double rect_same = psnr(render_rect(one.rect, same_sigma), one.rect_sharp, kM);
-    const double hex_default = psnr(render_hex(one.hex, -1, 0), one.hex.sharp, kM);
-    const double hex_in_focus = psnr(render_hex(one.hex, kLensTypesInFocus, 0), one.hex.sharp, kM);
+    const double rect_default = psnr_inside(render_rect(one.rect, 0), one.rect_sharp, kM);
+    const double rect_same = psnr_inside(render_rect(one.rect, same_sigma), one.rect_sharp, kM);
+    const double hex_default = psnr_inside(render_hex(one.hex, -1, 0), one.hex.sharp, kM);
+    const double hex_in_focus = psnr_inside(render_hex(one.hex, kLensTypesInFocus, 0), one.hex.sharp, kM);
     MESSAGE("one plane at P = M = 8, defocus " << defocus << ": rectangular " << rect_default
                                                << " dB at its defaults (sigma D/5), " << rect_same
                                                << " dB at sigma D/7; hexagonal " << hex_default
@@ -123,9 +123,9 @@ TEST_CASE("goal (a): in-focus render PSNR, hexagonal vs rectangular at equal pit
     else CHECK(hex_in_focus > hex_default + 0.5);  // blurred type-2 lenses cost about 1 dB
     // hex-small's planes: the rectangle's inside (P = 8) at M = 8.
     const Pair three = scenes(false, defocus);
-    const double r3 = psnr(render_rect(three.rect, same_sigma), three.rect_sharp, kM, &three.rect.truth, 8.0f);
-    const double h3 = psnr(render_hex(three.hex, kLensTypesInFocus, 0), three.hex.sharp, kM, &three.hex.truth, 8.0f);
-    const double h3all = psnr(render_hex(three.hex, -1, 0), three.hex.sharp, kM, &three.hex.truth, 8.0f);
+    const double r3 = psnr_inside(render_rect(three.rect, same_sigma), three.rect_sharp, kM, &three.rect.truth, 8.0f);
+    const double h3 = psnr_inside(render_hex(three.hex, kLensTypesInFocus, 0), three.hex.sharp, kM, &three.hex.truth, 8.0f);
+    const double h3all = psnr_inside(render_hex(three.hex, -1, 0), three.hex.sharp, kM, &three.hex.truth, 8.0f);
     MESSAGE("hex-small's planes, the P = 8 rectangle: rectangular " << r3 << " dB (sigma D/7), hexagonal " << h3all
                                                                     << " dB (all), " << h3 << " dB (in focus)");
     CHECK(h3 >= r3 - 1.0);

@@ -22,14 +22,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string msg(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using lbt::msg;
 
 void write_text(const fs::path& p, const std::string& t) { std::ofstream(p) << t; }
 

@@ -3,13 +3,30 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "lightbench/error.hpp"
 #include "lightbench/image.hpp"
 
 namespace lbt {
+
+// What a call throws as lb::Error (its what()), or "" when it returns.
+inline std::string msg(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const lb::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Non-finite floats for the map and metric tests.
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 // A fresh directory under the system temp dir, removed when the object goes away.
 struct TempDir {
