@@ -21,6 +21,7 @@
 #include "lightbench/stereo_metrics.hpp"
 #include "lightbench/stereo_score_math.hpp"
 #include "test_util.hpp"
+#include "random_scoring_inputs.hpp"
 
 using namespace lb;
 
@@ -391,35 +392,8 @@ TEST_CASE("hci math: error value and border rules") {
 
 namespace {
 
-stereo::StereoGroundTruth random_stereo(int w, int h, std::uint64_t seed, int mask_channels, bool empty_masks) {
-  std::mt19937_64 rng(seed);
-  stereo::StereoGroundTruth gt;
-  gt.disparity = ImageF(w, h, 1);
-  for (auto& g : gt.disparity.data) {
-    const unsigned r = rng() % 30;
-    g = r < 4 ? 0.0f : r == 4 ? kNaN : r == 5 ? kInf : static_cast<float>(rng() % 16) + (rng() % 2 ? 0.5f : 0.0f);
-  }
-  if (!empty_masks)
-    for (ImageU8* m : {&gt.mask_nonocc, &gt.mask_all, &gt.mask_disc}) {
-      *m = ImageU8(w, h, mask_channels);
-      for (auto& b : m->data) {
-        const unsigned r = rng() % 4;
-        b = r == 0 ? 0 : r == 1 ? 128 : 255;
-      }
-    }
-  return gt;
-}
-
-ImageF random_estimate(const ImageF& gt, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  ImageF d(gt.width, gt.height, 1);
-  for (std::size_t i = 0; i < d.data.size(); ++i) {
-    const float g = std::isfinite(gt.data[i]) ? gt.data[i] : 3.0f;
-    const unsigned r = rng() % 40;
-    d.data[i] = r == 0 ? kNaN : r == 1 ? -kInf : g + static_cast<float>(static_cast<int>(rng() % 5) - 2) * 0.75f;
-  }
-  return d;
-}
+using lbt::random_estimate;
+using lbt::random_stereo;
 
 }  // namespace
 
