@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "cuda_check.cuh"
+#include "lightbench/mad_math.hpp"
 #include "mad_pipeline.hpp"
 
 namespace lb::cuda::detail {
@@ -205,7 +206,7 @@ __device__ __forceinline__ void idft(float2* v) {
 }
 
 // j / d for j < 2^31 in three instructions (Granlund-Montgomery round-up multiplier, made on
-// the host by mad_fast_div).
+// the host by fast_div).
 struct FastDiv {
   unsigned mul;
   int shift;
@@ -332,12 +333,12 @@ __global__ void __launch_bounds__(kColThreads, 2) gabor_column_inverse_kernel(
   }
 }
 
-// The row-major table (20 planes h x w) -> tile-major: plane r, tile t, [y][c], zero past w.
+// The row-major table (mad::kResponses planes h x w) -> tile-major: plane r, tile t, [y][c], zero past w.
 template <int C>
 __global__ void tile_gabor_kernel(const float* __restrict__ g, float* tg, int w, int h, int tiles) {
   const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const size_t per_plane = static_cast<size_t>(tiles) * h * C;
-  if (i >= per_plane * 20) return;
+  if (i >= per_plane * mad::kResponses) return;
   const size_t r = i / per_plane, j = i % per_plane;
   const int t = static_cast<int>(j / (static_cast<size_t>(h) * C)), k = static_cast<int>(j % (static_cast<size_t>(h) * C));
   const int y = k / C, x = t * C + k % C;
@@ -350,9 +351,12 @@ void set_smem(std::size_t bytes) {
                                         static_cast<int>(bytes)));
 }
 
-}  // namespace
-
-namespace {
+// The multiplier and shift of FastDiv for a divisor d >= 1 (exact for every j < 2^31).
+FastDiv fast_div(int d) {
+  int sh = 0;
+  while ((1ll << sh) < d) ++sh;
+  return {static_cast<unsigned>(((1ull << 32) * ((1ull << sh) - static_cast<unsigned>(d))) / d + 1), sh};
+}
 
 // Every way of writing m as a product of supported radices (non-increasing), into `best` when
 // it costs less: the rounds of the block's threads over the stages' butterflies (a round per
@@ -422,7 +426,7 @@ std::unique_ptr<MadColumnPass> MadColumnPass::make(int w, int h, const float* ga
   p->tw_.allocate(h * sizeof(float2), "the MAD column twiddles");
   CUDA_CHECK_THROW(cudaMemcpy(p->tw_.get(), tw.data(), h * sizeof(float2), cudaMemcpyHostToDevice));
   const int tiles = (w + c - 1) / c;
-  const std::size_t tiled = static_cast<std::size_t>(20) * tiles * h * c;
+  const std::size_t tiled = static_cast<std::size_t>(mad::kResponses) * tiles * h * c;
   p->tg_.allocate(tiled * sizeof(float), "the MAD tiled log-Gabor table");
   const unsigned blocks = static_cast<unsigned>((tiled + 255) / 256);
   if (c == 8) {
@@ -441,9 +445,7 @@ void MadColumnPass::run(const float2* half, float2* resp, int r0, int planes, cu
   int ns = 1;
   for (std::size_t i = 0; i < radices_.size(); ++i) {
     rad.r[i] = radices_[i];
-    int sh = 0;
-    while ((1ll << sh) < ns) ++sh;
-    rad.by_ns[i] = {static_cast<unsigned>(((1ull << 32) * ((1ull << sh) - static_cast<unsigned>(ns))) / ns + 1), sh};
+    rad.by_ns[i] = fast_div(ns);
     ns *= radices_[i];
   }
   const dim3 grid(planes, (w_ + cols_ - 1) / cols_);  // a tile's planes in a row: its spectrum stays in L2

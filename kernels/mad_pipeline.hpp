@@ -44,6 +44,9 @@ class MadFftPlan {
 
  private:
   MadFftPlan() = default;
+  // Plans `batch` contiguous transforms (basic layout) on stream s, its work area counted
+  // against the device limit; an allocation failure throws the device's one-line OOM message.
+  void plan_many(int rank, int* dims, int idist, int odist, cufftType type, int batch, cudaStream_t s);
   cufftHandle plan_ = 0;
   std::size_t work_ = 0;
   int batch_ = 0;

@@ -90,16 +90,20 @@ void launch_magnitude(const float2* c, float* m, float scale, std::size_t count,
   CUDA_CHECK_LAUNCH();
 }
 
-MadFftPlan::MadFftPlan(int h, int w, int batch, cufftType type, cudaStream_t s) : batch_(batch) {
+MadFftPlan::MadFftPlan(int h, int w, int batch, cufftType type, cudaStream_t s) {
   int dims[2] = {h, w};
   const int real = h * w, half = h * (w / 2 + 1);
-  const int idist = type == CUFFT_C2R ? half : real;
-  const int odist = type == CUFFT_R2C ? half : real;
+  plan_many(2, dims, type == CUFFT_C2R ? half : real, type == CUFFT_R2C ? half : real, type, batch, s);
+}
+
+void MadFftPlan::plan_many(int rank, int* dims, int idist, int odist, cufftType type, int batch, cudaStream_t s) {
+  batch_ = batch;
   // The plan's work area counts against the device limit (cuda_util.hpp) like a buffer.
   std::size_t work = 0;
-  if (cufftEstimateMany(2, dims, nullptr, 1, idist, nullptr, 1, odist, type, batch, &work) != CUFFT_SUCCESS) work = 0;
+  if (cufftEstimateMany(rank, dims, nullptr, 1, idist, nullptr, 1, odist, type, batch, &work) != CUFFT_SUCCESS)
+    work = 0;
   device_reserve(work, "the cuFFT plan");
-  const cufftResult r = cufftPlanMany(&plan_, 2, dims, nullptr, 1, idist, nullptr, 1, odist, type, batch);
+  const cufftResult r = cufftPlanMany(&plan_, rank, dims, nullptr, 1, idist, nullptr, 1, odist, type, batch);
   if (r != CUFFT_SUCCESS) {
     device_unreserve(work);
     plan_ = 0;
@@ -154,19 +158,7 @@ MadFftPlan::MadFftPlan(int h, int w, int batch, cudaStream_t s, void* load_info,
 std::unique_ptr<MadFftPlan> MadFftPlan::rows_c2c(int w, int rows, cudaStream_t s) {
   auto p = std::unique_ptr<MadFftPlan>(new MadFftPlan());
   int n[1] = {w};
-  std::size_t work = 0;
-  if (cufftEstimateMany(1, n, n, 1, w, n, 1, w, CUFFT_C2C, rows, &work) != CUFFT_SUCCESS) work = 0;
-  device_reserve(work, "the cuFFT plan");
-  const cufftResult r = cufftPlanMany(&p->plan_, 1, n, n, 1, w, n, 1, w, CUFFT_C2C, rows);
-  if (r != CUFFT_SUCCESS) {
-    device_unreserve(work);
-    p->plan_ = 0;
-    (void)cudaGetLastError();
-    CUFFT_CHECK_THROW(r);
-  }
-  p->work_ = work;
-  p->batch_ = rows;
-  CUFFT_CHECK_THROW(cufftSetStream(p->plan_, s));
+  p->plan_many(1, n, w, w, CUFFT_C2C, rows, s);  // basic layout: contiguous rows
   return p;
 }
 
