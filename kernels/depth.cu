@@ -2,7 +2,10 @@
 // Fig. 6): SAD over candidate patch sizes P = pmin..pmax, in three variants that compute
 // exactly the CPU reference (integer costs and an exact argmin, depth_math.hpp):
 //   * Original: one thread per output pixel, the patch-size loop outermost (the seed's
-//     extension of the rendering kernel); the body is lb::depth_cost itself.
+//     extension of the rendering kernel). By default (lim <= 3) its body is
+//     lb::depth_cost_table: the bounds and aperture tests come from a host-built neighbour
+//     table, so a sample costs a predicated load, its address and two SAD instructions
+//     (1.70x); DepthTuning::original_kernel = 1 runs lb::depth_cost itself, per-sample tests.
 //   * Sync / NoSync: the render's input-side mapping: a block covers `rows` output rows and
 //     a chunk of micro-image columns; each output row has (2lim+1)*M threads that walk the
 //     micro-images m of the row together, so that at every step the threads load contiguous
@@ -29,6 +32,7 @@
 
 #include "cuda_check.cuh"
 #include "depth_launch.hpp"
+#include "depth_writers.cuh"
 #include "lightbench/plenoptic_math.hpp"
 #include "lightbench/render_tables.hpp"
 
@@ -42,23 +46,14 @@ struct DParams {
   DepthLayout L;
   const int* cs;  // col_start [count][grid_nx]
   const int* rs;  // row_start [count][grid_ny]
+  const std::uint64_t* nb;  // neighbour entries [count][M][M] (null: lim > kDepthTableLim)
   const std::uint32_t* rgba;
   std::uint32_t pitch_w;  // words per raw row
   int chunk, rows;
+  int original_kernel;    // DepthTuning::original_kernel
   std::uint32_t* cost;    // cost volume (window > 1), else null
 };
 
-struct FloatSurfaceWriter {
-  cudaSurfaceObject_t surf;
-  __device__ __forceinline__ void put(int x, int y, float v) const { surf2Dwrite(v, surf, x * 4, y); }
-};
-struct FloatPitchedWriter {
-  std::uint8_t* ptr;
-  std::size_t pitch;
-  __device__ __forceinline__ void put(int x, int y, float v) const {
-    *reinterpret_cast<float*>(ptr + static_cast<std::size_t>(y) * pitch + static_cast<std::size_t>(x) * 4) = v;
-  }
-};
 struct NoWriter {};  // cost-volume passes write no map
 
 __device__ __forceinline__ std::uint32_t ld(const DParams& P, std::uint32_t row_off, int col) {
@@ -109,6 +104,50 @@ __global__ void __launch_bounds__(1024) depth_original_kernel(const DParams P, c
   int best_P = L.pmin;
   for (int q = 0; q < L.count(); ++q) {  // patch size: the outermost loop
     const std::uint32_t s = depth_cost<LIM>(L, T, load, x, y, q);
+    if constexpr (Fused) {
+      if (q == 0 || depth_better(depth_pack_sum(s), depth_pack_count(s), L.pmin + q,
+                                 depth_pack_sum(best), depth_pack_count(best), best_P)) {
+        best = s;
+        best_P = L.pmin + q;
+      }
+    } else {
+      P.cost[cost_index(L, q, x, y)] = s;
+    }
+  }
+  if constexpr (Fused) out.put(x, y, static_cast<float>(best_P));
+}
+
+// ---------------------------------------------------------------------------------------
+// Original from the neighbour table (the default for lim <= kDepthTableLim): the same pixel
+// per thread, its grid mask once, then per candidate one table entry (aperture mask, a', b')
+// and only the samples whose bit is set: lb::depth_cost_table, the same integers as
+// lb::depth_cost. The per-sample bounds and aperture tests were ~4 of every 5 instructions of
+// depth_original_kernel (162 M instructions at the seed workload, ncu).
+// ---------------------------------------------------------------------------------------
+// Registers: 64 at lim 2 (the loads of a candidate in flight together); capping them at 48 /
+// 40 / 32 (8 .. 16 blocks of 128) took 0.174 / 0.177 / 0.391 ms against 0.144 (H100).
+template <bool Fused, int LIM, class W>
+__global__ void __launch_bounds__(1024) depth_table_kernel(const DParams P, const W out) {
+  const DepthLayout& L = P.L;
+  const int idx = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (idx >= L.out_w * L.out_h) return;
+  const int y = idx / L.out_w, x = idx - y * L.out_w;
+  const int nx = x / L.patch, a = x - nx * L.patch;
+  const int ny = y / L.patch, b = y - ny * L.patch;
+  const DepthTables T{P.cs, P.rs, P.nb};
+  const std::uint32_t* const rgba = P.rgba;
+  const std::uint32_t pw = P.pitch_w;
+  // 32-bit word offsets (launch_depth checks that the raw fits).
+  auto load = [rgba, pw](int col, int row) {
+    return __ldg(rgba + (static_cast<std::uint32_t>(row) * pw + static_cast<std::uint32_t>(col)));
+  };
+  const std::uint64_t grid = depth_grid_mask(L, nx, ny);
+  const std::uint64_t* const nb = P.nb + depth_entry_index(L, 0, a, b);
+  const int stride = L.patch * L.patch;
+  std::uint32_t best = 0;
+  int best_P = L.pmin;
+  for (int q = 0; q < L.count(); ++q) {
+    const std::uint32_t s = depth_cost_table<LIM>(L, T, load, nx, ny, __ldg(nb + q * stride), grid, q);
     if constexpr (Fused) {
       if (q == 0 || depth_better(depth_pack_sum(s), depth_pack_count(s), L.pmin + q,
                                  depth_pack_sum(best), depth_pack_count(best), best_P)) {
@@ -342,6 +381,16 @@ void launch_variant(const DParams& P, RenderVariant v, int block, const W& w, cu
   if (v == RenderVariant::Original) {
     const long long total = static_cast<long long>(P.L.out_w) * P.L.out_h;
     const unsigned grid = static_cast<unsigned>((total + block - 1) / block);
+    if (P.nb != nullptr && P.original_kernel == 0) {
+      switch (P.L.lim) {
+        case 1: depth_table_kernel<Fused, 1, W><<<grid, block, 0, stream>>>(P, w); break;
+        case 2: depth_table_kernel<Fused, 2, W><<<grid, block, 0, stream>>>(P, w); break;
+        case 3: depth_table_kernel<Fused, 3, W><<<grid, block, 0, stream>>>(P, w); break;
+        default: throw Error("depth: no neighbour-table kernel for lim " + std::to_string(P.L.lim));
+      }
+      CUDA_CHECK_LAUNCH();
+      return;
+    }
     // lim as a template argument for the common neighbourhoods (unrolled loops), else generic.
     switch (P.L.lim) {
       case 1: depth_original_kernel<Fused, 1, W><<<grid, block, 0, stream>>>(P, w); break;
@@ -371,6 +420,26 @@ void launch_with_writer(const DParams& P, RenderVariant v, int block, const W& w
 
 }  // namespace
 
+std::vector<std::uint64_t> pack_depth_tables(const DepthTablesHost& t) {
+  const std::size_t nc = t.col_start.size(), nr = t.row_start.size();
+  std::vector<std::uint64_t> pack(t.neighbours.size() + (nc + nr + 1) / 2, 0u);
+  std::copy(t.neighbours.begin(), t.neighbours.end(), pack.begin());
+  auto* ints = reinterpret_cast<int*>(pack.data() + t.neighbours.size());
+  std::copy(t.col_start.begin(), t.col_start.end(), ints);
+  std::copy(t.row_start.begin(), t.row_start.end(), ints + nc);
+  return pack;
+}
+
+DepthTablesDevice depth_tables_on_device(const void* base, const DepthTablesHost& t) {
+  const auto* words = static_cast<const std::uint64_t*>(base);
+  const auto* ints = reinterpret_cast<const int*>(words + t.neighbours.size());
+  DepthTablesDevice d;
+  d.neighbours = t.neighbours.empty() ? nullptr : words;
+  d.col_start = ints;
+  d.row_start = ints + t.col_start.size();
+  return d;
+}
+
 std::size_t depth_scratch_bytes(const DepthLayout& L) {
   if (L.window <= 1) return 0;
   return static_cast<std::size_t>(L.count()) * L.out_w * L.out_h * 4;
@@ -397,6 +466,8 @@ void launch_depth(const DepthLayout& L, const DepthTablesDevice& T, const RawDev
   P.L = L;
   P.cs = T.col_start;
   P.rs = T.row_start;
+  P.nb = T.neighbours;
+  P.original_kernel = tuning.original_kernel;
   P.rgba = raw.rgba;
   P.pitch_w = static_cast<std::uint32_t>(raw.rgba_pitch / 4);
   P.cost = scratch;
@@ -414,147 +485,6 @@ void launch_depth(const DepthLayout& L, const DepthTablesDevice& T, const RawDev
   else
     launch_with_writer(P, variant, block, FloatPitchedWriter{static_cast<std::uint8_t*>(out.ptr), out.pitch},
                        stream);
-}
-
-// ---------------------------------------------------------------------------------------
-// All-in-focus render
-// ---------------------------------------------------------------------------------------
-namespace {
-
-struct AifArgs {
-  AifLayout L;
-  AifTablesDevice T;
-  const std::uint32_t* rgba;
-  std::uint32_t pitch_w;  // words per raw row
-  const std::uint8_t* depth;
-  std::size_t depth_pitch;
-};
-struct RgbaSurfaceWriter {
-  cudaSurfaceObject_t surf;
-  __device__ __forceinline__ void put(int x, int y, std::uint32_t v) const { surf2Dwrite(v, surf, x * 4, y); }
-};
-struct RgbaPitchedWriter {
-  std::uint8_t* ptr;
-  std::size_t pitch;
-  __device__ __forceinline__ void put(int x, int y, std::uint32_t v) const {
-    *reinterpret_cast<std::uint32_t*>(ptr + static_cast<std::size_t>(y) * pitch + static_cast<std::size_t>(x) * 4) = v;
-  }
-};
-
-template <class W>
-__global__ void aif_kernel(AifArgs A, W out) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  const AifLayout& L = A.L;
-  if (x >= L.out_w || y >= L.out_h) return;
-  const float dv = *reinterpret_cast<const float*>(A.depth + static_cast<std::size_t>(y) * A.depth_pitch +
-                                                   static_cast<std::size_t>(x) * 4);
-  const int P = clamp_int(static_cast<int>(dv), L.pmin, L.pmax);
-  const int q = P - L.pmin;
-  const int nx = x / L.patch, a = x % L.patch;
-  const int ny = y / L.patch, b = y % L.patch;
-  const RenderLayout RL{L.grid_nx, L.grid_ny, P, L.lim, L.raw_w, L.raw_h, 0, 0};
-  const RenderTables RT{A.T.col_start + q * L.grid_nx, A.T.row_start + q * L.grid_ny, A.T.wx + q * L.stride,
-                        A.T.wy + q * L.stride};
-  const std::uint32_t* rgba = A.rgba;
-  const std::uint32_t pw = A.pitch_w;
-  auto load = [rgba, pw](int col, int row) { return __ldg(rgba + static_cast<std::uint32_t>(row) * pw + col); };
-  out.put(x, y, render_pixel(RL, RT, load, nx * P + depth_scaled(a, P, L.patch), ny * P + depth_scaled(b, P, L.patch)));
-}
-
-template <class W>
-__global__ void copy_map_kernel(const std::uint8_t* src, std::size_t pitch, int w, int h, W out) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= w || y >= h) return;
-  out.put(x, y, *reinterpret_cast<const float*>(src + static_cast<std::size_t>(y) * pitch + static_cast<std::size_t>(x) * 4));
-}
-
-}  // namespace
-
-AifTablesHost build_aif_tables(const PlenopticGrid& grid, const RenderParams& render, const DepthParams& depth,
-                               int raw_w, int raw_h) {
-  validate(depth, grid);
-  AifTablesHost h;
-  AifLayout& L = h.layout;
-  L.grid_nx = grid.nx;
-  L.grid_ny = grid.ny;
-  L.patch = depth.patch;
-  L.pmin = depth.pmin;
-  L.pmax = depth.pmax;
-  L.lim = render.lim;
-  L.raw_w = raw_w;
-  L.raw_h = raw_h;
-  L.out_w = grid.nx * depth.patch;
-  L.out_h = grid.ny * depth.patch;
-  L.stride = (2 * render.lim + 1) * depth.pmax;
-  const int count = L.count();
-  std::vector<RenderTablesHost> t;
-  std::uint64_t touched = 0;
-  for (int P = depth.pmin; P <= depth.pmax; ++P) {
-    RenderParams rp = render;
-    rp.patch = P;
-    t.push_back(build_render_tables(grid, rp, raw_w, raw_h));  // validates
-    touched = std::max(touched, render_touched_pixels(t.back()));
-  }
-  h.cs_off = 0;
-  h.rs_off = static_cast<std::size_t>(count) * grid.nx;
-  h.wx_off = h.rs_off + static_cast<std::size_t>(count) * grid.ny;
-  h.wy_off = h.wx_off + static_cast<std::size_t>(count) * L.stride;
-  h.pack.assign(h.wy_off + static_cast<std::size_t>(count) * L.stride, 0u);
-  for (int q = 0; q < count; ++q) {
-    const RenderTablesHost& r = t[static_cast<std::size_t>(q)];
-    for (int i = 0; i < grid.nx; ++i) h.pack[h.cs_off + static_cast<std::size_t>(q) * grid.nx + i] = static_cast<std::uint32_t>(r.col_start[static_cast<std::size_t>(i)]);
-    for (int i = 0; i < grid.ny; ++i) h.pack[h.rs_off + static_cast<std::size_t>(q) * grid.ny + i] = static_cast<std::uint32_t>(r.row_start[static_cast<std::size_t>(i)]);
-    std::copy(r.wx.begin(), r.wx.end(), h.pack.begin() + static_cast<std::ptrdiff_t>(h.wx_off + static_cast<std::size_t>(q) * L.stride));
-    std::copy(r.wy.begin(), r.wy.end(), h.pack.begin() + static_cast<std::ptrdiff_t>(h.wy_off + static_cast<std::size_t>(q) * L.stride));
-  }
-  h.bytes = touched * 4 + static_cast<std::uint64_t>(L.out_w) * L.out_h * 8;
-  return h;
-}
-
-void launch_aif(const AifLayout& L, const AifTablesDevice& T, const RawDevice& raw, const float* depth,
-                std::size_t depth_pitch, const OutputDevice& out, cudaStream_t stream) {
-  LB_REQUIRE(L.patch >= 1 && L.pmin >= 1 && L.pmin <= L.pmax && L.pmax <= kMaxPatch && L.lim >= 0 &&
-                 L.lim <= kMaxLim && L.stride == (2 * L.lim + 1) * L.pmax && L.out_w == L.grid_nx * L.patch &&
-                 L.out_h == L.grid_ny * L.patch,
-             "all-in-focus: inconsistent layout");
-  LB_REQUIRE(raw.width == L.raw_w && raw.height == L.raw_h && raw.rgba && raw.rgba_pitch % 4 == 0,
-             "all-in-focus: raw on the device does not match the tables");
-  LB_REQUIRE(depth != nullptr && depth_pitch >= static_cast<std::size_t>(L.out_w) * 4, "all-in-focus: no depth map");
-  AifArgs A{};
-  A.L = L;
-  A.T = T;
-  A.rgba = raw.rgba;
-  A.pitch_w = static_cast<std::uint32_t>(raw.rgba_pitch / 4);
-  A.depth = reinterpret_cast<const std::uint8_t*>(depth);
-  A.depth_pitch = depth_pitch;
-  const dim3 block(32, 8), grid((L.out_w + 31) / 32, (L.out_h + 7) / 8);
-  if (out.kind == OutputDevice::Kind::Surface) {
-    LB_REQUIRE(out.surface != 0, "all-in-focus: no output target");
-    aif_kernel<<<grid, block, 0, stream>>>(A, RgbaSurfaceWriter{out.surface});
-  } else {
-    LB_REQUIRE(out.ptr != nullptr && out.pitch >= static_cast<std::size_t>(L.out_w) * 4 && out.pitch % 4 == 0,
-               "all-in-focus: output pitch too small");
-    aif_kernel<<<grid, block, 0, stream>>>(A, RgbaPitchedWriter{static_cast<std::uint8_t*>(out.ptr), out.pitch});
-  }
-  CUDA_CHECK_LAUNCH();
-}
-
-void launch_copy_map(const float* src, std::size_t src_pitch, int w, int h, const OutputDevice& out,
-                     cudaStream_t stream) {
-  const dim3 block(32, 8), grid((w + 31) / 32, (h + 7) / 8);
-  const auto* s = reinterpret_cast<const std::uint8_t*>(src);
-  if (out.kind == OutputDevice::Kind::Surface) {
-    LB_REQUIRE(out.surface != 0, "depth: no output target");
-    copy_map_kernel<<<grid, block, 0, stream>>>(s, src_pitch, w, h, FloatSurfaceWriter{out.surface});
-  } else {
-    LB_REQUIRE(out.ptr != nullptr && out.pitch >= static_cast<std::size_t>(w) * 4, "depth: output pitch too small");
-    CUDA_CHECK_THROW(cudaMemcpy2DAsync(out.ptr, out.pitch, src, src_pitch, static_cast<std::size_t>(w) * 4,
-                                       static_cast<std::size_t>(h), cudaMemcpyDeviceToDevice, stream));
-    return;
-  }
-  CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace lb::cuda::detail

@@ -1,6 +1,6 @@
 #pragma once
 // Internal interface between the host code of lb_kernels (backend, bench) and the depth
-// kernels in depth.cu. CUDA runtime types only, no device code.
+// kernels in depth.cu (the all-in-focus render in depth_aif.cu). CUDA runtime types only.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -16,9 +16,14 @@ namespace lb::cuda::detail {
 
 // The depth tables in device memory (same layout as lb::DepthTables).
 struct DepthTablesDevice {
-  const int* col_start = nullptr;  // [count][grid_nx]
-  const int* row_start = nullptr;  // [count][grid_ny]
+  const int* col_start = nullptr;            // [count][grid_nx]
+  const int* row_start = nullptr;            // [count][grid_ny]
+  const std::uint64_t* neighbours = nullptr;  // [count][M][M], or null (lim > kDepthTableLim)
 };
+// The host tables in one buffer for one upload: the neighbour entries (8-byte aligned first),
+// then col_start and row_start. depth_tables_on_device() points into a copy of it at base.
+std::vector<std::uint64_t> pack_depth_tables(const DepthTablesHost& t);
+DepthTablesDevice depth_tables_on_device(const void* base, const DepthTablesHost& t);
 
 // Device scratch a launch needs: the cost volume (count x out_h x out_w uint32) when the
 // aggregation window is larger than 1, else 0 bytes.

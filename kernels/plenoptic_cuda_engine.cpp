@@ -310,8 +310,8 @@ class PlenopticCudaEngine final : public PlenopticEngine {
                       p.aperture == depth_params_.aperture;
     if (same) return;
     DepthTablesHost t = build_depth_tables(g, p, raw_w_, raw_h_);  // throws when invalid
-    const std::size_t nc = t.col_start.size(), nr = t.row_start.size();
-    const std::size_t bytes = (nc + nr) * 4;
+    const std::vector<std::uint64_t> pack = pack_depth_tables(t);
+    const std::size_t bytes = pack.size() * 8;
     const cudaStream_t s = stream_->get();
     CUDA_CHECK_THROW(cudaStreamSynchronize(s));  // queued passes may read the old tables
     depth_valid_ = false;
@@ -320,12 +320,9 @@ class PlenopticCudaEngine final : public PlenopticEngine {
     depth_tables_ = std::move(t);
     depth_grid_ = g;
     depth_params_ = p;
-    std::vector<int> pack(depth_tables_.col_start);
-    pack.insert(pack.end(), depth_tables_.row_start.begin(), depth_tables_.row_start.end());
     CUDA_CHECK_THROW(cudaMemcpyAsync(depth_table_dev_.get(), pack.data(), bytes, cudaMemcpyHostToDevice, s));
     CUDA_CHECK_THROW(cudaStreamSynchronize(s));  // pack is a local
-    depth_dev_tables_.col_start = depth_table_dev_.as<int>();
-    depth_dev_tables_.row_start = depth_table_dev_.as<int>() + nc;
+    depth_dev_tables_ = depth_tables_on_device(depth_table_dev_.get(), depth_tables_);
     depth_valid_ = true;
   }
 

@@ -39,6 +39,7 @@ std::vector<DepthBenchVariant> default_depth_variants() {
   using V = RenderVariant;
   return {
       {"original", V::Original, {}},
+      {"original tests", V::Original, {0, 0, 0, 1}},
       {"sync", V::Sync, {}},
       {"nosync", V::NoSync, {}},
       {"original block=256", V::Original, {256, 0, 0}},
@@ -77,13 +78,10 @@ Report bench_depth(const ImageU8& raw_in, const PlenopticGrid& grid, const Depth
   RawDevice raw;
   cuda::detail::upload_raw(raw_in, d_rgba, d_rgb, raw, s);
 
-  std::vector<int> pack(tables.col_start);
-  pack.insert(pack.end(), tables.row_start.begin(), tables.row_start.end());
-  DeviceBuffer d_tables(pack.size() * 4);
-  CUDA_CHECK_THROW(cudaMemcpy(d_tables.get(), pack.data(), pack.size() * 4, cudaMemcpyHostToDevice));
-  cuda::detail::DepthTablesDevice dt;
-  dt.col_start = d_tables.as<int>();
-  dt.row_start = d_tables.as<int>() + tables.col_start.size();
+  const std::vector<std::uint64_t> pack = cuda::detail::pack_depth_tables(tables);
+  DeviceBuffer d_tables(pack.size() * 8);
+  CUDA_CHECK_THROW(cudaMemcpy(d_tables.get(), pack.data(), pack.size() * 8, cudaMemcpyHostToDevice));
+  const cuda::detail::DepthTablesDevice dt = cuda::detail::depth_tables_on_device(d_tables.get(), tables);
   DeviceBuffer d_scratch(std::max<std::size_t>(16, cuda::detail::depth_scratch_bytes(L)));
 
   const std::size_t ow = static_cast<std::size_t>(L.out_w), oh = static_cast<std::size_t>(L.out_h);

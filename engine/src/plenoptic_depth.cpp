@@ -99,6 +99,14 @@ DepthTablesHost build_depth_tables(const PlenopticGrid& g, const DepthParams& p,
     starts(t.col_start, g.nx, g.ox, g.pitch, P);
     starts(t.row_start, g.ny, g.oy, g.pitch, P);
   }
+  const DepthLayout& L = t.layout;
+  if (L.lim <= kDepthTableLim) {
+    t.neighbours.resize(static_cast<std::size_t>(L.count()) * L.patch * L.patch);
+    for (int q = 0; q < L.count(); ++q)
+      for (int b = 0; b < L.patch; ++b)
+        for (int a = 0; a < L.patch; ++a)
+          t.neighbours[static_cast<std::size_t>(depth_entry_index(L, q, a, b))] = depth_neighbour_entry(L, q, a, b);
+  }
   return t;
 }
 

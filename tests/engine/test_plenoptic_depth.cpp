@@ -288,3 +288,70 @@ TEST_CASE("depth parameter validation gives one-line errors naming the parameter
   // The raw must hold the grid.
   CHECK_THROWS_AS(build_depth_tables(g, DepthParams{}, 100, 100), Error);
 }
+
+TEST_CASE("the neighbour-table cost equals the reference cost at every pixel and candidate") {
+  // The GPU's default Original computes lb::depth_cost_table; it must give depth_cost's very
+  // integers (s and n) everywhere: grid borders, clamped raw borders, apertures from none to
+  // all, P below and above M, every tabulated lim.
+  struct Case {
+    PlenopticGrid g;
+    int M, pmin, pmax, lim;
+    float aperture;
+  };
+  const Case cases[] = {
+      {{7, 5, 13.3, 0.5, 1.25}, 5, 3, 9, 1, 1.0f},   {{11, 7, 19.4, 1.5, 0.25}, 11, 7, 14, 2, 0.8f},
+      {{5, 9, 23.75, 0.0, 0.5}, 7, 4, 19, 3, 1.5f},  {{13, 3, 15.5, 2.25, 0.0}, 4, 2, 6, 2, 0.6f},
+      {{1, 1, 21.5, 0.5, 0.5}, 6, 4, 8, 1, 1.0f},    {{9, 8, 17.6, 0.0, 3.5}, 3, 2, 17, 2, 1.0f},
+      {{6, 4, 12.25, 0.25, 0.75}, 9, 5, 12, 3, 0.1f}, {{4, 6, 16.0, 0.0, 0.0}, 8, 8, 8, 3, 1.2f},
+  };
+  std::uint64_t seed = 40;
+  for (const Case& c : cases) {
+    DepthParams p;
+    p.patch = c.M;
+    p.pmin = c.pmin;
+    p.pmax = c.pmax;
+    p.lim = c.lim;
+    p.aperture = c.aperture;
+    const int w = static_cast<int>(c.g.ox + c.g.nx * c.g.pitch) + 3, h = static_cast<int>(c.g.oy + c.g.ny * c.g.pitch) + 2;
+    const ImageU8 raw = to_rgba(lbt::random_image(w, h, 3, ++seed));
+    const DepthTablesHost t = build_depth_tables(c.g, p, raw.width, raw.height);
+    const DepthLayout& L = t.layout;
+    REQUIRE(t.neighbours.size() == static_cast<std::size_t>(L.count()) * L.patch * L.patch);
+    const DepthTables T = t.view();
+    auto load = [&raw](int col, int row) {
+      std::uint32_t v = 0;
+      for (int k = 0; k < 4; ++k) v |= static_cast<std::uint32_t>(raw.at(col, row, k)) << (8 * k);
+      return v;
+    };
+    std::uint64_t bad = 0, checked = 0, with_samples = 0;
+    for (int y = 0; y < L.out_h; ++y)
+      for (int x = 0; x < L.out_w; ++x) {
+        const int nx = x / L.patch, ny = y / L.patch, a = x % L.patch, b = y % L.patch;
+        const std::uint64_t grid = depth_grid_mask(L, nx, ny);
+        for (int q = 0; q < L.count(); ++q) {
+          const std::uint64_t e = T.neighbours[depth_entry_index(L, q, a, b)];
+          const std::uint32_t want = depth_cost(L, T, load, x, y, q);
+          std::uint32_t got = 0;
+          switch (c.lim) {
+            case 1: got = depth_cost_table<1>(L, T, load, nx, ny, e, grid, q); break;
+            case 2: got = depth_cost_table<2>(L, T, load, nx, ny, e, grid, q); break;
+            default: got = depth_cost_table<3>(L, T, load, nx, ny, e, grid, q); break;
+          }
+          bad += got != want;
+          ++checked;
+          with_samples += depth_pack_count(want) > 0;
+        }
+      }
+    CHECK_MESSAGE(bad == 0, "grid " << c.g.nx << "x" << c.g.ny << " lim " << c.lim << ": " << bad << " of "
+                                    << checked << " costs differ");
+    if (c.g.nx > 1 && c.aperture >= 0.8f) CHECK(with_samples > checked / 2);  // real sums
+  }
+  // Past kDepthTableLim no table is built (the GPU runs the per-sample kernel).
+  DepthParams p4;
+  p4.patch = 6;
+  p4.pmin = 3;
+  p4.pmax = 10;
+  p4.lim = 4;
+  CHECK(build_depth_tables({9, 7, 14.25, 0.5, 0.5}, p4, 140, 110).neighbours.empty());
+  CHECK(build_depth_tables({9, 7, 14.25, 0.5, 0.5}, p4, 140, 110).view().neighbours == nullptr);
+}

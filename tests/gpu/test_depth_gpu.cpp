@@ -76,10 +76,12 @@ std::vector<DepthCase> cases() {
 void check_all_variants(PlenopticEngine& gpu, const ImageU8& raw, const DepthCase& c, const ImageF& want,
                         const std::string& what) {
   gpu.set_raw(raw);
-  const std::vector<cuda::DepthTuning> shapes = {{}, {64, 2, 3}, {0, 5, 2}, {0, 1, 1}};
+  // Shape 4: the Original with the per-sample tests (original_kernel 1) where the default is
+  // the neighbour-table kernel (lim <= 3).
+  const std::vector<cuda::DepthTuning> shapes = {{}, {64, 2, 3}, {0, 5, 2}, {0, 1, 1}, {96, 0, 0, 1}};
   for (const RenderVariant v : all_render_variants())
     for (std::size_t k = 0; k < shapes.size(); ++k) {
-      if (v == RenderVariant::Original && k > 1) continue;
+      if (v == RenderVariant::Original ? k == 2 || k == 3 : k == 4) continue;
       cuda::set_depth_tuning(gpu, shapes[k]);
       DepthConfig cfg;
       cfg.variant = v;

@@ -51,6 +51,8 @@ struct DepthLayout {
 struct DepthTables {
   const int* col_start;  // [count][grid_nx]: floor(ox + n*D + (D-P)/2 + 0.5)
   const int* row_start;  // [count][grid_ny]
+  // [count][M][M] depth_neighbour_entry (depth_entry_index), or null (lim > kDepthTableLim).
+  const std::uint64_t* neighbours = nullptr;
 };
 
 LB_HD int depth_imin(int a, int b) { return a < b ? a : b; }
@@ -80,6 +82,15 @@ LB_HD std::uint32_t depth_sad(std::uint32_t p, std::uint32_t q) {
     s += static_cast<std::uint32_t>(a > b ? a - b : b - a);
   }
   return s;
+#endif
+}
+
+// acc + depth_sad(p, q) (on the device the dot product's own accumulator: one instruction less).
+LB_HD std::uint32_t depth_sad_acc(std::uint32_t p, std::uint32_t q, std::uint32_t acc) {
+#if defined(__CUDA_ARCH__)
+  return __dp4a(__vabsdiffu4(p, q), 0x00010101u, acc);
+#else
+  return acc + depth_sad(p, q);
 #endif
 }
 
@@ -136,6 +147,103 @@ LB_HD std::uint32_t depth_cost(const DepthLayout& L, const DepthTables& T, Load 
     }
   }
   return depth_pack(s, n);
+}
+
+// ---- The neighbour table: the same cost with the per-sample tests done once ------------
+// depth_cost tests, for each of the (2 lim + 1)^2 neighbours, that it lies inside the grid
+// and inside the aperture: integer tests that cost more instructions than the sample itself.
+// The aperture test depends only on (q, a, b), so the host tabulates it once per layout
+// (depth_neighbour_entry, lim <= kDepthTableLim: a 64-bit word per (q, a, b), with the scaled
+// offsets a' and b' beside the mask); the grid test depends only on the micro-image (nx, ny)
+// (depth_grid_mask, once per pixel). depth_cost_table then loads only the samples whose bit is
+// set in their AND, and n is its population count: the same (s, n) as depth_cost.
+// Bit of neighbour (i, j): (j + lim) * (2 lim + 1) + (i + lim).
+constexpr int kDepthTableLim = 3;  // 7 x 7 = 49 mask bits
+LB_HD int depth_bit(int i, int j, int lim) { return (j + lim) * (2 * lim + 1) + (i + lim); }
+// Entry of candidate q at output offset (a, b): the aperture mask in bits 0..48 (the main
+// micro-image's bit clear), a' in bits 50..55, b' in bits 56..61 (a' < P <= kMaxPatch = 64).
+LB_HD std::uint64_t depth_neighbour_entry(const DepthLayout& L, int q, int a, int b) {
+  const int P = L.pmin + q;
+  const int ap = depth_scaled(a, P, L.patch), bp = depth_scaled(b, P, L.patch);
+  std::uint64_t e = static_cast<std::uint64_t>(ap) << 50 | static_cast<std::uint64_t>(bp) << 56;
+  for (int j = -L.lim; j <= L.lim; ++j)
+    for (int i = -L.lim; i <= L.lim; ++i)
+      if ((i != 0 || j != 0) &&
+          depth_sq(depth_axis(ap, i, P)) + depth_sq(depth_axis(bp, j, P)) <= L.aperture2)
+        e |= std::uint64_t{1} << depth_bit(i, j, L.lim);
+  return e;
+}
+LB_HD int depth_entry_ap(std::uint64_t e) { return static_cast<int>(e >> 50) & 63; }
+LB_HD int depth_entry_bp(std::uint64_t e) { return static_cast<int>(e >> 56) & 63; }
+// Index of (q, a, b) in the table.
+LB_HD int depth_entry_index(const DepthLayout& L, int q, int a, int b) { return (q * L.patch + b) * L.patch + a; }
+// The neighbours of micro-image (nx, ny) that exist in the grid (the main one's bit set too:
+// the entry clears it).
+LB_HD std::uint64_t depth_grid_mask(const DepthLayout& L, int nx, int ny) {
+  std::uint64_t cols = 0, m = 0;
+  for (int i = -L.lim; i <= L.lim; ++i)
+    if (nx + i >= 0 && nx + i < L.grid_nx) cols |= std::uint64_t{1} << (i + L.lim);
+  for (int j = -L.lim; j <= L.lim; ++j)
+    if (ny + j >= 0 && ny + j < L.grid_ny) m |= cols << ((j + L.lim) * (2 * L.lim + 1));
+  return m;
+}
+template <bool Narrow>
+struct DepthMaskWord {
+  using type = std::uint64_t;
+};
+template <>
+struct DepthMaskWord<true> {
+  using type = std::uint32_t;
+};
+LB_HD int depth_popcount(std::uint64_t v) {
+#if defined(__CUDA_ARCH__)
+  return __popcll(v);
+#else
+  return __builtin_popcountll(v);
+#endif
+}
+
+// depth_cost of the pixel in micro-image (nx, ny) at candidate q from its table entry and
+// grid mask. LIM: L.lim at compile time (1 .. kDepthTableLim). Only the table reads of
+// neighbours outside the grid are clamped (their samples are never loaded). Rows without a
+// sample are skipped whole.
+template <int LIM, class Load>
+LB_HD std::uint32_t depth_cost_table(const DepthLayout& L, const DepthTables& T, Load load, int nx, int ny,
+                                     std::uint64_t entry, std::uint64_t grid, int q) {
+  static_assert(LIM >= 1 && LIM <= kDepthTableLim, "depth_cost_table: 1 <= LIM <= kDepthTableLim");
+  constexpr int S = 2 * LIM + 1;
+  // 32-bit masks where they fit (lim <= 2): one instruction per bit test on the device.
+  using Mask = typename DepthMaskWord<(S * S <= 32)>::type;
+  const Mask m = static_cast<Mask>(entry & grid);  // grid has no bit past S * S
+  const int P = L.pmin + q;
+  const int ap = depth_entry_ap(entry), bp = depth_entry_bp(entry);
+  const int* cs = T.col_start + q * L.grid_nx;
+  const int* rs = T.row_start + q * L.grid_ny;
+  const std::uint32_t main = load(sample_coord(cs[nx], ap, 0, P, L.raw_w), sample_coord(rs[ny], bp, 0, P, L.raw_h));
+  int col[S];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int i = -LIM; i <= LIM; ++i)
+    col[i + LIM] = sample_coord(cs[clamp_int(nx + i, 0, L.grid_nx - 1)], ap, i, P, L.raw_w);
+  std::uint32_t s = 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int j = -LIM; j <= LIM; ++j) {
+    const Mask row_bits = m >> ((j + LIM) * S);
+    if ((row_bits & ((Mask{1} << S) - 1)) == 0) continue;
+    const int row = sample_coord(rs[clamp_int(ny + j, 0, L.grid_ny - 1)], bp, j, P, L.raw_h);
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int i = 0; i < S; ++i) {
+      // An absent sample reads as the main pixel (SAD 0): a predicated load and no branch.
+      const std::uint32_t v = ((row_bits >> i) & 1u) ? load(col[i], row) : main;
+      s = depth_sad_acc(main, v, s);
+    }
+  }
+  return depth_pack(s, static_cast<std::uint32_t>(depth_popcount(m)));
 }
 
 // Window aggregation and argmin at output pixel (x, y). cost(x, y, q) returns the cost pair

@@ -53,7 +53,11 @@ std::uint64_t render_host_bytes(const PlenopticGrid& g, int patch, int raw_w, in
 struct DepthTablesHost {
   DepthLayout layout{};
   std::vector<int> col_start, row_start;  // [count][grid_nx], [count][grid_ny]
-  DepthTables view() const { return {col_start.data(), row_start.data()}; }
+  // [count][M][M] depth_neighbour_entry; empty when lim > kDepthTableLim.
+  std::vector<std::uint64_t> neighbours;
+  DepthTables view() const {
+    return {col_start.data(), row_start.data(), neighbours.empty() ? nullptr : neighbours.data()};
+  }
 };
 
 // Validates grid and params against the raw size first (throws lb::Error).

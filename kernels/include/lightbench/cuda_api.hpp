@@ -98,6 +98,9 @@ struct DepthTuning {
   int original_block = 0;  // Original: threads per block (default 128, the seed's G8 value)
   int chunk = 0;           // Sync/NoSync: micro-image columns walked by a block (default 48)
   int rows = 0;            // Sync/NoSync: output rows per block, (2lim+1)*M threads each (1)
+  // Original: 0 from the neighbour table where lim <= 3 (lb::depth_cost_table), 1 with the
+  // bounds and aperture tested per sample (lb::depth_cost; the only kernel past lim 3).
+  int original_kernel = 0;
 };
 DepthTuning resolve(const DepthTuning& t);
 // All-in-focus render on the device from a host depth map (values: patch sizes pmin..pmax,
