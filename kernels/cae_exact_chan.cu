@@ -24,6 +24,38 @@ namespace {
 constexpr int kChanWords = 64;  // one channel: 256 bins of 8 bits
 constexpr std::size_t kChanBytes = static_cast<std::size_t>(kChanWords) * kSmemThreads * 4;
 
+// The samples of the centre view's row and column, where the shear is 0 in one axis (the
+// window is centred: launch_cae_exact_chan checks), with lerp_value's very operations minus
+// those whose weight is exactly 0 (fma(0, x, t) = t): bit-identical, 11 of ~28 instructions a
+// sample saved on 2 (N - 1) + 1 of the N^2 samples.
+__device__ __forceinline__ float top_value(unsigned p00, unsigned p10, unsigned sel, float fx) {
+  const float a = __uint_as_float(__byte_perm(p00, kMagicBits, sel));
+  const float b = __uint_as_float(__byte_perm(p10, kMagicBits, sel));
+  return __fmaf_rn(fx, __fsub_rn(b, a), __fsub_rn(a, kMagic));
+}
+__device__ __forceinline__ float left_value(unsigned p00, unsigned p01, unsigned sel, float fy) {
+  const float a = __uint_as_float(__byte_perm(p00, kMagicBits, sel));
+  const float c = __uint_as_float(__byte_perm(p01, kMagicBits, sel));
+  // lerp_value with fx = 0: top = a - 2^23, bot = c - 2^23, bot - top = c - a (exact integers).
+  return __fmaf_rn(fy, __fsub_rn(c, a), __fsub_rn(a, kMagic));
+}
+__device__ __forceinline__ float centre_value(unsigned p00, unsigned sel) {
+  return __fsub_rn(__uint_as_float(__byte_perm(p00, kMagicBits, sel)), kMagic);
+}
+// gather_row's texels of the centre view row (y0 = y, fy = 0): the top pair of each column.
+template <int N>
+__device__ __forceinline__ void gather_centre_row(const CaeArgs& a, const unsigned* __restrict__ rgba, int y,
+                                                  unsigned plane, unsigned W, const unsigned (&xo)[N],
+                                                  unsigned (&t00)[N], unsigned (&t10)[N]) {
+  const unsigned row0 = opaque(static_cast<unsigned>(a.vc * a.nu) * plane + static_cast<unsigned>(y) * W);
+#pragma unroll
+  for (int uu = 0; uu < N; ++uu) {
+    const unsigned* const p0 = rgba + (row0 + xo[uu]);
+    t00[uu] = __ldg(p0);
+    t10[uu] = uu == N / 2 ? 0u : __ldg(p0 + 1);
+  }
+}
+
 template <int N, bool kDefocus, int kMinBlocks>
 __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
     exact_chan_kernel(CaeArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
@@ -57,12 +89,27 @@ __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
       float acc = 0.0f;  // defocus: the samples' sum, views v outer, u inner (lfr::defocus_raw's order)
 #pragma unroll 1
       for (int v = a.v0; v < a.v0 + N; ++v) {
+        if (v == a.vc) {
+          // The centre view row is not sheared vertically (fy = 0): its samples are the top
+          // rows' lerps, exactly (lerp_value's last step adds 0 * (bot - top)).
+          unsigned t00[N], t10[N];
+          gather_centre_row<N>(a, rgba, y, plane, W, xo, t00, t10);
+#pragma unroll
+          for (int uu = 0; uu < N; ++uu) {
+            const float val = uu == N / 2 ? centre_value(t00[uu], sel) : top_value(t00[uu], t10[uu], sel, fx[uu]);
+            if constexpr (kDefocus) acc = __fadd_rn(acc, val);
+            smem_count(ch, level_bits(val));
+          }
+          continue;
+        }
         unsigned t00[N], t10[N], t01[N], t11[N];
         float fy;
         gather_row<N>(a, rgba, y, v, d, plane, W, xo, fy, t00, t10, t01, t11);
 #pragma unroll
         for (int uu = 0; uu < N; ++uu) {
-          const float val = lerp_value(t00[uu], t10[uu], t01[uu], t11[uu], sel, fx[uu], fy);
+          // The centre view column is not sheared horizontally (fx = 0): the left texels only.
+          const float val = uu == N / 2 ? left_value(t00[uu], t01[uu], sel, fy)
+                                        : lerp_value(t00[uu], t10[uu], t01[uu], t11[uu], sel, fx[uu], fy);
           if constexpr (kDefocus) acc = __fadd_rn(acc, val);
           smem_count(ch, level_bits(val));
         }
@@ -97,6 +144,7 @@ void launch_chan(dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba, 
 }  // namespace
 
 void launch_cae_exact_chan(CaeArgs a, const unsigned* rgba, float2* terms, cudaStream_t s) {
+  LB_REQUIRE(a.u0 + a.n / 2 == a.uc && a.v0 + a.n / 2 == a.vc, "exact_chan: the view window must be centred");
   launch_signed_term_table(a, terms, s);
   a.labels_per_thread = kSmemLabelsPerThread;  // amortises the one zeroing of the counts
   const dim3 block(32, kSmemRows);

@@ -31,9 +31,13 @@ __device__ __forceinline__ void axis_tap0(float p, int n, int& i0, float& f) {
 }
 
 // One sample's level (bits of 2^23 + level: the level is the low 8 bits) into a channel's
-// counts (its word 0 of this thread at ch).
+// counts (its word 0 of this thread at ch). Four instructions and the atomic instead of six:
+// the word offset (level >> 2) * kSmemThreads is (bits & 0xFC) * (kSmemThreads / 4) (one mask,
+// one multiply-add), and the increment 1 << 8 (level & 3) a funnel shift of 1 by bits << 3,
+// whose shift count wraps modulo 32 (the upper bits of bits drop out by themselves).
+static_assert(kSmemThreads % 4 == 0, "smem_count: word offsets from the masked level");
 __device__ __forceinline__ void smem_count(unsigned* ch, unsigned bits) {
-  atomicAdd(ch + ((bits >> 2) & 63u) * kSmemThreads, 1u << ((bits & 3u) << 3));
+  atomicAdd(ch + (bits & 0xFCu) * (kSmemThreads / 4), __funnelshift_l(0u, 1u, bits << 3));
 }
 
 
