@@ -52,7 +52,8 @@ __device__ __forceinline__ unsigned opaque(unsigned v) {
   return v;
 }
 
-// tap and its weight fx.
+// Per view column u of the window: the texel offset u * plane + x0 of its left bilinear tap
+// and its weight fx.
 template <int N>
 __device__ __forceinline__ void column_taps(const CaeArgs& a, int x, float d, unsigned plane, unsigned (&xo)[N],
                                             float (&fx)[N]) {
