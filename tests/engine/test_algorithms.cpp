@@ -48,10 +48,11 @@ TEST_CASE("registry: the six algorithms, lookups and backend choice") {
   CHECK_THROWS_AS(r.make_runner("mad", BackendKind::Cuda), Error);
   CHECK(r.get("plenoptic").resolve_variant("NoSync") == "nosync");
   CHECK(stereo::local_variants() == r.get("stereo-local").variant_names());
-  std::vector<std::string> render;
+  std::vector<std::string> render = {"auto"};  // each output's fastest kernel, the default
   for (RenderVariant v : all_render_variants()) render.emplace_back(to_string(v));
   CHECK(render == r.get("plenoptic").variant_names());
-  CHECK_THROWS_WITH_AS(r.get("plenoptic").resolve_variant("fast"), doctest::Contains("known: original"), Error);
+  CHECK(r.get("plenoptic").default_variant == "auto");
+  CHECK_THROWS_WITH_AS(r.get("plenoptic").resolve_variant("fast"), doctest::Contains("known: auto, original"), Error);
 }
 
 TEST_CASE("registry: a CUDA runner on a chosen device; a device the machine lacks is one line") {

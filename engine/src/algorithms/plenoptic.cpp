@@ -2,8 +2,8 @@
 //   view    rendered view at patch M (RGBA8)        depth  SAD depth, value = patch size (R32F)
 //   aif     all-in-focus render (RGBA8)             error  |depth - truth| (R32F, with truth at M)
 //   raw, truth   the data
-// Variants original / sync / nosync apply to render and depth alike; the CPU runs the
-// reference. The runner drives a PlenopticEngine (CPU, or CUDA from kernels/), which keeps
+// Variants original / sync / nosync apply to render and depth alike, auto (the default) picks
+// each output's fastest; the CPU runs the reference. The runner drives a PlenopticEngine (CPU, or CUDA from kernels/), which keeps
 // the last depth map where it computed it: all-in-focus, error map and score read it there.
 #include <algorithm>
 #include <sstream>
@@ -61,9 +61,13 @@ class PlenopticRunner final : public Runner {
     const PlenopticRunParams p = plenoptic_params(values, scene.grid);
     const AlgorithmSpec& spec = this->spec();
     const std::string variant = spec.resolve_variant(variant_in);
+    // auto: each output from its fastest kernel (the render's NoSync, the depth's Original
+    // from the neighbour table: docs/PERFORMANCE.md).
+    const bool fastest = variant == "auto";
     RenderConfig config;
-    config.variant = parse_render_variant(variant);
+    config.variant = fastest ? RenderVariant::NoSync : parse_render_variant(variant);
     config.original = p.switches;
+    const RenderVariant depth_variant = fastest ? RenderVariant::Original : config.variant;
     last_variant_ = backend_->kind() == BackendKind::Cpu ? "reference" : variant;
     if (plenoptic_detail::write_data_output(scene, output, out)) return;
     validate(p.render, scene.grid);
@@ -76,16 +80,16 @@ class PlenopticRunner final : public Runner {
     validate(p.depth, scene.grid);
     check_memory(depth_host_bytes(p.depth, scene.grid, rw, rh, rc));
     if (output == "depth") {
-      backend_->depth(scene.grid, p.depth, DepthConfig{config.variant}, out);
-      remember_depth(p, config.variant);
+      backend_->depth(scene.grid, p.depth, DepthConfig{depth_variant}, out);
+      remember_depth(p, depth_variant);
     } else if (output == "aif") {
-      ensure_depth(p, config.variant);
+      ensure_depth(p, depth_variant);
       RenderParams r = p.render;
       r.lim = p.depth.lim;
       backend_->render_all_in_focus(scene.grid, r, p.depth, out);
     } else if (output == "error") {
       plenoptic_detail::require_truth_at(scene, p.depth.patch);
-      ensure_depth(p, config.variant);
+      ensure_depth(p, depth_variant);
       backend_->last_depth_error(scene.truth, out);
     } else {
       throw Error("plenoptic: no output '" + output + "'");
@@ -174,11 +178,12 @@ AlgorithmSpec plenoptic_spec() {
   s.data = DataKind::PlenopticScene;
   set_plenoptic_outputs(s, kRenderParams, kDepthParams);
   s.variants = {
+      {"auto", "", true, "the fastest kernel per output: nosync renders, original extracts depth"},
       {"original", "", true, "one thread per output pixel (the seed's first kernel, 4 switches)"},
       {"sync", "", true, "input-side blocks, shared-memory buffers with barriers"},
-      {"nosync", "", true, "private accumulators, no barriers (the seed's fastest)"},
+      {"nosync", "", true, "private accumulators, no barriers (the seed's fastest render)"},
   };
-  s.default_variant = "nosync";
+  s.default_variant = "auto";
   s.params = [](const AlgorithmData* d) {
     const PlenopticGrid* g = d ? &data_as<PlenopticData>(*d, DataKind::PlenopticScene).scene.grid : nullptr;
     PlenopticRunParams p;
