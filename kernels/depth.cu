@@ -32,7 +32,7 @@
 
 #include "cuda_check.cuh"
 #include "depth_launch.hpp"
-#include "depth_writers.cuh"
+#include "surface_write.cuh"
 #include "lightbench/plenoptic_math.hpp"
 #include "lightbench/render_tables.hpp"
 
@@ -87,6 +87,28 @@ __device__ __forceinline__ void emit(const DParams& P, const W& out, const std::
   }
 }
 
+// One output pixel's candidates q = 0 .. count - 1 in order, cost(q) its cost pair at q: the
+// fused argmin written to the map (window 1) or each pair stored in the cost volume.
+template <bool Fused, class W, class Cost>
+__device__ __forceinline__ void candidates(const DParams& P, const W& out, int x, int y, const Cost& cost) {
+  const DepthLayout& L = P.L;
+  std::uint32_t best = 0;
+  int best_P = L.pmin;
+  for (int q = 0; q < L.count(); ++q) {  // patch size: the outermost loop
+    const std::uint32_t s = cost(q);
+    if constexpr (Fused) {
+      if (q == 0 || depth_better(depth_pack_sum(s), depth_pack_count(s), L.pmin + q,
+                                 depth_pack_sum(best), depth_pack_count(best), best_P)) {
+        best = s;
+        best_P = L.pmin + q;
+      }
+    } else {
+      P.cost[cost_index(L, q, x, y)] = s;
+    }
+  }
+  if constexpr (Fused) out.put(x, y, static_cast<float>(best_P));
+}
+
 // ---------------------------------------------------------------------------------------
 // Original: one thread per output pixel, patch size outermost; lb::depth_cost per P.
 // ---------------------------------------------------------------------------------------
@@ -100,21 +122,7 @@ __global__ void __launch_bounds__(1024) depth_original_kernel(const DParams P, c
   auto load = [&P](int col, int row) {
     return __ldg(P.rgba + static_cast<std::size_t>(row) * P.pitch_w + col);
   };
-  std::uint32_t best = 0;
-  int best_P = L.pmin;
-  for (int q = 0; q < L.count(); ++q) {  // patch size: the outermost loop
-    const std::uint32_t s = depth_cost<LIM>(L, T, load, x, y, q);
-    if constexpr (Fused) {
-      if (q == 0 || depth_better(depth_pack_sum(s), depth_pack_count(s), L.pmin + q,
-                                 depth_pack_sum(best), depth_pack_count(best), best_P)) {
-        best = s;
-        best_P = L.pmin + q;
-      }
-    } else {
-      P.cost[cost_index(L, q, x, y)] = s;
-    }
-  }
-  if constexpr (Fused) out.put(x, y, static_cast<float>(best_P));
+  candidates<Fused>(P, out, x, y, [&](int q) { return depth_cost<LIM>(L, T, load, x, y, q); });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -144,21 +152,9 @@ __global__ void __launch_bounds__(1024) depth_table_kernel(const DParams P, cons
   const std::uint64_t grid = depth_grid_mask(L, nx, ny);
   const std::uint64_t* const nb = P.nb + depth_entry_index(L, 0, a, b);
   const int stride = L.patch * L.patch;
-  std::uint32_t best = 0;
-  int best_P = L.pmin;
-  for (int q = 0; q < L.count(); ++q) {
-    const std::uint32_t s = depth_cost_table<LIM>(L, T, load, nx, ny, __ldg(nb + q * stride), grid, q);
-    if constexpr (Fused) {
-      if (q == 0 || depth_better(depth_pack_sum(s), depth_pack_count(s), L.pmin + q,
-                                 depth_pack_sum(best), depth_pack_count(best), best_P)) {
-        best = s;
-        best_P = L.pmin + q;
-      }
-    } else {
-      P.cost[cost_index(L, q, x, y)] = s;
-    }
-  }
-  if constexpr (Fused) out.put(x, y, static_cast<float>(best_P));
+  candidates<Fused>(P, out, x, y, [&](int q) {
+    return depth_cost_table<LIM>(L, T, load, nx, ny, __ldg(nb + q * stride), grid, q);
+  });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -481,9 +477,9 @@ void launch_depth(const DepthLayout& L, const DepthTablesDevice& T, const RawDev
   LB_REQUIRE(surface || (out.pitch >= static_cast<std::size_t>(L.out_w) * 4 && out.pitch % 4 == 0),
              "depth: output pitch too small");
   if (surface)
-    launch_with_writer(P, variant, block, FloatSurfaceWriter{out.surface}, stream);
+    launch_with_writer(P, variant, block, FloatSurfaceOut{out.surface}, stream);
   else
-    launch_with_writer(P, variant, block, FloatPitchedWriter{static_cast<std::uint8_t*>(out.ptr), out.pitch},
+    launch_with_writer(P, variant, block, FloatPitchedOut{static_cast<std::uint8_t*>(out.ptr), out.pitch},
                        stream);
 }
 

@@ -8,7 +8,7 @@
 
 #include "cuda_check.cuh"
 #include "depth_launch.hpp"
-#include "depth_writers.cuh"
+#include "surface_write.cuh"
 #include "lightbench/plenoptic_math.hpp"
 #include "lightbench/render_tables.hpp"
 
@@ -145,7 +145,7 @@ void launch_copy_map(const float* src, std::size_t src_pitch, int w, int h, cons
   const auto* s = reinterpret_cast<const std::uint8_t*>(src);
   if (out.kind == OutputDevice::Kind::Surface) {
     LB_REQUIRE(out.surface != 0, "depth: no output target");
-    copy_map_kernel<<<grid, block, 0, stream>>>(s, src_pitch, w, h, FloatSurfaceWriter{out.surface});
+    copy_map_kernel<<<grid, block, 0, stream>>>(s, src_pitch, w, h, FloatSurfaceOut{out.surface});
   } else {
     LB_REQUIRE(out.ptr != nullptr && out.pitch >= static_cast<std::size_t>(w) * 4, "depth: output pitch too small");
     CUDA_CHECK_THROW(cudaMemcpy2DAsync(out.ptr, out.pitch, src, src_pitch, static_cast<std::size_t>(w) * 4,
