@@ -34,28 +34,15 @@ using namespace detail;
 
 class CudaBpStereo final : public DeviceStereoEngine<stereo::BpParams> {
  public:
-  explicit CudaBpStereo(int device) : device_(device) {
-    std::string why;
-    if (!device_available(&why)) throw Error("CUDA BP stereo: " + why);
-    CUDA_CHECK_THROW(cudaSetDevice(device));
-    info_ = device_info(device);
-    stream_ = std::make_unique<Stream>();
+  explicit CudaBpStereo(int device) : DeviceStereoEngine(device, "CUDA BP stereo") {
     dev_ = std::make_unique<BpDevice>();
     for (auto& e : e_) e = std::make_unique<Event>();
-  }
-  BackendKind kind() const override { return BackendKind::Cuda; }
-  std::string device_name() const override { return info_.name; }
-  void set_pair(const stereo::StereoPair& pair) override {
-    CUDA_CHECK_THROW(cudaSetDevice(device_));
-    CUDA_CHECK_THROW(cudaStreamSynchronize(stream_->get()));
-    outputs_.reset();
-    dev_->set_pair(pair);
   }
   bool has_pair() const override { return dev_->has_pair(); }
   std::vector<std::string> variants() const override { return bp_stereo_variants(); }
   std::string default_variant() const override { return "auto"; }
  private:
-  cudaStream_t stream() const override { return stream_->get(); }
+  void upload_pair(const stereo::StereoPair& pair) override { dev_->set_pair(pair); }
   // out == nullptr: download the map into the result; else write it into out from the device.
   stereo::StereoResult run_impl(const stereo::BpParams& p, const std::string& variant_in, Surface* out) override {
     LB_REQUIRE(has_pair(), "stereo bp: no stereo pair loaded");
@@ -119,9 +106,6 @@ class CudaBpStereo final : public DeviceStereoEngine<stereo::BpParams> {
     return r;
   }
 
-  int device_;
-  DeviceInfo info_;
-  std::unique_ptr<Stream> stream_;
   std::unique_ptr<BpDevice> dev_;
   std::unique_ptr<Event> e_[4];
 };

@@ -1,12 +1,16 @@
 #pragma once
-// What the two CUDA stereo matchers share to keep their maps on the device: the ground truth
-// uploaded once per pair (for the error map and the score), and the writes of a dense device
-// map into any lb::Surface (a registered GL texture receives it through CUDA-GL interop).
+// What the two CUDA stereo matchers share: their device and stream and, to keep their maps on
+// the device, the ground truth uploaded once per pair (for the error map and the score) and
+// the writes of a dense device map into any lb::Surface (a registered GL texture receives it
+// through CUDA-GL interop).
 #include <memory>
 #include <string>
 
+#include "cuda_check.cuh"
+#include "cuda_util.hpp"
 #include "disparity_score.hpp"
 #include "lightbench/cuda_api.hpp"
+#include "lightbench/error.hpp"
 #include "lightbench/engines/stereo.hpp"
 #include "surface_write.hpp"
 
@@ -54,12 +58,29 @@ class StereoDeviceOutputs {
   PitchedBuffer staging_;
 };
 
-// The part both CUDA matchers share: every run goes through run_impl (out == nullptr: the map
-// is downloaded into the result; else written from the device into out), and the map stays
-// on the device for the error map and the score.
+// The part both CUDA matchers share: the device, its name and the engine's stream (a device
+// that cannot run throws one line naming the matcher, `what`); a new pair waits for the queued
+// work and forgets the last map and truth before upload_pair; every run goes through run_impl
+// (out == nullptr: the map is downloaded into the result; else written from the device into
+// out), and the map stays on the device for the error map and the score.
 template <class P>
 class DeviceStereoEngine : public stereo::StereoEngine<P> {
  public:
+  DeviceStereoEngine(int device, const char* what) : device_(device) {
+    std::string why;
+    if (!device_available(&why)) throw Error(std::string(what) + ": " + why);
+    CUDA_CHECK_THROW(cudaSetDevice(device));
+    info_ = device_info(device);
+    stream_ = std::make_unique<Stream>();
+  }
+  BackendKind kind() const final { return BackendKind::Cuda; }
+  std::string device_name() const final { return info_.name; }
+  void set_pair(const stereo::StereoPair& pair) final {
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    CUDA_CHECK_THROW(cudaStreamSynchronize(stream_->get()));
+    outputs_.reset();
+    upload_pair(pair);
+  }
   stereo::StereoResult run(const P& p, const std::string& variant) final { return run_impl(p, variant, nullptr); }
   void run_to_surface(const P& p, const std::string& variant, Surface& out) final {
     this->last_ = run_impl(p, variant, &out);
@@ -73,7 +94,11 @@ class DeviceStereoEngine : public stereo::StereoEngine<P> {
 
  protected:
   virtual stereo::StereoResult run_impl(const P& p, const std::string& variant, Surface* out) = 0;
-  virtual cudaStream_t stream() const = 0;
+  virtual void upload_pair(const stereo::StereoPair& pair) = 0;
+  cudaStream_t stream() const { return stream_->get(); }
+  int device_;
+  DeviceInfo info_;
+  std::unique_ptr<Stream> stream_;
   StereoDeviceOutputs outputs_;
 };
 

@@ -27,27 +27,14 @@ using namespace detail;
 
 class CudaLocalStereo final : public DeviceStereoEngine<stereo::LocalParams> {
  public:
-  explicit CudaLocalStereo(int device) : device_(device) {
-    std::string why;
-    if (!device_available(&why)) throw Error("CUDA local stereo: " + why);
-    CUDA_CHECK_THROW(cudaSetDevice(device));
-    info_ = device_info(device);
-    stream_ = std::make_unique<Stream>();
+  explicit CudaLocalStereo(int device) : DeviceStereoEngine(device, "CUDA local stereo") {
     for (auto& e : ev_) e = std::make_unique<Event>();
-  }
-  BackendKind kind() const override { return BackendKind::Cuda; }
-  std::string device_name() const override { return info_.name; }
-  void set_pair(const stereo::StereoPair& pair) override {
-    CUDA_CHECK_THROW(cudaSetDevice(device_));
-    CUDA_CHECK_THROW(cudaStreamSynchronize(stream_->get()));
-    outputs_.reset();
-    st_.set_pair(pair, stream_->get());
   }
   bool has_pair() const override { return !st_.empty(); }
   std::vector<std::string> variants() const override { return stereo::local_variants(); }
   std::string default_variant() const override { return "fused2"; }
  private:
-  cudaStream_t stream() const override { return stream_->get(); }
+  void upload_pair(const stereo::StereoPair& pair) override { st_.set_pair(pair, stream_->get()); }
   // out == nullptr: download the map into the result; else write it into out from the device.
   stereo::StereoResult run_impl(const stereo::LocalParams& p, const std::string& variant_in, Surface* out) override {
     LB_REQUIRE(has_pair(), "stereo local: no pair loaded");
@@ -82,9 +69,6 @@ class CudaLocalStereo final : public DeviceStereoEngine<stereo::LocalParams> {
     return r;
   }
 
-  int device_;
-  DeviceInfo info_;
-  std::unique_ptr<Stream> stream_;
   std::unique_ptr<Event> ev_[4];
   LocalDeviceState st_;
 };
