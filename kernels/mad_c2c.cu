@@ -6,6 +6,7 @@
 
 #include "cuda_check.cuh"
 #include "lightbench/mad_math.hpp"
+#include "mad_local_mse.cuh"
 #include "mad_pipeline.hpp"
 
 namespace lb::cuda::detail {
@@ -77,42 +78,22 @@ __global__ void detect_blocks_kernel(const float2* __restrict__ filt, float scal
   msk[by * nbx + bx] = mad::masking<float>(std_r, mean_r, std_e);
 }
 
-__device__ __forceinline__ int reflect(int i, int n) { return i < 0 ? -i - 1 : (i >= n ? 2 * n - i - 1 : i); }
-
-// 1.5-1.6 HI = msk (cell) * lmse (16x16 box mean of (ref - dst)^2, offsets -7..+8, symmetric
-// border). A 32x8 output tile stages the squared errors of its (32+15)x(8+15) footprint in
-// shared memory, sums 16 along rows, then 16 along columns: 32 adds per pixel, not 256.
+// 1.5-1.6 HI = msk (cell) * lmse (mad_local_mse.cuh) per 32x8 output tile.
 constexpr int HX = 32, HY = 8;
 __global__ void __launch_bounds__(HX * HY) hi_kernel(const float* __restrict__ img, const float* __restrict__ msk,
                                                      int w, int h, int nbx, int nby, float* hi) {
-  __shared__ float e2[HY + 15][HX + 15 + 1];
-  __shared__ float rs[HY + 15][HX + 1];
-  const int x0 = blockIdx.x * HX - 7, y0 = blockIdx.y * HY - 7;
-  const size_t n = static_cast<size_t>(w) * h;
+  __shared__ LocalMseTile<HX, HY> tile;
   const int tid = threadIdx.y * HX + threadIdx.x;
-  for (int i = tid; i < (HY + 15) * (HX + 15); i += HX * HY) {
-    const int ty = i / (HX + 15), tx = i % (HX + 15);
-    const size_t p = static_cast<size_t>(reflect(y0 + ty, h)) * w + reflect(x0 + tx, w);
-    const float e = img[p] - img[n + p];
-    e2[ty][tx] = e * e;
-  }
+  stage_squared_errors<HX, HY, HX * HY>(tile, img, w, h, static_cast<int>(blockIdx.x) * HX - 7,
+                                         static_cast<int>(blockIdx.y) * HY - 7, tid);
   __syncthreads();
-  for (int i = tid; i < (HY + 15) * HX; i += HX * HY) {
-    const int ty = i / HX, tx = i % HX;
-    float s = 0.f;
-#pragma unroll
-    for (int d = 0; d < 16; ++d) s += e2[ty][tx + d];
-    rs[ty][tx] = s;
-  }
+  sum_rows16<HX, HY, HX * HY>(tile, tid);
   __syncthreads();
   const int x = blockIdx.x * HX + threadIdx.x, y = blockIdx.y * HY + threadIdx.y;
   if (x >= w || y >= h) return;
-  float s = 0.f;
-#pragma unroll
-  for (int d = 0; d < 16; ++d) s += rs[threadIdx.y + d][threadIdx.x];
   const int bx = x / 4, by = y / 4;
   const float m = bx < nbx && by < nby ? msk[by * nbx + bx] : 0.f;
-  hi[static_cast<size_t>(y) * w + x] = m * (s / 256.f);
+  hi[static_cast<size_t>(y) * w + x] = m * local_mse(tile, threadIdx.x, threadIdx.y);
 }
 
 // Sum of squares over the crop 16..size-18, one block (deterministic), double accumulation.

@@ -24,6 +24,7 @@
 #include "cuda_check.cuh"
 #include "lightbench/mad_math.hpp"
 #include "mad_callback_info.hpp"
+#include "mad_local_mse.cuh"
 #include "mad_pipeline.hpp"
 
 namespace lb::cuda::detail {
@@ -53,8 +54,6 @@ __global__ void csf_mul_kernel(float2* spec, const float* __restrict__ csf, size
   v.y *= f;
   spec[i] = v;
 }
-
-__device__ __forceinline__ int reflect(int i, int n) { return i < 0 ? -i - 1 : (i >= n ? 2 * n - i - 1 : i); }
 
 // Count, mean and centred sum of squares of a sample set; merge = mad::merge's first moments.
 struct Mom2 {
@@ -90,15 +89,15 @@ __device__ __forceinline__ void block_sum_256(double* red, double v, double* out
 // its (DCX+3) x (DCY+3) 4x4 cells of the CSF images (ref and error dst - ref), each block's
 // masking from its 16 cells (std_E, mean_R) and the 2x2-cell 8x8 candidates (std_R); the
 // squared raw errors of the (DPX+15) x (DPY+15) footprint, summed 16 along rows then columns
-// (the local MSE, symmetric border); HI = mask x MSE and the tile's cropped sum of squares.
+// (the local MSE, symmetric border: mad_local_mse.cuh); HI = mask x MSE and the tile's
+// cropped sum of squares.
 constexpr int DCX = 8, DCY = 4, DPX = DCX * 4, DPY = DCY * 4;
 __global__ void __launch_bounds__(256) detect_kernel(const float* __restrict__ filt, const float* __restrict__ img,
                                                      float scale, int w, int h, int nbx, int nby, float* hi,
                                                      double* partial) {
   __shared__ Mom2 cr[DCY + 3][DCX + 3], ce[DCY + 3][DCX + 3];
   __shared__ float msk[DCY][DCX];
-  __shared__ float e2[DPY + 15][DPX + 15 + 1];
-  __shared__ float rs[DPY + 15][DPX + 1];
+  __shared__ LocalMseTile<DPX, DPY> tile;
   __shared__ double red[256];
   const int tid = threadIdx.x;
   const int cx0 = blockIdx.x * DCX, cy0 = blockIdx.y * DCY;
@@ -130,13 +129,7 @@ __global__ void __launch_bounds__(256) detect_kernel(const float* __restrict__ f
     cr[cy][cx] = mr;
     ce[cy][cx] = me;
   }
-  const int x0 = cx0 * 4 - 7, y0 = cy0 * 4 - 7;
-  for (int i = tid; i < (DPY + 15) * (DPX + 15); i += 256) {
-    const int ty = i / (DPX + 15), tx = i % (DPX + 15);
-    const size_t p = static_cast<size_t>(reflect(y0 + ty, h)) * w + reflect(x0 + tx, w);
-    const float e = img[p] - img[n + p];
-    e2[ty][tx] = e * e;
-  }
+  stage_squared_errors<DPX, DPY, 256>(tile, img, w, h, cx0 * 4 - 7, cy0 * 4 - 7, tid);
   __syncthreads();
   if (tid < DCX * DCY) {
     const int lx = tid % DCX, ly = tid / DCX, bx = cx0 + lx, by = cy0 + ly;
@@ -163,22 +156,13 @@ __global__ void __launch_bounds__(256) detect_kernel(const float* __restrict__ f
     }
     msk[ly][lx] = m;
   }
-  for (int i = tid; i < (DPY + 15) * DPX; i += 256) {
-    const int ty = i / DPX, tx = i % DPX;
-    float s = 0.f;
-#pragma unroll
-    for (int d = 0; d < 16; ++d) s += e2[ty][tx + d];
-    rs[ty][tx] = s;
-  }
+  sum_rows16<DPX, DPY, 256>(tile, tid);
   __syncthreads();
   double acc = 0;
   for (int k = tid; k < DPX * DPY; k += 256) {
     const int lx = k % DPX, ly = k / DPX, x = cx0 * 4 + lx, y = cy0 * 4 + ly;
     if (x >= w || y >= h) continue;
-    float s = 0.f;
-#pragma unroll
-    for (int d = 0; d < 16; ++d) s += rs[ly + d][lx];
-    const float v = msk[ly / 4][lx / 4] * (s / 256.f);
+    const float v = msk[ly / 4][lx / 4] * local_mse(tile, lx, ly);
     hi[static_cast<size_t>(y) * w + x] = v;
     if (in_crop(x, y, w, h)) acc += static_cast<double>(v) * v;
   }
