@@ -158,4 +158,11 @@ TEST_CASE("depth timings are recorded per variant with bytes") {
   DepthParams bad = c.p;
   bad.window = 2;
   CHECK_THROWS_AS(gpu->depth(c.g, bad, DepthConfig{}, out), Error);
+  // An Original kernel that does not exist is one line, and the engine stays usable.
+  cuda::set_depth_tuning(*gpu, {0, 0, 0, 2});
+  DepthConfig original;
+  original.variant = RenderVariant::Original;
+  CHECK_THROWS_WITH_AS(gpu->depth(c.g, c.p, original, out), doctest::Contains("original_kernel 2"), Error);
+  cuda::set_depth_tuning(*gpu, {});
+  CHECK_NOTHROW(gpu->depth(c.g, c.p, original, out));
 }
