@@ -165,7 +165,10 @@ TEST_CASE("lf refine gpu: semi-global aggregation bit-identical to the CPU") {
   std::uniform_real_distribution<float> u01(0.0f, 1.0f);
   struct Case { int w, h, labels, gc; };
   for (const Case c : {Case{67, 45, 75, 3}, Case{37, 23, 33, 1}, Case{64, 1, 2, 3}, Case{1, 50, 5, 1},
-                       Case{29, 31, 300, 3}, Case{19, 11, 1, 1}, Case{13, 9, 1024, 1}}) {
+                       Case{29, 31, 300, 3}, Case{19, 11, 1, 1}, Case{13, 9, 1024, 1},
+                       // the warp-per-line kernel's widest (4 labels a lane), a partial last
+                       // lane, and the first count past it (the block kernel)
+                       Case{23, 17, 128, 3}, Case{17, 19, 97, 3}, Case{21, 13, 129, 1}}) {
     const std::size_t npx = static_cast<std::size_t>(c.w) * c.h, vol = npx * c.labels;
     std::vector<float> cost(vol);
     for (auto& v : cost) v = u01(rng);
