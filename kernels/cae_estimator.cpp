@@ -198,43 +198,65 @@ class CudaLfDepth final : public LightFieldEngine {
     const bool fuse = blend && rp.confidence_fusion;
     CUDA_CHECK_THROW(cudaEventRecord(ev[0].get(), s));
     // filtered is free until the filter: the box passes' scratch. Fused: the raw volume came
-    // with the CAE pass (its time is in the CAE's), only the box mean is left.
-    if (fused)
+    // with the CAE pass (its time is in the CAE's), only the box mean is left. For the
+    // confidence fusion at box radii 1 and 2 the box pass also takes both cues' ranges (into
+    // the 4 planes from d_filtered on, free until the WTA) and the filters normalise as they
+    // read: no normalised volumes.
+    const bool ranges = fuse && detail::lf_box_ranges_apply(rp.defocus_radius);
+    float* const rng = d_filtered;
+    if (ranges && !fused)  // the raw volume where the CAE pass would have put it
+      detail::launch_lf_defocus(views(), views_f_.as<float4>(), p.views, p.dmin, p.dmax, A, raw->roi.x, raw->roi.y, w,
+                                h, 0, filtered, defocus, s);
+    else if (fused && !ranges)
       detail::launch_lf_defocus_box(w, h, A, rp.defocus_radius, defocus, filtered, s);
-    else if (blend)
+    else if (blend && !fused)
       detail::launch_lf_defocus(views(), views_f_.as<float4>(), p.views, p.dmin, p.dmax, A, raw->roi.x, raw->roi.y, w,
                                 h, rp.defocus_radius, defocus, filtered, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[1].get(), s));
-    detail::launch_lf_normalize(cost, defocus, rp.defocus_weight, fuse, static_cast<long long>(npx), A, s);
+    if (ranges)
+      detail::launch_lf_box_ranges(filtered, cost, w, h, A, rp.defocus_radius, defocus, rng, s);
+    else
+      detail::launch_lf_normalize(cost, defocus, rp.defocus_weight, fuse, static_cast<long long>(npx), A, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[2].get(), s));
-    auto filter = [&](const float* src, int radius, float* dst) {
+    auto filter = [&](const float* src, int radius, float* dst, const float* lo) {
+      const float* hi = lo ? lo + npx : nullptr;
       if (rp.color_guide)
-        detail::launch_guided_filter_rgb(g, w, h, src, A, radius, rp.eps, dst, scratch, s);
+        detail::launch_guided_filter_rgb(g, w, h, src, A, radius, rp.eps, dst, scratch, s, lo, hi);
       else
-        detail::launch_guided_filter(g, w, h, src, A, radius, rp.eps, dst, scratch, s);
+        detail::launch_guided_filter(g, w, h, src, A, radius, rp.eps, dst, scratch, s, lo, hi);
     };
-    filter(cost, rp.radius, filtered);
+    filter(cost, rp.radius, filtered, ranges ? rng : nullptr);
     // The CAE volume is spent once filtered: the defocus cue's filtered volume goes there.
-    if (fuse) filter(defocus, rp.defocus_filter_radius, cost);
+    if (fuse) filter(defocus, rp.defocus_filter_radius, cost, ranges ? rng + 2 * npx : nullptr);
     CUDA_CHECK_THROW(cudaEventRecord(ev[3].get(), s));
-    if (fuse) detail::launch_lf_fuse(filtered, cost, rp.defocus_weight, static_cast<long long>(npx), A, s);
+    // With the semi-global step after the fusion, the fusion writes the paths' pixel-major
+    // input (into the raw defocus volume, spent once filtered) and the confidence itself.
+    const bool fuse_pm = fuse && rp.semi_global && detail::lf_fuse_pixel_major_pixels(A) > 0;
+    if (fuse_pm)
+      detail::launch_lf_fuse_pixel_major(filtered, cost, rp.defocus_weight, static_cast<long long>(npx), A,
+                                         rp.sgm_weighted, defocus, d_conf, s);
+    else if (fuse)
+      detail::launch_lf_fuse(filtered, cost, rp.defocus_weight, static_cast<long long>(npx), A, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[4].get(), s));
     if (rp.semi_global) {
       // The filter's scratch (>= 4 volumes and 2 planes) holds the paths and the edges' jump
-      // prices, the spent CAE volume their sum
-      // (pixel-major), d_tmp (the median's ping-pong plane, free until then) the weights.
+      // prices; the spent CAE volume the pixel-major input (unless the fusion wrote it), d_tmp
+      // (the median's ping-pong plane, free until then) the weights. The WTA sums the paths.
       static_assert(lfr::kSgmPaths <= 4, "the paths must fit the guided filter's scratch");
       LB_REQUIRE(gf_scratch >= (4 * vol + 2 * npx) * 4, "semi-global: the filter's scratch is too small for the paths");
-      detail::launch_lf_semi_global(filtered, g, gc, w, h, A, rp.sgm_p1, rp.sgm_p2, rp.sgm_edge, rp.sgm_weighted, d_tmp,
-                                    scratch, cost, s);
+      if (fuse_pm)
+        detail::launch_lf_sgm_paths(defocus, g, gc, w, h, A, rp.sgm_p1, rp.sgm_p2, rp.sgm_edge, scratch, s);
+      else
+        detail::launch_lf_semi_global(filtered, g, gc, w, h, A, rp.sgm_p1, rp.sgm_p2, rp.sgm_edge, rp.sgm_weighted,
+                                      d_tmp, scratch, cost, false, s);
     }
     CUDA_CHECK_THROW(cudaEventRecord(ev[5].get(), s));
     const bool sub = rp.mode == LfRefineMode::Subpixel || rp.mode == LfRefineMode::Full;
-    // With the semi-global step the labels come from its sum (in cost), the confidence from
-    // the fused curves (refine_depth_cpu's choice).
-    detail::launch_lf_wta(rp.semi_global ? cost : filtered, rp.semi_global, rp.semi_global ? filtered : nullptr,
-                          static_cast<long long>(npx), A, p.dmin, p.dmax, sub, rp.subpixel_wide, d_filtered, d_refined,
-                          d_conf, s);
+    // With the semi-global step the labels come from its paths' sum, the confidence from the
+    // fused curves (refine_depth_cpu's choice; the pixel-major fusion has written it).
+    detail::launch_lf_wta(rp.semi_global ? scratch : filtered, rp.semi_global, rp.semi_global ? lfr::kSgmPaths : 1,
+                          rp.semi_global && !fuse_pm ? filtered : nullptr, static_cast<long long>(npx), A, p.dmin, p.dmax, sub,
+                          rp.subpixel_wide, d_filtered, d_refined, fuse_pm ? nullptr : d_conf, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[6].get(), s));
     if (rp.mode == LfRefineMode::Full)
       for (int k = 0; k < rp.median_iterations; ++k) {
@@ -264,22 +286,24 @@ class CudaLfDepth final : public LightFieldEngine {
     out->wta_ms = t[5];
     out->median_ms = t[6];
     // Bytes: the defocus cost writes the raw volume (unless the CAE pass did) and box-filters it
-    // (lf_defocus_box_volumes); normalize reads and writes the CAE volume (and reads the
-    // defocus one); the filter's passes are counted by its kernels' global traffic (gray: 14
-    // volumes; colour: 26).
+    // (lf_defocus_box_volumes) unless the ranges pass does: that one reads the raw and CAE
+    // volumes and writes the boxed one; else normalize reads and writes the CAE volume (and
+    // reads the defocus one); the filter's passes move 10 volumes (gray) or 18 (colour).
     if (blend)
       timings_.record("lfdepth/refine/defocus cost", t[0],
-                      vol * 4 * ((fused ? 0 : 1) + detail::lf_defocus_box_volumes(rp.defocus_radius)));
-    timings_.record("lfdepth/refine/normalize", t[1], vol * (fuse ? 16 : blend ? 12 : 8));
-    timings_.record("lfdepth/refine/guided filter", t[2], vol * 4 * (rp.color_guide ? 26 : 14) * (fuse ? 2 : 1));
-    // fuse: each volume read twice for its curve statistics and once for the blend, one write.
-    if (fuse) timings_.record("lfdepth/refine/fuse", t[3], vol * 4 * 7);
-    // semi-global: the transpose reads and writes the volume, each path reads it and writes
-    // its own, the sum reads 4 and writes 1.
+                      vol * 4 * ((fused ? 0 : 1) + (ranges ? 0 : detail::lf_defocus_box_volumes(rp.defocus_radius))));
+    timings_.record("lfdepth/refine/normalize", t[1], ranges ? vol * 4 * 3 : vol * (fuse ? 16 : blend ? 12 : 8));
+    timings_.record("lfdepth/refine/guided filter", t[2], vol * 4 * (rp.color_guide ? 18 : 10) * (fuse ? 2 : 1));
+    // fuse: pixel-major, each volume read once and the input written once; else each volume
+    // read twice for its curve statistics and once for the blend, one write.
+    if (fuse) timings_.record("lfdepth/refine/fuse", t[3], vol * 4 * (fuse_pm ? 3 : 7));
+    // semi-global: (unless the fusion wrote it) the weights and the transpose read the volume
+    // and write it; each path reads it and writes its own; the WTA sums the paths.
     if (rp.semi_global)
       timings_.record("lfdepth/refine/semi-global", t[4],
-                      vol * 4 * ((rp.sgm_weighted ? 3 : 2) + 2 * lfr::kSgmPaths + 5));
-    timings_.record("lfdepth/refine/wta + subpixel", t[5], vol * (rp.semi_global ? 16 : 8));
+                      vol * 4 * ((fuse_pm ? 0 : rp.sgm_weighted ? 3 : 2) + 2 * lfr::kSgmPaths));
+    timings_.record("lfdepth/refine/wta + subpixel", t[5],
+                    rp.semi_global ? vol * 4 * (lfr::kSgmPaths + (fuse_pm ? 0 : 1)) : vol * 8);
     if (rp.mode == LfRefineMode::Full) timings_.record("lfdepth/refine/weighted median", t[6], 0);
     return true;
   }

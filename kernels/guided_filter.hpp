@@ -11,12 +11,15 @@ namespace lb::cuda::detail {
 std::size_t guided_filter_scratch_bytes(int w, int h, int slices);
 // out[s] = guided filter of in[s] (slices x h x w floats, dense) with guide (h x w), radius
 // r (clipped windows), eps; scratch: guided_filter_scratch_bytes. in and out may not alias.
+// With range planes in_lo, in_hi (h x w each, or both null) the filter's input is each
+// pixel's lfr::normalized(in, in_lo, in_hi), normalised as it is read (with a fast division:
+// within 2 ulp of normalising the volume first).
 void launch_guided_filter(const float* guide, int w, int h, const float* in, int slices, int r, float eps, float* out,
-                          float* scratch, cudaStream_t s);
+                          float* scratch, cudaStream_t s, const float* in_lo = nullptr, const float* in_hi = nullptr);
 
 // Device scratch of the colour filter for `slices` planes of w x h:
 //   (max(8 * slices, 9) + 9) * w * h floats
-// (per slice 4 column sums, a (3) and b; the guide's 9 column sums reuse that space; mean_I
+// (per slice 4 column sums, the row sums of a (3) and b; the guide's 9 column sums reuse that space; mean_I
 // and (Sigma + eps U)^-1 once per call). 512 x 512 x 75 slices: 609 MiB.
 std::size_t guided_filter_rgb_scratch_bytes(int w, int h, int slices);
 // out[s] = colour guided filter (He et al., Eq. 14-16) of in[s] (slices x h x w floats,
@@ -24,8 +27,9 @@ std::size_t guided_filter_rgb_scratch_bytes(int w, int h, int slices);
 // windows), eps > 0; the guide's statistics are computed once per call. scratch:
 // guided_filter_rgb_scratch_bytes. in and out may not alias. Throws lb::Error when a row is
 // wider than the device's shared memory per block allows (9 rows of floats, about 6400 pixels
-// on an H100).
+// on an H100). in_lo, in_hi: as launch_guided_filter's.
 void launch_guided_filter_rgb(const float* guide, int w, int h, const float* in, int slices, int r, float eps,
-                              float* out, float* scratch, cudaStream_t s);
+                              float* out, float* scratch, cudaStream_t s, const float* in_lo = nullptr,
+                              const float* in_hi = nullptr);
 
 }  // namespace lb::cuda::detail

@@ -44,44 +44,6 @@ __global__ void views_to_float_kernel(ViewRows bytes, refocus::Aperture ap, int 
   out[(static_cast<std::size_t>(k) * h + y) * bytes.width + x] = make_float4(q.x, q.y, q.z, q.w);
 }
 
-// One pass of a clipped box window along x (horizontal) or y, O(r) per pixel; the vertical
-// pass divides by the window's pixel count (the mean). [slice][y][x], thread (x, y, slice).
-__global__ void box_pass_kernel(const float* __restrict__ in, int w, int h, int r, bool horizontal,
-                                float* __restrict__ out) {
-  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  const int y = static_cast<int>(blockIdx.y);
-  if (x >= w) return;
-  const std::size_t base = static_cast<std::size_t>(blockIdx.z) * w * h;
-  float s = 0.0f;
-  if (horizontal) {
-    for (int xx = max(0, x - r); xx <= min(w - 1, x + r); ++xx) s += in[base + static_cast<std::size_t>(y) * w + xx];
-  } else {
-    const int y0 = max(0, y - r), y1 = min(h - 1, y + r);
-    for (int yy = y0; yy <= y1; ++yy) s += in[base + static_cast<std::size_t>(yy) * w + x];
-    s /= static_cast<float>((min(w - 1, x + r) - max(0, x - r) + 1) * (y1 - y0 + 1));
-  }
-  out[base + static_cast<std::size_t>(y) * w + x] = s;
-}
-
-// Both box passes in one (small radii): the same sums in the same order as box_pass_kernel's
-// horizontal then vertical pass (each row's window summed left to right, the rows top to
-// bottom, then the division), so the same bits, without the intermediate volume.
-constexpr int kBox2dMaxRadius = 2;  // (2r + 1)^2 <= 25 cached reads a pixel
-__global__ void box_2d_kernel(const float* __restrict__ in, int w, int h, int r, float* __restrict__ out) {
-  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  const int y = static_cast<int>(blockIdx.y);
-  if (x >= w) return;
-  const std::size_t base = static_cast<std::size_t>(blockIdx.z) * w * h;
-  const int x0 = max(0, x - r), x1 = min(w - 1, x + r), y0 = max(0, y - r), y1 = min(h - 1, y + r);
-  float s = 0.0f;
-  for (int yy = y0; yy <= y1; ++yy) {
-    float row = 0.0f;
-    for (int xx = x0; xx <= x1; ++xx) row += __ldg(in + base + static_cast<std::size_t>(yy) * w + xx);
-    s += row;
-  }
-  out[base + static_cast<std::size_t>(y) * w + x] = s / static_cast<float>((x1 - x0 + 1) * (y1 - y0 + 1));
-}
-
 // One thread per pixel; the volume is [label][pixel], so each label's loads coalesce. With
 // a defocus volume and separate (confidence fusion) both are normalised in place, else
 // with a defocus volume the normalised costs are blended (lfr::blend).
@@ -124,13 +86,18 @@ __global__ void fuse_kernel(float* __restrict__ cost, const float* __restrict__ 
 // The winner's integer-label disparity into label_disp (may be null), with the sub-pixel
 // offset (lfr::subpixel_offset: 5-point fit when wide, else the parabola) when subpixel
 // into disp, and the confidence (may be null): one pass over the volume.
-__global__ void lf_refine_wta_kernel(const float* __restrict__ cost, bool pixel_major, const float* __restrict__ conf_cost,
+__global__ void lf_refine_wta_kernel(const float* __restrict__ cost, bool pixel_major, int layers,
+                                     const float* __restrict__ conf_cost,
                            long long npx, int labels, float dmin, float dmax, bool subpixel, bool wide,
                            float* __restrict__ label_disp, float* __restrict__ disp, float* __restrict__ conf) {
   const long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= npx) return;
-  const long long stride = pixel_major ? 1 : npx, base = pixel_major ? p * labels : p;
-  const auto at = [&](int a) { return cost[base + a * stride]; };
+  const long long stride = pixel_major ? 1 : npx, base = pixel_major ? p * labels : p, vol = npx * labels;
+  const auto at = [&](int a) {
+    float s = cost[base + a * stride];
+    for (int k = 1; k < layers; ++k) s = __fadd_rn(s, cost[k * vol + base + a * stride]);
+    return s;
+  };
   const lfr::CurveStats c = lfr::curve_stats(at, labels, 1);  // the first minimum
   const float off = subpixel ? lfr::subpixel_offset(at, labels, c.best, wide) : 0.0f;
   if (label_disp) label_disp[p] = lfr::label_to_disparity(dmin, dmax, labels, static_cast<float>(c.best));
@@ -439,27 +406,6 @@ void launch_lf_defocus(const LightFieldViews& lf, const float4* views_f, int vie
   launch_lf_defocus_box(w, h, labels, radius, out, tmp, s);
 }
 
-float* lf_defocus_raw_target(int radius, float* out, float* tmp) {
-  return radius > 0 && radius <= kBox2dMaxRadius ? tmp : out;
-}
-
-int lf_defocus_box_volumes(int radius) { return radius == 0 ? 0 : radius <= kBox2dMaxRadius ? 2 : 4; }
-
-void launch_lf_defocus_box(int w, int h, int labels, int radius, float* out, float* tmp, cudaStream_t s) {
-  if (radius == 0) return;  // the raw term itself (as the CPU)
-  LB_REQUIRE(labels <= 65535 && h <= 65535, "defocus cost: more than 65535 labels or rows");
-  const dim3 bg(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h), static_cast<unsigned>(labels));
-  if (radius <= kBox2dMaxRadius) {  // the raw volume is in tmp (lf_defocus_raw_target)
-    box_2d_kernel<<<bg, 128, 0, s>>>(tmp, w, h, radius, out);
-    CUDA_CHECK_LAUNCH();
-    return;
-  }
-  box_pass_kernel<<<bg, 128, 0, s>>>(out, w, h, radius, true, tmp);
-  CUDA_CHECK_LAUNCH();
-  box_pass_kernel<<<bg, 128, 0, s>>>(tmp, w, h, radius, false, out);
-  CUDA_CHECK_LAUNCH();
-}
-
 void launch_lf_normalize(float* cost, float* defocus, float defocus_weight, bool separate, long long npx, int labels,
                          cudaStream_t s) {
   normalize_kernel<<<blocks(npx), 256, 0, s>>>(cost, defocus, defocus_weight, separate, npx, labels);
@@ -472,33 +418,28 @@ void launch_lf_fuse(float* cost, const float* defocus, float defocus_weight, lon
   CUDA_CHECK_LAUNCH();
 }
 
-void launch_lf_wta(const float* cost, bool pixel_major, const float* conf_cost, long long npx, int labels, float dmin,
-                   float dmax, bool subpixel, bool wide, float* label_disp, float* disp, float* conf, cudaStream_t s) {
-  lf_refine_wta_kernel<<<blocks(npx), 256, 0, s>>>(cost, pixel_major, conf_cost, npx, labels, dmin, dmax, subpixel, wide,
-                                         label_disp, disp, conf);
+void launch_lf_wta(const float* cost, bool pixel_major, int layers, const float* conf_cost, long long npx, int labels,
+                   float dmin, float dmax, bool subpixel, bool wide, float* label_disp, float* disp, float* conf,
+                   cudaStream_t s) {
+  LB_REQUIRE(layers >= 1 && (layers == 1 || pixel_major), "wta: summed volumes must be pixel-major");
+  if (pixel_major && launch_lf_wta_staged(cost, layers, conf_cost, npx, labels, dmin, dmax, subpixel, wide, label_disp,
+                                          disp, conf, s))
+    return;
+  lf_refine_wta_kernel<<<blocks(npx), 256, 0, s>>>(cost, pixel_major, layers, conf_cost, npx, labels, dmin, dmax,
+                                                   subpixel, wide, label_disp, disp, conf);
   CUDA_CHECK_LAUNCH();
 }
 
-void launch_lf_semi_global(const float* cost, const float* guide, int guide_channels, int w, int h, int labels,
-                           float p1, float p2, float edge, bool weighted, float* weight, float* paths, float* out,
-                           cudaStream_t s) {
+void launch_lf_sgm_paths(const float* input, const float* guide, int guide_channels, int w, int h, int labels,
+                         float p1, float p2, float edge, float* paths, cudaStream_t s) {
   LB_REQUIRE(labels >= 1 && labels <= 256 * kSgmPerThread, "semi-global: more than 1024 labels");
   const long long npx = static_cast<long long>(w) * h;
   LB_REQUIRE((npx + 31) / 32 <= 0x7fffffffLL, "semi-global: region too large");
   LB_REQUIRE(guide_channels == 1 || guide_channels == 3, "semi-global: the guide must have 1 or 3 channels");
-  if (weighted) {
-    sgm_weight_kernel<<<blocks(npx), 256, 0, s>>>(cost, npx, labels, weight);
-    CUDA_CHECK_LAUNCH();
-  }
-  // out holds the pixel-major (weighted) copy of the input until the paths are done, then their sum.
-  const dim3 tiles(static_cast<unsigned>((npx + 31) / 32), static_cast<unsigned>((labels + 31) / 32));
-  label_major_to_pixel_major_kernel<<<tiles, dim3(32, 8), 0, s>>>(cost, weighted ? weight : nullptr, npx, labels, out);
-  CUDA_CHECK_LAUNCH();
   const int threads = std::min(256, (labels + 31) / 32 * 32);
   const std::size_t shared = (static_cast<std::size_t>(labels) + threads / 32) * sizeof(float);
   const dim3 grid(static_cast<unsigned>(std::max(w, h)), lfr::kSgmPaths);
-  // The edges' jump prices go where the sum goes last (paths holds 4 volumes; the sum's
-  // output, out, is the pixel-major input until then): after the 4 path volumes.
+  // The edges' jump prices: after the 4 path volumes.
   float* edge_x = paths + static_cast<std::size_t>(lfr::kSgmPaths) * npx * labels;
   float* edge_y = edge_x + npx;
   const dim3 eg(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h));
@@ -507,20 +448,39 @@ void launch_lf_semi_global(const float* cost, const float* guide, int guide_chan
   else
     sgm_jump_kernel<1><<<eg, 128, 0, s>>>(guide, w, h, p2, edge, edge_x, edge_y);
   CUDA_CHECK_LAUNCH();
+  const float* in = input;
   const int K = (labels + 31) / 32;
   const dim3 wgrid(static_cast<unsigned>((std::max(w, h) + kSgmWarpLines - 1) / kSgmWarpLines), lfr::kSgmPaths);
   if (K <= 4) {  // the warp kernel: 0.91 -> 0.69 ms for the semi-global step at antinous 75 labels (H100)
     switch (K) {
-      case 1: sgm_warp_path_kernel<1><<<wgrid, 32 * kSgmWarpLines, 0, s>>>(out, edge_x, edge_y, w, h, labels, p1, paths); break;
-      case 2: sgm_warp_path_kernel<2><<<wgrid, 32 * kSgmWarpLines, 0, s>>>(out, edge_x, edge_y, w, h, labels, p1, paths); break;
-      case 3: sgm_warp_path_kernel<3><<<wgrid, 32 * kSgmWarpLines, 0, s>>>(out, edge_x, edge_y, w, h, labels, p1, paths); break;
-      default: sgm_warp_path_kernel<4><<<wgrid, 32 * kSgmWarpLines, 0, s>>>(out, edge_x, edge_y, w, h, labels, p1, paths); break;
+      case 1: sgm_warp_path_kernel<1><<<wgrid, 32 * kSgmWarpLines, 0, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths); break;
+      case 2: sgm_warp_path_kernel<2><<<wgrid, 32 * kSgmWarpLines, 0, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths); break;
+      case 3: sgm_warp_path_kernel<3><<<wgrid, 32 * kSgmWarpLines, 0, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths); break;
+      default: sgm_warp_path_kernel<4><<<wgrid, 32 * kSgmWarpLines, 0, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths); break;
     }
   } else if (labels <= threads)
-    sgm_path_kernel<1><<<grid, threads, shared, s>>>(out, edge_x, edge_y, w, h, labels, p1, paths);
+    sgm_path_kernel<1><<<grid, threads, shared, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths);
   else
-    sgm_path_kernel<kSgmPerThread><<<grid, threads, shared, s>>>(out, edge_x, edge_y, w, h, labels, p1, paths);
+    sgm_path_kernel<kSgmPerThread><<<grid, threads, shared, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths);
   CUDA_CHECK_LAUNCH();
+}
+
+void launch_lf_semi_global(const float* cost, const float* guide, int guide_channels, int w, int h, int labels,
+                           float p1, float p2, float edge, bool weighted, float* weight, float* paths, float* out,
+                           bool sum, cudaStream_t s) {
+  LB_REQUIRE(labels >= 1 && labels <= 256 * kSgmPerThread, "semi-global: more than 1024 labels");
+  const long long npx = static_cast<long long>(w) * h;
+  LB_REQUIRE((npx + 31) / 32 <= 0x7fffffffLL, "semi-global: region too large");
+  if (weighted) {
+    sgm_weight_kernel<<<blocks(npx), 256, 0, s>>>(cost, npx, labels, weight);
+    CUDA_CHECK_LAUNCH();
+  }
+  // out holds the pixel-major (weighted) copy of the input until the paths are done, then their sum.
+  const dim3 tiles(static_cast<unsigned>((npx + 31) / 32), static_cast<unsigned>((labels + 31) / 32));
+  label_major_to_pixel_major_kernel<<<tiles, dim3(32, 8), 0, s>>>(cost, weighted ? weight : nullptr, npx, labels, out);
+  CUDA_CHECK_LAUNCH();
+  launch_lf_sgm_paths(out, guide, guide_channels, w, h, labels, p1, p2, edge, paths, s);
+  if (!sum) return;  // the caller's WTA sums the paths (launch_lf_wta, layers kSgmPaths)
   const long long n = npx * labels;
   sgm_sum_kernel<<<blocks(n), 256, 0, s>>>(paths, n, out);
   CUDA_CHECK_LAUNCH();
