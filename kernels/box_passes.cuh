@@ -49,7 +49,7 @@ __device__ __forceinline__ float count(int x, int y, int w, int h, int r) {
 // row summed afresh, and hands each row's sums to sink(y, sums). One thread per whole column
 // left the GPU nearly idle (512 columns x 75 slices = 38k threads, 14 % occupancy; the guide
 // statistics, one slice, 6 %: ncu, docs/perf/h100/ncu-refine-8cb87ed.txt); segments of at
-// least 2 windows keep the fresh sums' extra reads under half.
+// least 3 windows (guided_filter.cu's col_segment) keep the fresh sums' extra reads to a third.
 template <int K, class Row, class Sink>
 __device__ __forceinline__ void column_walk(int h, int r, int seg, const Row& row, const Sink& sink) {
   const int y_begin = static_cast<int>(blockIdx.z) * seg;
@@ -146,10 +146,10 @@ __global__ void col_out_kernel(Planes<K> rows, int w, int h, int r, int seg, Op 
     for (int k = 0; k < K; ++k) v[k] = rows.p[k][so + static_cast<std::size_t>(y) * w + x];
   };
   column_walk<K>(h, r, seg, row, [&](int y, const float (&sum)[K]) {
-    const float n = count(x, y, w, h, r);
+    const float inv = 1.0f / count(x, y, w, h, r);
     float m[K];
 #pragma unroll
-    for (int k = 0; k < K; ++k) m[k] = sum[k] / n;
+    for (int k = 0; k < K; ++k) m[k] = sum[k] * inv;
     op(m, so + static_cast<std::size_t>(y) * w + x, static_cast<std::size_t>(y) * w + x);
   });
 }
@@ -247,17 +247,19 @@ __device__ __forceinline__ float window(const float* pre, int x, int w, int r) {
   return pre[hi] - (lo >= 0 ? pre[lo] : 0.0f);
 }
 
-// Row y's K horizontal window sums at x: from the rows themselves (r <= kRowDirectRadius,
-// 2r + 1 values in order: no cancellation of large prefixes) or from their prefix sums.
-template <int K>
+// Row y's K horizontal window sums at x: from the rows themselves (RD >= 0, the radius as a
+// template argument: the 2 RD + 1 taps in order, unrolled, clipped ones skipped; no
+// cancellation of large prefixes) or from their prefix sums (RD < 0: any radius r).
+template <int K, int RD>
 __device__ __forceinline__ void row_windows(const float* rows, int x, int w, int r, float (&s)[K]) {
-  if (r <= kRowDirectRadius) {
-    const int x0 = max(x - r, 0), x1 = min(x + r, w - 1);
+  if constexpr (RD >= 0) {
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       const float* row = rows + static_cast<std::size_t>(k) * w;
-      float v = row[x0];
-      for (int xx = x0 + 1; xx <= x1; ++xx) v += row[xx];
+      float v = 0.0f;
+#pragma unroll
+      for (int d = -RD; d <= RD; ++d)
+        if (x + d >= 0 && x + d < w) v += row[x + d];
       s[k] = v;
     }
   } else {
@@ -266,12 +268,12 @@ __device__ __forceinline__ void row_windows(const float* rows, int x, int w, int
   }
 }
 
-// Row y's K rows of a volume (col.p[k] + ro) into shared memory as they are (small windows)
-// or as prefix sums: what row_windows reads.
-template <int K>
-__device__ __forceinline__ void stage_row(const Planes<K>& col, std::size_t ro, int w, int r, float* sm,
-                                          float* warp_tot, float* last) {
-  if (r <= kRowDirectRadius) {
+// Row y's K rows of a volume (col.p[k] + ro) into shared memory as they are (RD >= 0) or as
+// prefix sums: what row_windows<K, RD> reads.
+template <int K, int RD>
+__device__ __forceinline__ void stage_row(const Planes<K>& col, std::size_t ro, int w, float* sm, float* warp_tot,
+                                          float* last) {
+  if constexpr (RD >= 0) {
     for (int x = static_cast<int>(threadIdx.x); x < w; x += kRowThreads)
 #pragma unroll
       for (int k = 0; k < K; ++k) sm[static_cast<std::size_t>(k) * w + x] = col.p[k][ro + x];
@@ -281,23 +283,28 @@ __device__ __forceinline__ void stage_row(const Planes<K>& col, std::size_t ro, 
   }
 }
 
+// The row kernels' radius argument: r itself up to kRowDirectRadius (windows summed directly),
+// else -1 (prefix sums).
+inline int row_radius_arg(int r) { return r <= kRowDirectRadius ? r : -1; }
+
 // Per row and slice: the K window means of the pixels of row y from the K column sums, each
 // pixel's means handed to op(m, v, g): v its index in the volume, g in a guide plane. The K
-// rows take K * w floats of dynamic shared memory.
-template <int K, class Op>
+// rows take K * w floats of dynamic shared memory. Means: sums times the reciprocal of the
+// window's pixel count (one division a pixel, not K).
+template <int K, int RD, class Op>
 __global__ void __launch_bounds__(kRowThreads) row_kernel(Planes<K> col, int w, int h, int r, Op op) {
   extern __shared__ float sm[];
   __shared__ float warp_tot[K * kRowWarps];
   __shared__ float last[K];
   const int y = static_cast<int>(blockIdx.x);
   const std::size_t ro = static_cast<std::size_t>(blockIdx.y) * w * h + static_cast<std::size_t>(y) * w;
-  stage_row<K>(col, ro, w, r, sm, warp_tot, last);
+  stage_row<K, RD>(col, ro, w, sm, warp_tot, last);
   for (int x = static_cast<int>(threadIdx.x); x < w; x += kRowThreads) {
-    const float n = count(x, y, w, h, r);
+    const float inv = 1.0f / count(x, y, w, h, r);
     float m[K];
-    row_windows<K>(sm, x, w, r, m);
+    row_windows<K, RD>(sm, x, w, r, m);
 #pragma unroll
-    for (int k = 0; k < K; ++k) m[k] /= n;
+    for (int k = 0; k < K; ++k) m[k] *= inv;
     op(m, ro + x, static_cast<std::size_t>(y) * w + x);
   }
 }
@@ -307,7 +314,7 @@ __global__ void __launch_bounds__(kRowThreads) row_kernel(Planes<K> col, int w, 
 // -> their horizontal window sums, written to out (unnormalised: col_out_kernel's vertical
 // sums finish the box and divide by its count). The coefficients never go through memory
 // before their row pass. 2 K w floats of dynamic shared memory.
-template <int K, class CoefOp>
+template <int K, int RD, class CoefOp>
 __global__ void __launch_bounds__(kRowThreads) row_coef_kernel(Planes<K> col, int w, int h, int r, CoefOp op,
                                                                Planes<K> out) {
   extern __shared__ float sm[];
@@ -316,23 +323,23 @@ __global__ void __launch_bounds__(kRowThreads) row_coef_kernel(Planes<K> col, in
   float* coef = sm + static_cast<std::size_t>(K) * w;
   const int y = static_cast<int>(blockIdx.x);
   const std::size_t ro = static_cast<std::size_t>(blockIdx.y) * w * h + static_cast<std::size_t>(y) * w;
-  stage_row<K>(col, ro, w, r, sm, warp_tot, last);
+  stage_row<K, RD>(col, ro, w, sm, warp_tot, last);
   for (int x = static_cast<int>(threadIdx.x); x < w; x += kRowThreads) {
-    const float n = count(x, y, w, h, r);
+    const float inv = 1.0f / count(x, y, w, h, r);
     float m[K], c[K];
-    row_windows<K>(sm, x, w, r, m);
+    row_windows<K, RD>(sm, x, w, r, m);
 #pragma unroll
-    for (int k = 0; k < K; ++k) m[k] /= n;
+    for (int k = 0; k < K; ++k) m[k] *= inv;
     op(m, static_cast<std::size_t>(y) * w + x, c);
 #pragma unroll
     for (int k = 0; k < K; ++k) coef[static_cast<std::size_t>(k) * w + x] = c[k];
   }
   __syncthreads();
-  if (r > kRowDirectRadius)  // in place: each thread reads its values before writing them
+  if constexpr (RD < 0)  // in place: each thread reads its values before writing them
     row_prefix<K>([&](int k, int x) { return coef[static_cast<std::size_t>(k) * w + x]; }, w, coef, warp_tot, last);
   for (int x = static_cast<int>(threadIdx.x); x < w; x += kRowThreads) {
     float s[K];
-    row_windows<K>(coef, x, w, r, s);
+    row_windows<K, RD>(coef, x, w, r, s);
 #pragma unroll
     for (int k = 0; k < K; ++k) out.p[k][ro + x] = s[k];
   }

@@ -46,6 +46,8 @@ class CudaLfDepth final : public LightFieldEngine {
     CUDA_CHECK_THROW(cudaSetDevice(device));
     info_ = device_info(device);
     stream_ = std::make_unique<Stream>();
+    side_ = std::make_unique<Stream>();
+    stats_ready_ = std::make_unique<Event>();
     e0_ = std::make_unique<Event>();
     e1_ = std::make_unique<Event>();
     e2_ = std::make_unique<Event>();
@@ -165,15 +167,11 @@ class CudaLfDepth final : public LightFieldEngine {
                                                   : detail::guided_filter_scratch_bytes(w, h, A);
     const cudaStream_t s = stream_->get();
     has_refined_ = false;
-    refine_.reserve((blend ? 2 : 1) * vol * 4 + gf_scratch + (gc + 4) * npx * 4, "the refinement buffers");
-    const bool fused =
-        blend && detail::cae_kernel_writes_defocus(parse_cae_kernel(variant_or_default(p, variant)), p.views, lf_);
-    // The raw volume where the box mean wants it (defocus, or filtered: free until the filter).
-    fused_defocus_ =
-        fused ? detail::lf_defocus_raw_target(rp.defocus_radius, refine_.as<float>() + vol, refine_.as<float>())
-              : nullptr;
-    *raw = run(p, variant, ro);  // cost_ stays on the device
-    fused_defocus_ = nullptr;
+    // The guide's statistics for each filter radius (launch_guided_filter_stats) after the
+    // maps' planes.
+    const std::size_t stats_planes = static_cast<std::size_t>(detail::guided_filter_stats_planes(gc));
+    refine_.reserve((blend ? 2 : 1) * vol * 4 + gf_scratch + (gc + 4 + 2 * stats_planes) * npx * 4,
+                    "the refinement buffers");
     float* filtered = refine_.as<float>();
     float* defocus = blend ? filtered + vol : nullptr;
     float* scratch = filtered + (blend ? 2 : 1) * vol;
@@ -182,11 +180,26 @@ class CudaLfDepth final : public LightFieldEngine {
     float* d_refined = d_filtered + npx;
     float* d_conf = d_refined + npx;
     float* d_tmp = d_conf + npx;
-    // The guide as planes [c][y][x] (the kernels' layout; the host image is interleaved).
+    float* stats_cae = d_tmp + npx;
+    float* stats_def = stats_cae + stats_planes * npx;
+    const bool fuse = blend && rp.confidence_fusion;
+    // The guide as planes [c][y][x] (the kernels' layout; the host image is interleaved), and
+    // its statistics for both filters on the side stream, beside the CAE pass (they need only
+    // the guide; the scratch's first planes are theirs until the filters start).
     std::vector<float> planes(gc * npx);
     for (std::size_t i = 0; i < npx; ++i)
       for (int c = 0; c < gc; ++c) planes[c * npx + i] = guide.data[i * gc + c];
-    CUDA_CHECK_THROW(cudaMemcpyAsync(g, planes.data(), planes.size() * 4, cudaMemcpyHostToDevice, s));
+    const cudaStream_t side = side_->get();
+    CUDA_CHECK_THROW(cudaMemcpyAsync(g, planes.data(), planes.size() * 4, cudaMemcpyHostToDevice, side));
+    detail::launch_guided_filter_stats(g, gc, w, h, rp.radius, rp.eps, stats_cae, scratch, side);
+    if (fuse) detail::launch_guided_filter_stats(g, gc, w, h, rp.defocus_filter_radius, rp.eps, stats_def, scratch, side);
+    CUDA_CHECK_THROW(cudaEventRecord(stats_ready_->get(), side));
+    const bool fused =
+        blend && detail::cae_kernel_writes_defocus(parse_cae_kernel(variant_or_default(p, variant)), p.views, lf_);
+    // The raw volume where the box mean wants it (defocus, or filtered: free until the filter).
+    fused_defocus_ = fused ? detail::lf_defocus_raw_target(rp.defocus_radius, defocus, filtered) : nullptr;
+    *raw = run(p, variant, ro);  // cost_ stays on the device
+    fused_defocus_ = nullptr;
     if (blend && !fused && views_f_for_ != p.views) {  // once per light field and window: not timed
       views_f_for_ = -1;
       views_f_.reserve(detail::lf_views_float_bytes(views(), p.views), "the light field's views in float");
@@ -195,7 +208,6 @@ class CudaLfDepth final : public LightFieldEngine {
     }
     Event ev[8];
     float* cost = cost_.as<float>();
-    const bool fuse = blend && rp.confidence_fusion;
     CUDA_CHECK_THROW(cudaEventRecord(ev[0].get(), s));
     // filtered is free until the filter: the box passes' scratch. Fused: the raw volume came
     // with the CAE pass (its time is in the CAE's), only the box mean is left. For the
@@ -218,16 +230,17 @@ class CudaLfDepth final : public LightFieldEngine {
     else
       detail::launch_lf_normalize(cost, defocus, rp.defocus_weight, fuse, static_cast<long long>(npx), A, s);
     CUDA_CHECK_THROW(cudaEventRecord(ev[2].get(), s));
-    auto filter = [&](const float* src, int radius, float* dst, const float* lo) {
+    auto filter = [&](const float* src, int radius, float* dst, const float* lo, const float* stats) {
       const float* hi = lo ? lo + npx : nullptr;
       if (rp.color_guide)
-        detail::launch_guided_filter_rgb(g, w, h, src, A, radius, rp.eps, dst, scratch, s, lo, hi);
+        detail::launch_guided_filter_rgb(g, w, h, src, A, radius, rp.eps, dst, scratch, s, lo, hi, stats);
       else
-        detail::launch_guided_filter(g, w, h, src, A, radius, rp.eps, dst, scratch, s, lo, hi);
+        detail::launch_guided_filter(g, w, h, src, A, radius, rp.eps, dst, scratch, s, lo, hi, stats);
     };
-    filter(cost, rp.radius, filtered, ranges ? rng : nullptr);
+    CUDA_CHECK_THROW(cudaStreamWaitEvent(s, stats_ready_->get(), 0));  // the guide and its statistics
+    filter(cost, rp.radius, filtered, ranges ? rng : nullptr, stats_cae);
     // The CAE volume is spent once filtered: the defocus cue's filtered volume goes there.
-    if (fuse) filter(defocus, rp.defocus_filter_radius, cost, ranges ? rng + 2 * npx : nullptr);
+    if (fuse) filter(defocus, rp.defocus_filter_radius, cost, ranges ? rng + 2 * npx : nullptr, stats_def);
     CUDA_CHECK_THROW(cudaEventRecord(ev[3].get(), s));
     // With the semi-global step after the fusion, the fusion writes the paths' pixel-major
     // input (into the raw defocus volume, spent once filtered) and the confidence itself.
@@ -383,6 +396,8 @@ class CudaLfDepth final : public LightFieldEngine {
   int device_;
   DeviceInfo info_;
   std::unique_ptr<Stream> stream_;
+  std::unique_ptr<Stream> side_;         // refine_device: the guide's statistics, beside the CAE pass
+  std::unique_ptr<Event> stats_ready_;   // ... done
   CaeDeviceLightField lf_;
   DeviceBuffer tables_, cost_, maps_, refine_;
   DeviceBuffer views_f_;   // the defocus cost's views in float (launch_lf_views_to_float)

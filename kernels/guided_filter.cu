@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <type_traits>
 
 #include "box_passes.cuh"
 #include "cuda_check.cuh"
@@ -127,8 +128,10 @@ struct RgbOutput {
 
 unsigned cols(int w) { return static_cast<unsigned>((w + 127) / 128); }
 
-// Rows per column-pass thread: at least two windows.
-int col_segment(int r) { return std::max(64, 4 * r + 2); }
+// Rows per column-pass thread: at least three windows. At the refinement's r 15 the fresh
+// window (2r + 1 rows) costs a third of a 92-row segment's reads; 4r + 2 rows took 0.05 ms
+// more of the refinement, 8r + 2 the same (H100).
+int col_segment(int r) { return std::max(64, 6 * r + 2); }
 
 dim3 col_grid(int w, int h, int slices, int r) {
   const unsigned segs = static_cast<unsigned>((h + col_segment(r) - 1) / col_segment(r));
@@ -181,25 +184,49 @@ std::size_t allow_row_smem(const void* kernel, int rows, int w, const char* what
   return dynamic;
 }
 
-// Both row kernels a filter uses, allowed their shared memory before anything is queued.
+// Calls f(std::integral_constant<int, RD>{}) with RD = row_radius_arg(r): the row kernels'
+// instantiation for this radius.
+template <class F>
+void with_row_radius(int r, F&& f) {
+  switch (row_radius_arg(r)) {
+    case 0: f(std::integral_constant<int, 0>{}); break;
+    case 1: f(std::integral_constant<int, 1>{}); break;
+    case 2: f(std::integral_constant<int, 2>{}); break;
+    case 3: f(std::integral_constant<int, 3>{}); break;
+    case 4: f(std::integral_constant<int, 4>{}); break;
+    default: f(std::integral_constant<int, -1>{}); break;
+  }
+}
+
+// Both row kernels a filter of radius r uses, allowed their shared memory before anything is
+// queued.
 template <int KS, class StatsOp, int K, class CoefOp>
-void allow_rows(int w, const char* what) {
-  allow_row_smem(reinterpret_cast<const void*>(row_kernel<KS, StatsOp>), KS, w, what);
-  allow_row_smem(reinterpret_cast<const void*>(row_coef_kernel<K, CoefOp>), 2 * K, w, what);
+void allow_rows(int w, int r, const char* what) {
+  with_row_radius(r, [&](auto rd) {
+    constexpr int RD = decltype(rd)::value;
+    allow_row_smem(reinterpret_cast<const void*>(row_kernel<KS, RD, StatsOp>), KS, w, what);
+    allow_row_smem(reinterpret_cast<const void*>(row_coef_kernel<K, RD, CoefOp>), 2 * K, w, what);
+  });
 }
 
 template <int K, class Op>
 void launch_rows(const Planes<K>& col, int w, int h, int slices, int r, const Op& op, cudaStream_t s) {
-  row_kernel<K, Op><<<dim3(static_cast<unsigned>(h), static_cast<unsigned>(slices)), kRowThreads,
-                      static_cast<std::size_t>(K) * w * sizeof(float), s>>>(col, w, h, r, op);
+  with_row_radius(r, [&](auto rd) {
+    row_kernel<K, decltype(rd)::value, Op><<<dim3(static_cast<unsigned>(h), static_cast<unsigned>(slices)),
+                                             kRowThreads, static_cast<std::size_t>(K) * w * sizeof(float), s>>>(
+        col, w, h, r, op);
+  });
   CUDA_CHECK_LAUNCH();
 }
 
 template <int K, class Op>
 void launch_rows_coef(const Planes<K>& col, int w, int h, int slices, int r, const Op& op, const Planes<K>& out,
                       cudaStream_t s) {
-  row_coef_kernel<K, Op><<<dim3(static_cast<unsigned>(h), static_cast<unsigned>(slices)), kRowThreads,
-                           2 * static_cast<std::size_t>(K) * w * sizeof(float), s>>>(col, w, h, r, op, out);
+  with_row_radius(r, [&](auto rd) {
+    row_coef_kernel<K, decltype(rd)::value, Op><<<dim3(static_cast<unsigned>(h), static_cast<unsigned>(slices)),
+                                                  kRowThreads, 2 * static_cast<std::size_t>(K) * w * sizeof(float),
+                                                  s>>>(col, w, h, r, op, out);
+  });
   CUDA_CHECK_LAUNCH();
 }
 
@@ -272,6 +299,19 @@ void queue_rgb_slices(const RgbGuidePlanes& g, int w, int h, const float* in, co
   launch_cols_out(sc.coef, w, h, slices, r, op, s);
 }
 
+// The stats planes at `stats` (mean_I (3), then the inverse (6)).
+void point_rgb_stats(float* stats, std::size_t plane, RgbScratch& sc) {
+  for (int c = 0; c < gf::kChannels; ++c) sc.mean_i.p[c] = stats + c * plane;
+  for (int k = 0; k < gf::kProducts; ++k) sc.inverse.p[k] = stats + (gf::kChannels + k) * plane;
+}
+
+// Once per gray call: column sums of I and I I (into col, slice 0), then mean_I and var_I.
+void queue_gray_guide_stats(const float* guide, int w, int h, int r, float* mean_i, const Planes<2>& col,
+                            cudaStream_t s) {
+  launch_cols<2, 0b10u>({{guide, guide}, {nullptr, guide}, {0, 0}}, w, h, 1, r, col, s);
+  launch_rows(col, w, h, 1, r, GrayStats{mean_i, mean_i + static_cast<std::size_t>(w) * h}, s);
+}
+
 }  // namespace
 
 std::size_t guided_filter_scratch_bytes(int w, int h, int slices) {
@@ -280,7 +320,7 @@ std::size_t guided_filter_scratch_bytes(int w, int h, int slices) {
 }
 
 void launch_guided_filter(const float* guide, int w, int h, const float* in, int slices, int r, float eps, float* out,
-                          float* scratch, cudaStream_t s, const float* in_lo, const float* in_hi) {
+                          float* scratch, cudaStream_t s, const float* in_lo, const float* in_hi, const float* stats) {
   constexpr const char* what = "guided filter";
   require_volume(w, h, slices, r, what);
   const std::size_t plane = static_cast<std::size_t>(w) * h, vol = plane * static_cast<std::size_t>(slices);
@@ -290,11 +330,12 @@ void launch_guided_filter(const float* guide, int w, int h, const float* in, int
   float* b = a + vol;             // row sums of b, vol
   float* mean_i = b + vol;        // plane
   float* var_i = mean_i + plane;  // plane
-  allow_rows<2, GrayStats, 2, GrayCoefficients>(w, what);  // a row too wide throws before anything is queued
+  allow_rows<2, GrayStats, 2, GrayCoefficients>(w, r, what);  // a row too wide throws before anything is queued
   const Planes<2> col{{c0, c1}}, ab{{a, b}};
-  // Guide statistics (c0 / c1 of slice 0 as scratch): column sums of I and I I.
-  launch_cols<2, 0b10u>({{guide, guide}, {nullptr, guide}, {0, 0}}, w, h, 1, r, col, s);
-  launch_rows(col, w, h, 1, r, GrayStats{mean_i, var_i}, s);
+  if (stats)
+    mean_i = const_cast<float*>(stats), var_i = mean_i + plane;  // only read from here on
+  else
+    queue_gray_guide_stats(guide, w, h, r, mean_i, col, s);
   // Per slice: p and I p, then a and b and their row windows, then q.
   launch_cols_slices(SliceTerms<2>{in, in_lo, in_hi, {guide}}, w, h, slices, r, col, s);
   launch_rows_coef(col, w, h, slices, r, GrayCoefficients{mean_i, var_i, eps}, ab, s);
@@ -312,16 +353,43 @@ std::size_t guided_filter_rgb_scratch_bytes(int w, int h, int slices) {
 }
 
 void launch_guided_filter_rgb(const float* guide, int w, int h, const float* in, int slices, int r, float eps,
-                              float* out, float* scratch, cudaStream_t s, const float* in_lo, const float* in_hi) {
+                              float* out, float* scratch, cudaStream_t s, const float* in_lo, const float* in_hi,
+                              const float* stats) {
   require_volume(w, h, slices, r, kRgbWhat);
   LB_REQUIRE(eps > 0.0f, "guided filter rgb: eps must be > 0");
   // A row too wide for the row kernels' shared memory throws before anything is queued.
-  allow_rows<kRgbStatsTerms, RgbStats, kRgbSliceTerms, RgbCoefficients>(w, kRgbWhat);
+  allow_rows<kRgbStatsTerms, RgbStats, kRgbSliceTerms, RgbCoefficients>(w, r, kRgbWhat);
   const std::size_t plane = static_cast<std::size_t>(w) * h;
   const RgbGuidePlanes g = {guide, guide + plane, guide + 2 * plane};
-  const RgbScratch sc = rgb_scratch(scratch, w, h, slices);
-  queue_rgb_guide_stats(g, w, h, r, eps, sc, s);
+  RgbScratch sc = rgb_scratch(scratch, w, h, slices);
+  if (stats)
+    point_rgb_stats(const_cast<float*>(stats), plane, sc);  // only read from here on
+  else
+    queue_rgb_guide_stats(g, w, h, r, eps, sc, s);
   queue_rgb_slices(g, w, h, in, in_lo, in_hi, slices, r, sc, out, s);
+}
+
+int guided_filter_stats_planes(int gc) {
+  LB_REQUIRE(gc == 1 || gc == 3, "guided filter: the guide must have 1 or 3 channels");
+  return gc == 3 ? kRgbStatsTerms : 2;
+}
+
+void launch_guided_filter_stats(const float* guide, int gc, int w, int h, int r, float eps, float* stats, float* tmp,
+                                cudaStream_t s) {
+  const int planes = guided_filter_stats_planes(gc);
+  require_volume(w, h, 1, r, "guided filter stats");
+  const std::size_t plane = static_cast<std::size_t>(w) * h;
+  if (gc == 1) {
+    allow_rows<2, GrayStats, 2, GrayCoefficients>(w, r, "guided filter");
+    queue_gray_guide_stats(guide, w, h, r, stats, Planes<2>{{tmp, tmp + plane}}, s);
+    return;
+  }
+  LB_REQUIRE(eps > 0.0f, "guided filter rgb: eps must be > 0");
+  allow_rows<kRgbStatsTerms, RgbStats, kRgbSliceTerms, RgbCoefficients>(w, r, kRgbWhat);
+  RgbScratch sc{};
+  for (int k = 0; k < planes; ++k) sc.guide_cols.p[k] = tmp + k * plane;
+  point_rgb_stats(stats, plane, sc);
+  queue_rgb_guide_stats({guide, guide + plane, guide + 2 * plane}, w, h, r, eps, sc, s);
 }
 
 }  // namespace lb::cuda::detail

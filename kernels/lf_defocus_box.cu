@@ -54,25 +54,35 @@ __global__ void box_2d_kernel(const float* __restrict__ in, int w, int h, int r,
 }
 
 // box_2d_kernel's mean at every label of one pixel, and the ranges (lfr::curve_range's loop) of
-// the boxed curve and of the CAE cost's curve: thread (x, y) walks the labels. The boxes' cached
-// reads are the same sums in the same order as box_2d_kernel's, so the same bits.
-__global__ void box_range_kernel(const float* __restrict__ raw, const float* __restrict__ cost, int w, int h, int r,
+// the boxed curve and of the CAE cost's curve: thread (x, y) walks the labels. The radius is a
+// template argument, so a label's (2R + 1)^2 cached reads are unrolled and several labels' are
+// in flight; the window's clipped taps are skipped, so the sums are box_2d_kernel's (each row
+// left to right from 0, the rows top to bottom, then the division): the same bits.
+template <int R>
+__global__ void box_range_kernel(const float* __restrict__ raw, const float* __restrict__ cost, int w, int h,
                                  int labels, float* __restrict__ out, float* __restrict__ cost_lo,
                                  float* __restrict__ cost_hi, float* __restrict__ def_lo, float* __restrict__ def_hi) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y);
   if (x >= w) return;
   const std::size_t npx = static_cast<std::size_t>(w) * h, p = static_cast<std::size_t>(y) * w + x;
-  const int x0 = max(0, x - r), x1 = min(w - 1, x + r), y0 = max(0, y - r), y1 = min(h - 1, y + r);
+  const int x0 = max(0, x - R), x1 = min(w - 1, x + R), y0 = max(0, y - R), y1 = min(h - 1, y + R);
   const float n = static_cast<float>((x1 - x0 + 1) * (y1 - y0 + 1));
   float dn = 0.0f, dx = 0.0f, cn = 0.0f, cx = 0.0f;
-#pragma unroll 2
+#pragma unroll 4
   for (int a = 0; a < labels; ++a) {
     const float* in = raw + a * npx;
     float s = 0.0f;
-    for (int yy = y0; yy <= y1; ++yy) {
+#pragma unroll
+    for (int dy = -R; dy <= R; ++dy) {
+      const int yy = y + dy;
+      if (yy < 0 || yy >= h) continue;
       float row = 0.0f;
-      for (int xx = x0; xx <= x1; ++xx) row += __ldg(in + static_cast<std::size_t>(yy) * w + xx);
+#pragma unroll
+      for (int ddx = -R; ddx <= R; ++ddx) {
+        const int xx = x + ddx;
+        if (xx >= 0 && xx < w) row += __ldg(in + static_cast<std::size_t>(yy) * w + xx);
+      }
       s += row;
     }
     const float d = s / n, c = __ldg(cost + a * npx + p);
@@ -120,8 +130,13 @@ void launch_lf_box_ranges(const float* raw, const float* cost, int w, int h, int
   LB_REQUIRE(lf_box_ranges_apply(radius), "defocus box: the ranges pass takes radii 1 and 2");
   LB_REQUIRE(h <= 65535, "defocus cost: more than 65535 rows");
   const std::size_t npx = static_cast<std::size_t>(w) * h;
-  box_range_kernel<<<dim3(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h)), 128, 0, s>>>(
-      raw, cost, w, h, radius, labels, out, ranges, ranges + npx, ranges + 2 * npx, ranges + 3 * npx);
+  const dim3 grid(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h));
+  if (radius == 1)
+    box_range_kernel<1><<<grid, 128, 0, s>>>(raw, cost, w, h, labels, out, ranges, ranges + npx, ranges + 2 * npx,
+                                             ranges + 3 * npx);
+  else
+    box_range_kernel<2><<<grid, 128, 0, s>>>(raw, cost, w, h, labels, out, ranges, ranges + npx, ranges + 2 * npx,
+                                             ranges + 3 * npx);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -53,6 +53,18 @@ TEST_CASE("guided filter gpu: every slice against the double definition (awkward
                                        scratch.as<float>(), nullptr);
     CUDA_CHECK_THROW(cudaDeviceSynchronize());
     CUDA_CHECK_THROW(cudaMemcpy(q.data(), dq.get(), q.size() * 4, cudaMemcpyDeviceToHost));
+    // The guide's statistics computed apart (launch_guided_filter_stats) and passed in: the
+    // same bits as the call computing them.
+    {
+      DeviceBuffer st(2 * plane * 4), tmp(2 * plane * 4);
+      cuda::detail::launch_guided_filter_stats(dI.as<float>(), 1, c.w, c.h, c.r, c.eps, st.as<float>(), tmp.as<float>(),
+                                               nullptr);
+      cuda::detail::launch_guided_filter(dI.as<float>(), c.w, c.h, dp.as<float>(), c.slices, c.r, c.eps, dq.as<float>(),
+                                         scratch.as<float>(), nullptr, nullptr, nullptr, st.as<float>());
+      std::vector<float> q2(q.size());
+      CUDA_CHECK_THROW(cudaMemcpy(q2.data(), dq.get(), q2.size() * 4, cudaMemcpyDeviceToHost));
+      CHECK(q2 == q);
+    }
     const std::vector<double> Id(I.begin(), I.end());
     for (int s = 0; s < c.slices; ++s) {
       const std::vector<double> ps(p.begin() + s * plane, p.begin() + (s + 1) * plane);
@@ -146,6 +158,17 @@ TEST_CASE("guided filter rgb gpu: every slice against the double reference (awkw
                                            dq.as<float>(), scratch.as<float>(), nullptr);
     CUDA_CHECK_THROW(cudaDeviceSynchronize());
     CUDA_CHECK_THROW(cudaMemcpy(q.data(), dq.get(), q.size() * 4, cudaMemcpyDeviceToHost));
+    {  // precomputed statistics: the same bits
+      DeviceBuffer st(9 * plane * 4), tmp(9 * plane * 4);
+      cuda::detail::launch_guided_filter_stats(dI.as<float>(), 3, c.w, c.h, c.r, c.eps, st.as<float>(), tmp.as<float>(),
+                                               nullptr);
+      cuda::detail::launch_guided_filter_rgb(dI.as<float>(), c.w, c.h, dp.as<float>(), c.slices, c.r, c.eps,
+                                             dq.as<float>(), scratch.as<float>(), nullptr, nullptr, nullptr,
+                                             st.as<float>());
+      std::vector<float> q2(q.size());
+      CUDA_CHECK_THROW(cudaMemcpy(q2.data(), dq.get(), q2.size() * 4, cudaMemcpyDeviceToHost));
+      CHECK(q2 == q);
+    }
     const std::vector<double> Id(I.begin(), I.end());
     for (int s = 0; s < c.slices; ++s) {
       const std::vector<double> ps(p.begin() + s * plane, p.begin() + (s + 1) * plane);
