@@ -8,6 +8,7 @@
 
 #include "cuda_check.cuh"
 #include "lf_refine_launch.hpp"
+#include "lf_wta.cuh"
 #include "lightbench/lf_refine_math.hpp"
 
 namespace lb::cuda::detail {
@@ -159,14 +160,7 @@ __global__ void __launch_bounds__(kWtaThreads) wta_tile_kernel(const float* __re
   const long long p = p0 + threadIdx.x;
   const float* curve = tile + threadIdx.x * stride;
   const auto at = [&](int a) { return curve[a]; };
-  const lfr::CurveStats c = lfr::curve_stats(at, labels, 1);  // the first minimum
-  const float off = subpixel ? lfr::subpixel_offset(at, labels, c.best, wide) : 0.0f;
-  if (label_disp) label_disp[p] = lfr::label_to_disparity(dmin, dmax, labels, static_cast<float>(c.best));
-  disp[p] = lfr::label_to_disparity(dmin, dmax, labels, static_cast<float>(c.best) + off);
-  if (!conf) return;
-  const lfr::CurveStats f =
-      conf_cost ? lfr::curve_stats([&](int a) { return conf_cost[a * npx + p]; }, labels, 1) : c;
-  conf[p] = lfr::confidence(f.min, f.second);
+  wta_pixel(at, conf_cost, npx, p, labels, dmin, dmax, subpixel, wide, label_disp, disp, conf);
 }
 
 std::size_t fuse_smem(int pixels, int stride) {

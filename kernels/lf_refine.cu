@@ -10,6 +10,7 @@
 
 #include "cuda_check.cuh"
 #include "lf_refine_launch.hpp"
+#include "lf_wta.cuh"
 #include "lightbench/cae_math.hpp"
 #include "lightbench/lf_refine_math.hpp"
 #include "view_fetch.cuh"
@@ -98,14 +99,7 @@ __global__ void lf_refine_wta_kernel(const float* __restrict__ cost, bool pixel_
     for (int k = 1; k < layers; ++k) s = __fadd_rn(s, cost[k * vol + base + a * stride]);
     return s;
   };
-  const lfr::CurveStats c = lfr::curve_stats(at, labels, 1);  // the first minimum
-  const float off = subpixel ? lfr::subpixel_offset(at, labels, c.best, wide) : 0.0f;
-  if (label_disp) label_disp[p] = lfr::label_to_disparity(dmin, dmax, labels, static_cast<float>(c.best));
-  disp[p] = lfr::label_to_disparity(dmin, dmax, labels, static_cast<float>(c.best) + off);
-  if (!conf) return;
-  const lfr::CurveStats f =
-      conf_cost ? lfr::curve_stats([&](int a) { return conf_cost[a * npx + p]; }, labels, 1) : c;
-  conf[p] = lfr::confidence(f.min, f.second);
+  wta_pixel(at, conf_cost, npx, p, labels, dmin, dmax, subpixel, wide, label_disp, disp, conf);
 }
 
 // One pass of the guided, confidence-weighted median (weighted_median_cpu): the smallest

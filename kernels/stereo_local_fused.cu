@@ -165,19 +165,7 @@ __global__ void __launch_bounds__(kBX* kBY) local_fused_fixed_kernel(const uchar
     unsigned ul[kRowsPerThread] = {}, dl[kRowsPerThread] = {}, ur[kRowsPerThread] = {}, dr[kRowsPerThread] = {};
 #pragma unroll
     for (int j = 0; j < 2 * R + kRowsPerThread; ++j) {
-      const unsigned a = sL[(oy0 + j) * kFT + tx], b = sR[(oy0 + j) * kFT + tx];
-#pragma unroll
-      for (int q = 0; q < kRowsPerThread; ++q) {
-        const int tu = q + R - j, td = j - q - R;
-        if (tu >= 0 && tu <= R) {
-          ul[q] += k.w[tu] * a;
-          ur[q] += k.w[tu] * b;
-        }
-        if (td >= 0 && td <= R) {
-          dl[q] += k.w[td] * a;
-          dr[q] += k.w[td] * b;
-        }
-      }
+      vertical_window_add<R>(k, j, sL[(oy0 + j) * kFT + tx], sR[(oy0 + j) * kFT + tx], ul, dl, ur, dr);
     }
 #pragma unroll
     for (int q = 0; q < kRowsPerThread; ++q) {

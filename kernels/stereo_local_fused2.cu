@@ -118,20 +118,8 @@ __global__ void __launch_bounds__(kBX* kBY, 4) local_fused_packed_kernel(const u
       unsigned ul[kPRows] = {}, dl[kPRows] = {}, ur[kPRows] = {}, dr[kPRows] = {};
 #pragma unroll
       for (int j = 0; j < 2 * R + kPRows; ++j) {
-        const unsigned a = __byte_perm(pl[(oy0 + j) * kFT], 0u, sel);
-        const unsigned b = __byte_perm(pr[(oy0 + j) * kFT], 0u, sel);
-#pragma unroll
-        for (int q = 0; q < kPRows; ++q) {
-          const int tu = q + R - j, td = j - q - R;
-          if (tu >= 0 && tu <= R) {
-            ul[q] += k.w[tu] * a;
-            ur[q] += k.w[tu] * b;
-          }
-          if (td >= 0 && td <= R) {
-            dl[q] += k.w[td] * a;
-            dr[q] += k.w[td] * b;
-          }
-        }
+        vertical_window_add<R>(k, j, __byte_perm(pl[(oy0 + j) * kFT], 0u, sel), __byte_perm(pr[(oy0 + j) * kFT], 0u, sel),
+                               ul, dl, ur, dr);
       }
 #pragma unroll
       for (int q = 0; q < kPRows; ++q) {

@@ -109,4 +109,26 @@ constexpr int fixed_cost_stride(int r) {
 }
 
 }  // namespace
+// Halo row j's values a (left) and b (right) into the vertical window sums of Q output rows of
+// a tile (output row q is halo row q + R): up (ul, ur) sums halo rows q .. q + R with weight
+// index q + R - j, down (dl, dr) rows q + R .. q + 2R with weight index j - q - R. With j a
+// constant of an unrolled loop every test folds away (the fused kernels' inner loop).
+template <int R, int Q>
+__device__ __forceinline__ void vertical_window_add(const KernelParams& k, int j, unsigned a, unsigned b,
+                                                    unsigned (&ul)[Q], unsigned (&dl)[Q], unsigned (&ur)[Q],
+                                                    unsigned (&dr)[Q]) {
+#pragma unroll
+  for (int q = 0; q < Q; ++q) {
+    const int tu = q + R - j, td = j - q - R;
+    if (tu >= 0 && tu <= R) {
+      ul[q] += k.w[tu] * a;
+      ur[q] += k.w[tu] * b;
+    }
+    if (td >= 0 && td <= R) {
+      dl[q] += k.w[td] * a;
+      dr[q] += k.w[td] * b;
+    }
+  }
+}
+
 }  // namespace lb::cuda::detail
