@@ -112,8 +112,10 @@ struct WarpMsgArgs {
 
 // One checkerboard half-iteration: group g of row y (blockIdx.y) handles x = 2 g + ((y +
 // parity) & 1); it reads its data cost and four incoming messages once and sends the four
-// messages (bpm::message's steps, see the file comment).
-template <class T, int K, int G>
+// messages (bpm::message's steps, see the file comment). kFull: L = K G, every lane's values
+// are disparities, so the padding tests (a select per value and step) compile away: the
+// kernel is bound by the ALU pipe there (81 % at 900x750x256, ncu).
+template <class T, int K, int G, bool kFull>
 __global__ void __launch_bounds__(kWarpBlock) warp_msg_kernel(WarpMsgArgs a) {
   const int lane = static_cast<int>(threadIdx.x) & (G - 1);
   const int grp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / G);
@@ -122,7 +124,8 @@ __global__ void __launch_bounds__(kWarpBlock) warp_msg_kernel(WarpMsgArgs a) {
   if (x >= a.w) return;  // the whole group: the masks below name only its lanes
   const unsigned mask = group_mask<G>();
   const int d0 = lane * K;
-  const bool holds = d0 < a.L;  // lanes past L take part in the shuffles only
+  const bool holds = kFull || d0 < a.L;  // lanes past L take part in the shuffles only
+  const auto live = [&](int d) { return kFull || (holds && d < a.L); };
   const std::size_t p = static_cast<std::size_t>(y) * a.w + x;
   T* m = static_cast<T*>(a.m);
   float D[K], M[4][K];
@@ -146,7 +149,7 @@ __global__ void __launch_bounds__(kWarpBlock) warp_msg_kernel(WarpMsgArgs a) {
 #pragma unroll
     for (int j = 0; j < K; ++j) {
       const int d = d0 + j;
-      const float hv = holds && d < a.L ? h_sum(D[j], M[o0][j], M[o1][j], M[o2][j]) : inf;
+      const float hv = live(d) ? h_sum(D[j], M[o0][j], M[o1][j], M[o2][j]) : inf;
       mn = fmin2(hv, mn);
       run = fmin2(fwd_key(hv, d), run);
       v[j] = run;
@@ -166,7 +169,7 @@ __global__ void __launch_bounds__(kWarpBlock) warp_msg_kernel(WarpMsgArgs a) {
 #pragma unroll
     for (int j = K - 1; j >= 0; --j) {
       const int d = d0 + j;
-      const float k2 = holds && d < a.L ? bwd_key(fmin2(v[j], before), d) : inf;
+      const float k2 = live(d) ? bwd_key(fmin2(v[j], before), d) : inf;
       g = fmin2(k2, g);
       v[j] = g;  // the suffix minimum within the lane
     }
@@ -184,7 +187,7 @@ __global__ void __launch_bounds__(kWarpBlock) warp_msg_kernel(WarpMsgArgs a) {
 #pragma unroll
     for (int j = 0; j < K; ++j) {
       const int d = d0 + j;
-      v[j] = holds && d < a.L ? fmin2(from_bwd(fmin2(v[j], after), d), cap) : 0.0f;
+      v[j] = live(d) ? fmin2(from_bwd(fmin2(v[j], after), d), cap) : 0.0f;
       s[j] = v[j];
     }
     // The pairwise tree: within the lane, then across the lanes.
@@ -238,58 +241,107 @@ __global__ void __launch_bounds__(kWarpBlock) warp_wta_kernel(const float* __res
   if (lane == 0) out[p] = static_cast<float>(bd);
 }
 
-// Level-0 data cost, one thread per value (bpp::cost0's arithmetic); padding values are 0.
+// The per-value passes below run one block row per image row (blockIdx.y) and one thread per
+// value of the row (x = e / Ls): 32-bit index arithmetic. One thread per value of the whole
+// volume with 64-bit divisions made the message copy-down alone 5.9 ms of 900x750x256's
+// ~13 (ncu, H100: 4 launches, at level 0 4 x 173 M values), the data cost 0.8.
+
+// Level-0 data cost (bpp::cost0's arithmetic); padding values are 0.
 __global__ void warp_cost0_kernel(const float* __restrict__ g, int w, int h, int L, int Ls, float lambda, float tau,
                                   float* __restrict__ D) {
-  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const long long n = static_cast<long long>(w) * h * Ls;
-  if (i >= n) return;
-  const int d = static_cast<int>(i % Ls);
-  const long long p = i / Ls;
-  const int x = static_cast<int>(p % w), y = static_cast<int>(p / w);
+  const int e = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
+  if (e >= w * Ls) return;
+  const int x = e / Ls, d = e - x * Ls;
+  const std::size_t p = static_cast<std::size_t>(y) * w + x;
   float v = 0.0f;
   if (d < L) {
     const std::size_t plane = static_cast<std::size_t>(w) * h;
     v = x - d >= 0 ? data_cost(g[p], g[plane + static_cast<std::size_t>(y) * w + (x - d)], lambda, tau)
                    : data_cost_outside(lambda, tau);
   }
-  D[i] = v;
+  D[p * Ls + d] = v;
+}
+
+// Level 0's data cost and level 1's in one pass: thread (coarse pixel, d) computes the costs
+// of the existing fine pixels of its 2x2 block (warp_cost0_kernel's values), writes them to
+// level 0 and their sum in raster order (warp_pyramid_kernel's) to level 1: level 0's volume
+// is written once and never read back for the pyramid.
+__global__ void warp_cost01_kernel(const float* __restrict__ g, int w, int h, int L, int Ls, float lambda, float tau,
+                                   float* __restrict__ D0, int cw, float* __restrict__ D1) {
+  const int e = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), cy = static_cast<int>(blockIdx.y);
+  if (e >= cw * Ls) return;
+  const int cx = e / Ls, d = e - cx * Ls;
+  const std::size_t plane = static_cast<std::size_t>(w) * h;
+  const auto cost = [&](int x, int y) {
+    const std::size_t p = static_cast<std::size_t>(y) * w + x;
+    float v = 0.0f;
+    if (d < L)
+      v = x - d >= 0 ? data_cost(g[p], g[plane + static_cast<std::size_t>(y) * w + (x - d)], lambda, tau)
+                     : data_cost_outside(lambda, tau);
+    D0[p * Ls + d] = v;
+    return v;
+  };
+  const int x0 = 2 * cx, y0 = 2 * cy;
+  const bool x1 = x0 + 1 < w, y1 = y0 + 1 < h;
+  float v = add(0.0f, cost(x0, y0));
+  if (x1) v = add(v, cost(x0 + 1, y0));
+  if (y1) v = add(v, cost(x0, y0 + 1));
+  if (x1 && y1) v = add(v, cost(x0 + 1, y0 + 1));
+  D1[(static_cast<std::size_t>(cy) * cw + cx) * Ls + d] = v;
 }
 
 // Coarse data cost: the existing pixels of the 2x2 block in raster order (bpp::pyramid).
 __global__ void warp_pyramid_kernel(const float* __restrict__ f, int fw, int fh, float* __restrict__ c, int cw, int ch,
                                     int Ls) {
-  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= static_cast<long long>(cw) * ch * Ls) return;
-  const int d = static_cast<int>(i % Ls);
-  const long long p = i / Ls;
-  const int x = static_cast<int>(p % cw), y = static_cast<int>(p / cw);
+  const int e = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
+  if (e >= cw * Ls) return;
+  const int x = e / Ls, d = e - x * Ls;
   const bool x1 = 2 * x + 1 < fw, y1 = 2 * y + 1 < fh;
   const std::size_t i00 = (static_cast<std::size_t>(2 * y) * fw + 2 * x) * Ls + d;
   float v = add(0.0f, f[i00]);
   if (x1) v = add(v, f[i00 + Ls]);
   if (y1) v = add(v, f[i00 + static_cast<std::size_t>(fw) * Ls]);
   if (x1 && y1) v = add(v, f[i00 + static_cast<std::size_t>(fw) * Ls + Ls]);
-  c[i] = v;
+  c[(static_cast<std::size_t>(y) * cw + x) * Ls + d] = v;
 }
 
-// Fine pixel (x, y) starts with its parent's messages (4 directions, all values); T moved as
-// raw bits.
-template <class U>
-__global__ void warp_copy_down_kernel(const U* __restrict__ mc, int cw, int ch, U* __restrict__ mf, int fw, int fh,
-                                      int Ls) {
-  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const long long fdir = static_cast<long long>(fw) * fh * Ls;
-  if (i >= 4 * fdir) return;
-  const int k = static_cast<int>(i / fdir);
-  const long long r = i - k * fdir;
-  const int d = static_cast<int>(r % Ls);
-  const long long p = r / Ls;
-  const int x = static_cast<int>(p % fw), y = static_cast<int>(p / fw);
-  mf[i] = mc[k * static_cast<long long>(cw) * ch * Ls + (static_cast<long long>(y / 2) * cw + x / 2) * Ls + d];
+// Fine pixel (x, y) starts with its parent's messages (4 directions, all values), moved as
+// raw bits in units V (upp units a pixel: 16 bytes where a pixel's values allow); direction
+// blockIdx.z.
+template <class V>
+__global__ void warp_copy_down_kernel(const V* __restrict__ mc, int cw, int ch, V* __restrict__ mf, int fw, int fh,
+                                      int upp) {
+  const int e = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
+  const int k = static_cast<int>(blockIdx.z), n = fw * upp;
+  if (e >= n) return;
+  const int x = e / upp, q = e - x * upp;
+  mf[(static_cast<std::size_t>(k) * fh + y) * n + e] =
+      mc[((static_cast<std::size_t>(k) * ch + y / 2) * cw + x / 2) * upp + q];
 }
 
 unsigned blocks_for(long long n, int b = 256) { return static_cast<unsigned>((n + b - 1) / b); }
+
+// Level k + 1's messages (mc, cw x ch) to level k's pixels (mf, fw x fh): in the widest unit
+// that divides a pixel's Ls values (16 bytes at 8 or more fp16 values).
+template <class T>
+void copy_down(const T* mc, int cw, int ch, T* mf, int fw, int fh, int Ls, cudaStream_t s) {
+  const int bytes = Ls * static_cast<int>(sizeof(T));
+  auto go = [&](auto unit) {
+    using V = decltype(unit);
+    const int upp = bytes / static_cast<int>(sizeof(V));
+    warp_copy_down_kernel<V><<<dim3(blocks_for(static_cast<long long>(fw) * upp), static_cast<unsigned>(fh), 4), 256, 0,
+                               s>>>(reinterpret_cast<const V*>(mc), cw, ch, reinterpret_cast<V*>(mf), fw, fh, upp);
+  };
+  if (bytes % 16 == 0)
+    go(uint4{});
+  else if (bytes % 8 == 0)
+    go(uint2{});
+  else if (bytes % 4 == 0)
+    go(0u);
+  else
+    go(static_cast<unsigned short>(0));
+  CUDA_CHECK_LAUNCH();
+}
 
 // ---- one run -----------------------------------------------------------------------------------
 template <class T, int K, int G>
@@ -310,15 +362,19 @@ void run_t(const float* gray, int w0, int h0, const stereo::BpParams& p, DeviceB
   msg.reserve(2 * set * sizeof(T));
   LB_REQUIRE(h0 <= 65535, "stereo bp: warp variant: image height " + std::to_string(h0) + " exceeds 65535");
   float* D = data.as<float>();
-  warp_cost0_kernel<<<blocks_for(static_cast<long long>(w0) * h0 * Ls), 256, 0, s>>>(gray, w0, h0, L, Ls, p.lambda,
-                                                                                    p.tau_data, D);
+  LB_REQUIRE(static_cast<long long>(w0) * Ls <= 0x7fffffffLL, "stereo bp: warp variant: image too wide");
+  if (p.levels > 1)  // levels 0 and 1 in one pass
+    warp_cost01_kernel<<<dim3(blocks_for(static_cast<long long>(W[1]) * Ls), static_cast<unsigned>(H[1])), 256, 0, s>>>(
+        gray, w0, h0, L, Ls, p.lambda, p.tau_data, D, W[1], D + off[1]);
+  else
+    warp_cost0_kernel<<<dim3(blocks_for(static_cast<long long>(w0) * Ls), static_cast<unsigned>(h0)), 256, 0, s>>>(
+        gray, w0, h0, L, Ls, p.lambda, p.tau_data, D);
   CUDA_CHECK_LAUNCH();
-  for (int k = 1; k < p.levels; ++k) {
-    warp_pyramid_kernel<<<blocks_for(static_cast<long long>(W[k]) * H[k] * Ls), 256, 0, s>>>(
+  for (int k = 2; k < p.levels; ++k) {
+    warp_pyramid_kernel<<<dim3(blocks_for(static_cast<long long>(W[k]) * Ls), static_cast<unsigned>(H[k])), 256, 0, s>>>(
         D + off[k - 1], W[k - 1], H[k - 1], D + off[k], W[k], H[k], Ls);
     CUDA_CHECK_LAUNCH();
   }
-  using U = Bits<sizeof(T)>;
   T* m0 = msg.as<T>();
   for (int k = p.levels - 1; k >= 0; --k) {
     T* m = m0 + (k % 2) * set;
@@ -326,17 +382,18 @@ void run_t(const float* gray, int w0, int h0, const stereo::BpParams& p, DeviceB
     if (k == p.levels - 1) {
       CUDA_CHECK_THROW(cudaMemsetAsync(m, 0, 4 * dir * sizeof(T), s));
     } else {
-      warp_copy_down_kernel<U><<<blocks_for(4 * static_cast<long long>(dir)), 256, 0, s>>>(
-          reinterpret_cast<const U*>(m0 + ((k + 1) % 2) * set), W[k + 1], H[k + 1], reinterpret_cast<U*>(m), W[k],
-          H[k], Ls);
-      CUDA_CHECK_LAUNCH();
+      copy_down(m0 + ((k + 1) % 2) * set, W[k + 1], H[k + 1], m, W[k], H[k], Ls, s);
     }
     WarpMsgArgs a{W[k], H[k], L, Ls, 0, dir, D + off[k], m, p.tau_disc};
     const long long threads = static_cast<long long>((W[k] + 1) / 2) * G;
     const dim3 grid(blocks_for(threads, kWarpBlock), static_cast<unsigned>(H[k]));
+    const bool full = L == K * G;
     for (int t = 0; t < p.iterations; ++t) {
       a.parity = t & 1;
-      warp_msg_kernel<T, K, G><<<grid, kWarpBlock, 0, s>>>(a);
+      if (full)
+        warp_msg_kernel<T, K, G, true><<<grid, kWarpBlock, 0, s>>>(a);
+      else
+        warp_msg_kernel<T, K, G, false><<<grid, kWarpBlock, 0, s>>>(a);
       CUDA_CHECK_LAUNCH();
     }
   }
