@@ -6,7 +6,7 @@
 // 50; 48 is our largest instance), local memory for what remains; each at three block
 // shapes, i.e. at several occupancies (the shared bytes per block set how many blocks fit
 // on a multiprocessor; reported per candidate). The winner is cached in memory and in a
-// JSON file per key "<device>|<w>x<h>|<ndisp>".
+// JSON file per key "<generation>|<device>|<w>x<h>|<ndisp>" (auto's: "<generation>|auto|...").
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -25,6 +25,10 @@
 namespace lb::cuda {
 
 namespace {
+// Part of every cache key: bumped when a kernel's speed or the candidate set changes, so that a
+// choice an older build timed is tuned again instead of reused (issue 23's passes made
+// warp-fp16 at 900x750x256 1.7x faster; a stale entry may name a loser).
+constexpr const char* kTuneGeneration = "g2|";
 std::mutex g_mu;
 std::map<std::string, BpTuneCandidate> g_memory;
 std::string g_path_override;
@@ -258,8 +262,8 @@ void tune(BpTuneResult& r, std::vector<BpTuneCandidate> cands, BpDevice& dev, co
 
 BpTuneResult bp_autotune(BpDevice& dev, const stereo::BpParams& p, const std::string& device_name, cudaStream_t s) {
   BpTuneResult r;
-  r.key = device_name + "|" + std::to_string(dev.width()) + "x" + std::to_string(dev.height()) + "|" +
-          std::to_string(p.ndisp);
+  r.key = kTuneGeneration + device_name + "|" + std::to_string(dev.width()) + "x" + std::to_string(dev.height()) +
+          "|" + std::to_string(p.ndisp);
   const std::string path = bp_tune_cache_path();
   if (from_cache(r, path, p.ndisp, false)) return r;
   // Per-SM shared memory: how many blocks of a candidate fit (its occupancy limit).
@@ -294,8 +298,8 @@ BpConfig bp_config_of(const BpTuneCandidate& c, int L) {
 BpTuneResult bp_autotune_any(BpDevice& dev, const stereo::BpParams& p, const std::string& device_name,
                              bool float_only, cudaStream_t s) {
   BpTuneResult r;
-  r.key = std::string(float_only ? "auto:float|" : "auto|") + device_name + "|" + std::to_string(dev.width()) + "x" +
-          std::to_string(dev.height()) + "|" + std::to_string(p.ndisp);
+  r.key = std::string(kTuneGeneration) + (float_only ? "auto:float|" : "auto|") + device_name + "|" +
+          std::to_string(dev.width()) + "x" + std::to_string(dev.height()) + "|" + std::to_string(p.ndisp);
   const std::string path = bp_tune_cache_path();
   if (from_cache(r, path, p.ndisp, true)) return r;
   const int L = p.ndisp;
