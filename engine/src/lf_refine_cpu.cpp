@@ -125,7 +125,10 @@ std::uint64_t lf_refine_device_bytes(const LfRefineParams& rp, const CaeParams& 
   // With the defocus cost: its volume and the window's views in float (16 bytes a pixel).
   const std::uint64_t views = std::uint64_t(std::max(p.views, 1)) * std::uint64_t(std::max(p.views, 1));
   const std::uint64_t defocus = rp.defocus_weight > 0.0f ? 4 * vol + 16 * n * views : 0;
-  return 4 * vol + defocus + scratch + 4 * n * ((rp.color_guide ? 3 : 1) + 4);
+  // The guide's statistics for both filters, computed beside the CAE pass (colour 9 planes a
+  // filter, gray 2).
+  const std::uint64_t stats = 4 * n * 2 * (rp.color_guide ? 9 : 2);
+  return 4 * vol + defocus + scratch + stats + 4 * n * ((rp.color_guide ? 3 : 1) + 4);
 }
 
 ImageF lf_refine_guide(const ImageU8& view, const CaeRoi& roi, bool color) {
