@@ -1,7 +1,7 @@
 // Guided filter (He, Sun & Tang) on every slice of a volume, guided by one gray plane or by a
 // colour guide of 3 planes, on CUDA (issue 12's cost-volume filtering). The box-window passes
 // (O(1) per pixel whatever the radius, K planes at once) are box_passes.cuh's; per slice:
-//   col_sum_kernel   column sums of p and I p (products on the fly)
+//   col_slice_kernel column sums of p and I p (products, and p's normalisation, on the fly)
 //   row_coef_kernel  their row windows -> a, b (in shared memory) -> the row windows of a, b
 //   col_out_kernel   their column windows -> mean_a, mean_b -> q
 // Gray steps per slice p (guide I, its box means mean_I and var_I computed once):

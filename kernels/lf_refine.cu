@@ -424,12 +424,17 @@ void launch_lf_wta(const float* cost, bool pixel_major, int layers, const float*
   CUDA_CHECK_LAUNCH();
 }
 
-void launch_lf_sgm_paths(const float* input, const float* guide, int guide_channels, int w, int h, int labels,
-                         float p1, float p2, float edge, float* paths, cudaStream_t s) {
+// What both semi-global entry points take, checked before anything is queued.
+static void require_sgm(int w, int h, int labels, int guide_channels) {
   LB_REQUIRE(labels >= 1 && labels <= 256 * kSgmPerThread, "semi-global: more than 1024 labels");
-  const long long npx = static_cast<long long>(w) * h;
-  LB_REQUIRE((npx + 31) / 32 <= 0x7fffffffLL, "semi-global: region too large");
+  LB_REQUIRE((static_cast<long long>(w) * h + 31) / 32 <= 0x7fffffffLL, "semi-global: region too large");
   LB_REQUIRE(guide_channels == 1 || guide_channels == 3, "semi-global: the guide must have 1 or 3 channels");
+}
+
+void launch_lf_sgm_paths(const float* in, const float* guide, int guide_channels, int w, int h, int labels,
+                         float p1, float p2, float edge, float* paths, cudaStream_t s) {
+  require_sgm(w, h, labels, guide_channels);
+  const long long npx = static_cast<long long>(w) * h;
   const int threads = std::min(256, (labels + 31) / 32 * 32);
   const std::size_t shared = (static_cast<std::size_t>(labels) + threads / 32) * sizeof(float);
   const dim3 grid(static_cast<unsigned>(std::max(w, h)), lfr::kSgmPaths);
@@ -442,7 +447,6 @@ void launch_lf_sgm_paths(const float* input, const float* guide, int guide_chann
   else
     sgm_jump_kernel<1><<<eg, 128, 0, s>>>(guide, w, h, p2, edge, edge_x, edge_y);
   CUDA_CHECK_LAUNCH();
-  const float* in = input;
   const int K = (labels + 31) / 32;
   const dim3 wgrid(static_cast<unsigned>((std::max(w, h) + kSgmWarpLines - 1) / kSgmWarpLines), lfr::kSgmPaths);
   if (K <= 4) {  // the warp kernel: 0.91 -> 0.69 ms for the semi-global step at antinous 75 labels (H100)
@@ -462,9 +466,8 @@ void launch_lf_sgm_paths(const float* input, const float* guide, int guide_chann
 void launch_lf_semi_global(const float* cost, const float* guide, int guide_channels, int w, int h, int labels,
                            float p1, float p2, float edge, bool weighted, float* weight, float* paths, float* out,
                            bool sum, cudaStream_t s) {
-  LB_REQUIRE(labels >= 1 && labels <= 256 * kSgmPerThread, "semi-global: more than 1024 labels");
+  require_sgm(w, h, labels, guide_channels);
   const long long npx = static_cast<long long>(w) * h;
-  LB_REQUIRE((npx + 31) / 32 <= 0x7fffffffLL, "semi-global: region too large");
   if (weighted) {
     sgm_weight_kernel<<<blocks(npx), 256, 0, s>>>(cost, npx, labels, weight);
     CUDA_CHECK_LAUNCH();

@@ -246,63 +246,61 @@ __global__ void __launch_bounds__(kWarpBlock) warp_wta_kernel(const float* __res
 // volume with 64-bit divisions made the message copy-down alone 5.9 ms of 900x750x256's
 // ~13 (ncu, H100: 4 launches, at level 0 4 x 173 M values), the data cost 0.8.
 
-// Level-0 data cost (bpp::cost0's arithmetic); padding values are 0.
+// One level-0 data cost (bpp::cost0's arithmetic); padding values (d >= L) are 0.
+__device__ __forceinline__ float level0_cost(const float* __restrict__ g, int w, int h, int L, float lambda, float tau,
+                                             int x, int y, int d) {
+  if (d >= L) return 0.0f;
+  const std::size_t p = static_cast<std::size_t>(y) * w + x, plane = static_cast<std::size_t>(w) * h;
+  return x - d >= 0 ? data_cost(g[p], g[plane + static_cast<std::size_t>(y) * w + (x - d)], lambda, tau)
+                    : data_cost_outside(lambda, tau);
+}
+
+// A coarse pixel's value: fine(x, y) summed over the existing pixels of its 2x2 block in raster
+// order (bpp::pyramid's).
+template <class Fine>
+__device__ __forceinline__ float block_sum(const Fine& fine, int fw, int fh, int cx, int cy) {
+  const int x0 = 2 * cx, y0 = 2 * cy;
+  const bool x1 = x0 + 1 < fw, y1 = y0 + 1 < fh;
+  float v = add(0.0f, fine(x0, y0));
+  if (x1) v = add(v, fine(x0 + 1, y0));
+  if (y1) v = add(v, fine(x0, y0 + 1));
+  if (x1 && y1) v = add(v, fine(x0 + 1, y0 + 1));
+  return v;
+}
+
+// Level-0 data cost; padding values are 0.
 __global__ void warp_cost0_kernel(const float* __restrict__ g, int w, int h, int L, int Ls, float lambda, float tau,
                                   float* __restrict__ D) {
   const int e = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
   if (e >= w * Ls) return;
   const int x = e / Ls, d = e - x * Ls;
-  const std::size_t p = static_cast<std::size_t>(y) * w + x;
-  float v = 0.0f;
-  if (d < L) {
-    const std::size_t plane = static_cast<std::size_t>(w) * h;
-    v = x - d >= 0 ? data_cost(g[p], g[plane + static_cast<std::size_t>(y) * w + (x - d)], lambda, tau)
-                   : data_cost_outside(lambda, tau);
-  }
-  D[p * Ls + d] = v;
+  D[(static_cast<std::size_t>(y) * w + x) * Ls + d] = level0_cost(g, w, h, L, lambda, tau, x, y, d);
 }
 
 // Level 0's data cost and level 1's in one pass: thread (coarse pixel, d) computes the costs
-// of the existing fine pixels of its 2x2 block (warp_cost0_kernel's values), writes them to
-// level 0 and their sum in raster order (warp_pyramid_kernel's) to level 1: level 0's volume
-// is written once and never read back for the pyramid.
+// of the existing fine pixels of its 2x2 block, writes them to level 0 and their block_sum to
+// level 1: level 0's volume is written once and never read back for the pyramid.
 __global__ void warp_cost01_kernel(const float* __restrict__ g, int w, int h, int L, int Ls, float lambda, float tau,
                                    float* __restrict__ D0, int cw, float* __restrict__ D1) {
   const int e = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), cy = static_cast<int>(blockIdx.y);
   if (e >= cw * Ls) return;
   const int cx = e / Ls, d = e - cx * Ls;
-  const std::size_t plane = static_cast<std::size_t>(w) * h;
   const auto cost = [&](int x, int y) {
-    const std::size_t p = static_cast<std::size_t>(y) * w + x;
-    float v = 0.0f;
-    if (d < L)
-      v = x - d >= 0 ? data_cost(g[p], g[plane + static_cast<std::size_t>(y) * w + (x - d)], lambda, tau)
-                     : data_cost_outside(lambda, tau);
-    D0[p * Ls + d] = v;
+    const float v = level0_cost(g, w, h, L, lambda, tau, x, y, d);
+    D0[(static_cast<std::size_t>(y) * w + x) * Ls + d] = v;
     return v;
   };
-  const int x0 = 2 * cx, y0 = 2 * cy;
-  const bool x1 = x0 + 1 < w, y1 = y0 + 1 < h;
-  float v = add(0.0f, cost(x0, y0));
-  if (x1) v = add(v, cost(x0 + 1, y0));
-  if (y1) v = add(v, cost(x0, y0 + 1));
-  if (x1 && y1) v = add(v, cost(x0 + 1, y0 + 1));
-  D1[(static_cast<std::size_t>(cy) * cw + cx) * Ls + d] = v;
+  D1[(static_cast<std::size_t>(cy) * cw + cx) * Ls + d] = block_sum(cost, w, h, cx, cy);
 }
 
-// Coarse data cost: the existing pixels of the 2x2 block in raster order (bpp::pyramid).
+// Coarse data cost (bpp::pyramid).
 __global__ void warp_pyramid_kernel(const float* __restrict__ f, int fw, int fh, float* __restrict__ c, int cw, int ch,
                                     int Ls) {
   const int e = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
   if (e >= cw * Ls) return;
   const int x = e / Ls, d = e - x * Ls;
-  const bool x1 = 2 * x + 1 < fw, y1 = 2 * y + 1 < fh;
-  const std::size_t i00 = (static_cast<std::size_t>(2 * y) * fw + 2 * x) * Ls + d;
-  float v = add(0.0f, f[i00]);
-  if (x1) v = add(v, f[i00 + Ls]);
-  if (y1) v = add(v, f[i00 + static_cast<std::size_t>(fw) * Ls]);
-  if (x1 && y1) v = add(v, f[i00 + static_cast<std::size_t>(fw) * Ls + Ls]);
-  c[(static_cast<std::size_t>(y) * cw + x) * Ls + d] = v;
+  const auto fine = [&](int fx, int fy) { return f[(static_cast<std::size_t>(fy) * fw + fx) * Ls + d]; };
+  c[(static_cast<std::size_t>(y) * cw + x) * Ls + d] = block_sum(fine, fw, fh, x, y);
 }
 
 // Fine pixel (x, y) starts with its parent's messages (4 directions, all values), moved as
