@@ -152,7 +152,6 @@ void launch_cols(const ColTerms<K>& t, int w, int h, int slices, int r, const Pl
 template <int K>
 void launch_cols_slices(const SliceTerms<K>& t, int w, int h, int slices, int r, const Planes<K>& out,
                         cudaStream_t s) {
-  LB_REQUIRE((t.lo == nullptr) == (t.hi == nullptr), "guided filter: give both range planes or neither");
   col_slice_kernel<K><<<col_grid(w, h, slices, r), 128, 0, s>>>(t, w, h, r, col_segment(r), out);
   CUDA_CHECK_LAUNCH();
 }
@@ -233,6 +232,9 @@ void launch_rows_coef(const Planes<K>& col, int w, int h, int slices, int r, con
 void require_volume(int w, int h, int slices, int r, const char* what) {
   LB_REQUIRE(w > 0 && h > 0 && slices > 0 && r >= 0, std::string(what) + ": empty volume or negative radius");
   LB_REQUIRE(slices <= 65535, std::string(what) + ": more than 65535 slices");
+}
+void require_ranges(const float* lo, const float* hi, const char* what) {
+  LB_REQUIRE((lo == nullptr) == (hi == nullptr), std::string(what) + ": give both range planes or neither");
 }
 
 // ---- Colour filter: its scratch and its three phases.
@@ -323,6 +325,7 @@ void launch_guided_filter(const float* guide, int w, int h, const float* in, int
                           float* scratch, cudaStream_t s, const float* in_lo, const float* in_hi, const float* stats) {
   constexpr const char* what = "guided filter";
   require_volume(w, h, slices, r, what);
+  require_ranges(in_lo, in_hi, what);
   const std::size_t plane = static_cast<std::size_t>(w) * h, vol = plane * static_cast<std::size_t>(slices);
   float* c0 = scratch;            // column sums of p, vol
   float* c1 = c0 + vol;           // column sums of I p, vol
@@ -357,6 +360,7 @@ void launch_guided_filter_rgb(const float* guide, int w, int h, const float* in,
                               const float* stats) {
   require_volume(w, h, slices, r, kRgbWhat);
   LB_REQUIRE(eps > 0.0f, "guided filter rgb: eps must be > 0");
+  require_ranges(in_lo, in_hi, kRgbWhat);
   // A row too wide for the row kernels' shared memory throws before anything is queued.
   allow_rows<kRgbStatsTerms, RgbStats, kRgbSliceTerms, RgbCoefficients>(w, r, kRgbWhat);
   const std::size_t plane = static_cast<std::size_t>(w) * h;

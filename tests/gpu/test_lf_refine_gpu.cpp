@@ -298,6 +298,10 @@ TEST_CASE("lf refine gpu: fusion into the pixel-major semi-global input bit-iden
     }
   }
   DeviceBuffer small(4 * 4);
+  // Summed volumes are pixel-major (the semi-global paths): a label-major request is refused.
+  CHECK_THROWS_WITH_AS(launch_lf_wta(small.as<float>(), false, lfr::kSgmPaths, nullptr, 1, 1, 0.0f, 1.0f, false, false,
+                                     nullptr, small.as<float>(), nullptr, nullptr),
+                       doctest::Contains("pixel-major"), lb::Error);
   CHECK_THROWS_WITH_AS(launch_lf_fuse_pixel_major(small.as<float>(), small.as<float>(), 0.3f, 1, 1024, false,
                                                   small.as<float>(), small.as<float>(), nullptr),
                        doctest::Contains("too many labels"), lb::Error);
@@ -385,4 +389,9 @@ TEST_CASE("lf refine gpu: ranges pass and normalising filters against the normal
   CHECK_THROWS_AS(launch_lf_box_ranges(small.as<float>(), small.as<float>(), 1, 1, 1, 3, small.as<float>(),
                                        small.as<float>(), nullptr),
                   lb::Error);
+  // One range plane without the other is refused before anything is queued.
+  DeviceBuffer gs(guided_filter_rgb_scratch_bytes(1, 1, 1));
+  CHECK_THROWS_WITH_AS(launch_guided_filter(small.as<float>(), 1, 1, small.as<float>(), 1, 1, 1e-4f, small.as<float>(),
+                                            gs.as<float>(), nullptr, small.as<float>(), nullptr),
+                       doctest::Contains("both range planes"), lb::Error);
 }
