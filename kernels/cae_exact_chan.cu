@@ -23,6 +23,7 @@ namespace {
 
 constexpr int kChanWords = 64;  // one channel: 256 bins of 8 bits
 constexpr std::size_t kChanBytes = static_cast<std::size_t>(kChanWords) * kSmemThreads * 4;
+constexpr int kChanLargeWindowCarveout = 72;  // percent of the most shared memory (launch_chan)
 
 // The samples of the centre view's row and column, where the shear is 0 in one axis (the
 // window is centred: launch_cae_exact_chan checks), with lerp_value's very operations minus
@@ -137,8 +138,14 @@ void launch_chan(dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba, 
   // Registers for 6 blocks of 96 threads per SM (18 warps; 94 registers at 9 x 9): 9.09 ms at
   // 9 x 9 on an H100, against 9.87 with 9 blocks (72 registers, less L1 beside the counts).
   auto* k = exact_chan_kernel<N, kDefocus, 6>;
-  CUDA_CHECK_THROW(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                        static_cast<int>(cudaSharedmemCarveoutMaxShared)));
+  // The L1 / shared split. Up to 7 x 7 the most shared memory (228 KiB on an H100): as many
+  // blocks as registers allow. From 9 x 9 on, a block's texels per label outgrow the ~28 KiB
+  // of L1 that leaves (81 views x 4 texel rows x 33 texels x 4 B, re-read by the three
+  // channel passes), so the split asks for 72 % (164 KiB: 6 blocks of 25.6 KiB, 92 KiB of L1):
+  // 9 x 9 8.72 -> 8.39 ms (H100, two A/B runs), 7 x 7 unchanged, 5 x 5 3.16 -> 3.30 (its
+  // fewer registers fit 8 blocks with the full split).
+  const int carveout = N >= 9 ? kChanLargeWindowCarveout : static_cast<int>(cudaSharedmemCarveoutMaxShared);
+  CUDA_CHECK_THROW(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
   k<<<grid, block, kChanBytes, s>>>(a, rgba, terms);
 }
 }  // namespace
