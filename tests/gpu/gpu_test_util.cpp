@@ -3,15 +3,22 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <random>
 #include <sstream>
 
 #include "lightbench/runners.hpp"
 #include "lightbench/backend.hpp"
 
+#include <unistd.h>
+
 namespace lb::test {
 
 bool gpu_present(std::string* why) { return lb::cuda_available(why); }
+
+std::string process_temp_path(const std::string& stem, const std::string& ext) {
+  return (std::filesystem::temp_directory_path() / (stem + "." + std::to_string(::getpid()) + ext)).string();
+}
 
 std::string skip_message(const std::string& why) {
   // cuda_available() already words most reasons as "no CUDA device (...)".

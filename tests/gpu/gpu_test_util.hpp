@@ -28,6 +28,11 @@ std::uint64_t count_mismatches(const ImageU8& got, const ImageU8& want, std::str
 
 std::string describe_case(const PlenopticGrid& g, const RenderParams& p);
 
+// A file name in the temporary directory unique to this process (name + ".<pid>" before the
+// extension): test runs side by side (scripts/gpu-sanitize runs a case under several tools
+// at once) must not remove or rewrite each other's files, e.g. the BP tuner's cache.
+std::string process_temp_path(const std::string& stem, const std::string& ext);
+
 }  // namespace lb::test
 
 // At the top of every GPU test case: without a device, print the skip and return (or fail

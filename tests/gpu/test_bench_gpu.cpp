@@ -183,7 +183,7 @@ TEST_CASE("bench lfdepth: every CAE variant at 3x3, exactness against coalesced,
 
 TEST_CASE("bench stereo: every variant with timings, CPU agreement and scores, JSON keys") {
   LB_GPU_TEST_GUARD();
-  const std::string cache = (std::filesystem::temp_directory_path() / "lb_bp_tune_bench.json").string();
+  const std::string cache = lb::test::process_temp_path("lb_bp_tune_bench", ".json");
   cuda::set_bp_tune_cache_path(cache);
   bench::StereoBenchCase c;
   c.name = "synthetic";
@@ -278,7 +278,7 @@ TEST_CASE("bench stereo --like-reference: sizes, reference table, memory floor (
 
 TEST_CASE("bench stereo --like-reference: one small size, reference figures, floor, CPU check, JSON keys") {
   LB_GPU_TEST_GUARD();
-  const std::string cache = (std::filesystem::temp_directory_path() / "lb_bp_tune_likeref.json").string();
+  const std::string cache = lb::test::process_temp_path("lb_bp_tune_likeref", ".json");
   cuda::set_bp_tune_cache_path(cache);
   bench::LikeReferenceOptions o;
   o.data = "/nonexistent-lightbench-data";  // synthetic pairs

@@ -40,7 +40,7 @@ std::size_t differing(const ImageF& a, const ImageF& b) {
 
 TEST_CASE("stereo bp gpu: every variant vs the CPU reference (awkward sizes, random and synthetic)") {
   LB_GPU_TEST_GUARD();
-  const std::string cache = (std::filesystem::temp_directory_path() / "lb_bp_tune_test.json").string();
+  const std::string cache = lb::test::process_temp_path("lb_bp_tune_test", ".json");
   std::filesystem::remove(cache);
   cuda::set_bp_tune_cache_path(cache);
   auto gpu = cuda::make_stereo_bp_engine_cuda();
@@ -84,7 +84,7 @@ TEST_CASE("stereo bp gpu: every variant vs the CPU reference (awkward sizes, ran
 // synthetic pairs, 10 % on random noise, where near-ties abound; docs/PERFORMANCE.md).
 TEST_CASE("stereo bp gpu: every L in 2..256, float variants exact, fp16 / bf16 within bounds") {
   LB_GPU_TEST_GUARD();
-  const std::string cache = (std::filesystem::temp_directory_path() / "lb_bp_tune_test3.json").string();
+  const std::string cache = lb::test::process_temp_path("lb_bp_tune_test3", ".json");
   std::filesystem::remove(cache);
   cuda::set_bp_tune_cache_path(cache);
   auto gpu = cuda::make_stereo_bp_engine_cuda();
@@ -133,7 +133,7 @@ TEST_CASE("stereo bp gpu: every L in 2..256, float variants exact, fp16 / bf16 w
 
 TEST_CASE("stereo bp gpu: auto tunes kernels and message types, reports and caches its choice") {
   LB_GPU_TEST_GUARD();
-  const std::string cache = (std::filesystem::temp_directory_path() / "lb_bp_tune_test4.json").string();
+  const std::string cache = lb::test::process_temp_path("lb_bp_tune_test4", ".json");
   std::filesystem::remove(cache);
   cuda::set_bp_tune_cache_path(cache);
   auto gpu = cuda::make_stereo_bp_engine_cuda();
@@ -161,7 +161,7 @@ TEST_CASE("stereo bp gpu: auto tunes kernels and message types, reports and cach
 
 TEST_CASE("stereo bp gpu: the auto-tuner reports what it tried and caches the winner") {
   LB_GPU_TEST_GUARD();
-  const std::string cache = (std::filesystem::temp_directory_path() / "lb_bp_tune_test2.json").string();
+  const std::string cache = lb::test::process_temp_path("lb_bp_tune_test2", ".json");
   std::filesystem::remove(cache);
   cuda::set_bp_tune_cache_path(cache);
   auto gpu = cuda::make_stereo_bp_engine_cuda();
