@@ -22,7 +22,7 @@ struct CaeArgs {
   const float* w256;
   const float* wbin;
   float* cost;
-  float* defocus;  // exact_chan only: the raw defocus volume [label][rh][rw], or null
+  float* defocus;  // exact_chan / exact_stash only: the raw defocus volume [label][rh][rw], or null
 };
 
 // cae_scan.cu, the seed's 256-bin steps: baseline, vec, tex (one thread per (pixel,
@@ -43,6 +43,9 @@ void launch_signed_term_table(const CaeArgs& a, float2* terms, cudaStream_t s);
 // with a.defocus set it also writes the raw defocus cost (lfr::defocus_raw) of every pixel
 // and label from the same samples.
 void launch_cae_exact_chan(CaeArgs a, const unsigned* rgba, float2* terms, cudaStream_t s);
+// cae_exact_stash.cu: exact_chan with the texels loaded once per label (two channels' levels
+// stashed in shared memory); the same outputs, the same bits.
+void launch_cae_exact_stash(CaeArgs a, const unsigned* rgba, float2* terms, cudaStream_t s);
 // cae_exact_terms.cu: exact_terms, any window up to cae::kMaxWindow.
 void launch_cae_exact_terms(CaeArgs a, const unsigned* rgba, cudaStream_t s);
 

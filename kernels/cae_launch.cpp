@@ -21,10 +21,12 @@ namespace {
 // exact_chan the views and padding within their 32-bit texel offsets (4 G texels); beyond
 // both, coalesced's 256-bin scan (any window and size; bit-identical to every exact kernel
 // but exact_terms). Measured on an H100 (antinous, 75 labels, docs/PERFORMANCE.md): exact_sort
-// is the fastest exact kernel at 3 x 3 (1.25 ms, exact_chan 1.98), exact_chan beyond (3.44 /
-// 5.68 / 9.09 ms at 5 / 7 / 9 against exact_sort's 3.54 / 9.40 / 22.1 and exact_smem_table's
-// 5.90 / 11.6 / 13.2).
+// is the fastest exact kernel at 3 x 3 (1.25 ms, exact_stash 1.71, exact_chan 1.81), exact_stash
+// from 5 x 5 to 9 x 9 (3.04 / 4.97 / 7.68 ms against exact_chan's 3.16 / 5.17 / 8.11 in the same
+// run, exact_sort's 3.68 / 9.79 / 22.6), exact_chan beyond (not measured there: exact_stash's
+// stash grows with the window, 3 blocks per SM at 15 x 15).
 constexpr int kExactSortUpTo = 3;
+constexpr int kExactStashUpTo = 9;
 CaeKernel exact_kernel_for(CaeKernel k, int n, const CaeDeviceLightField& lf) {
   const bool smem_fits = static_cast<std::uint64_t>(lf.nu) * lf.nv * lf.width * lf.height + lf.width + 1 <
                          (std::uint64_t{1} << 32);
@@ -33,7 +35,7 @@ CaeKernel exact_kernel_for(CaeKernel k, int n, const CaeDeviceLightField& lf) {
   if (sort_fits && n <= kExactSortUpTo)
     exact = CaeKernel::ExactSort;
   else if (smem_fits)
-    exact = CaeKernel::ExactChan;
+    exact = n <= kExactStashUpTo ? CaeKernel::ExactStash : CaeKernel::ExactChan;
   else if (sort_fits)
     exact = CaeKernel::ExactSort;
   switch (k) {
@@ -41,7 +43,8 @@ CaeKernel exact_kernel_for(CaeKernel k, int n, const CaeDeviceLightField& lf) {
     case CaeKernel::ExactSmem:
     case CaeKernel::ExactSmemTable:
     case CaeKernel::ExactTerms:
-    case CaeKernel::ExactChan: return smem_fits ? k : exact;
+    case CaeKernel::ExactChan:
+    case CaeKernel::ExactStash: return smem_fits ? k : exact;
     case CaeKernel::ExactSort: return sort_fits ? k : exact;
     default: return k;
   }
@@ -82,12 +85,12 @@ CaeArgs make_args(const CaeDeviceLightField& lf, const CaeParams& p, const CaeRo
 std::vector<CaeKernel> all_cae_kernels() {
   return {CaeKernel::Baseline,  CaeKernel::Vec,       CaeKernel::Tex,       CaeKernel::Coalesced,
           CaeKernel::Binned,    CaeKernel::BinnedFast, CaeKernel::Exact,     CaeKernel::ExactSmem,
-          CaeKernel::ExactSmemTable, CaeKernel::ExactTerms, CaeKernel::ExactSort, CaeKernel::ExactChan};
+          CaeKernel::ExactSmemTable, CaeKernel::ExactTerms, CaeKernel::ExactSort, CaeKernel::ExactChan, CaeKernel::ExactStash};
 }
 
 std::string cae_variant_list() {
   return "use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_smem, exact_smem_table, exact_terms, "
-         "exact_sort or exact_chan";
+         "exact_sort, exact_chan or exact_stash";
 }
 
 CaeKernel parse_cae_kernel(const std::string& name) {
@@ -110,6 +113,7 @@ const char* cae_kernel_name(CaeKernel k) {
     case CaeKernel::ExactTerms: return "exact_terms";
     case CaeKernel::ExactSort: return "exact_sort";
     case CaeKernel::ExactChan: return "exact_chan";
+    case CaeKernel::ExactStash: return "exact_stash";
   }
   return "?";
 }
@@ -118,7 +122,10 @@ std::string exact_dispatch_note() {
   std::string sort;
   for (int n = 3; n <= kExactSortUpTo; n += 2)
     sort += (sort.empty() ? "" : ", ") + std::to_string(n) + "x" + std::to_string(n);
-  return "exact_sort at " + sort + ", exact_chan at the other windows";
+  std::string stash;
+  for (int n = kExactSortUpTo + 2; n <= kExactStashUpTo; n += 2)
+    stash += (stash.empty() ? "" : ", ") + std::to_string(n) + "x" + std::to_string(n);
+  return "exact_sort at " + sort + ", exact_stash at " + stash + ", exact_chan at the other windows";
 }
 
 CaeMethod cae_kernel_method(CaeKernel k) {
@@ -130,7 +137,8 @@ CaeMethod cae_kernel_method(CaeKernel k) {
     case CaeKernel::ExactSmemTable:
     case CaeKernel::ExactTerms:
     case CaeKernel::ExactSort:
-    case CaeKernel::ExactChan: return CaeMethod::Exact;
+    case CaeKernel::ExactChan:
+    case CaeKernel::ExactStash: return CaeMethod::Exact;
     default: return CaeMethod::Cae;
   }
 }
@@ -148,7 +156,8 @@ std::vector<float> cae_weight_tables(float sigma) {
 }
 
 bool cae_kernel_writes_defocus(CaeKernel k, int n, const CaeDeviceLightField& lf) {
-  return exact_kernel_for(k, n, lf) == CaeKernel::ExactChan;
+  const CaeKernel run = exact_kernel_for(k, n, lf);
+  return run == CaeKernel::ExactChan || run == CaeKernel::ExactStash;
 }
 
 void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const CaeRoi& roi, CaeKernel k,
@@ -159,7 +168,7 @@ void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const Ca
   float2* terms = reinterpret_cast<float2*>(tables + cae::kBins + cae::kBinnedWeights);
   const unsigned* rgba32 = lf.rgba.as<unsigned>();
   const CaeKernel run = exact_kernel_for(k, p.views, lf);  // the kernel for this variant and window
-  if (defocus && run != CaeKernel::ExactChan)
+  if (defocus && run != CaeKernel::ExactChan && run != CaeKernel::ExactStash)
     throw Error(std::string("CAE: ") + cae_kernel_name(run) + " does not compute the defocus cost");
   a.defocus = defocus;
   switch (run) {
@@ -174,6 +183,7 @@ void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const Ca
     case CaeKernel::ExactSmemTable: launch_cae_exact_smem(true, a, rgba32, terms, s); break;
     case CaeKernel::ExactTerms: launch_cae_exact_terms(a, rgba32, s); break;
     case CaeKernel::ExactChan: launch_cae_exact_chan(a, rgba32, terms, s); break;
+    case CaeKernel::ExactStash: launch_cae_exact_stash(a, rgba32, terms, s); break;
     case CaeKernel::Exact: throw Error("CAE: exact resolves to one of its kernels");  // not reached
   }
 }

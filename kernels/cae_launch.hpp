@@ -29,7 +29,8 @@ enum class CaeKernel {
   ExactSmemTable,
   ExactTerms,  // exact CAE summed per sample: not bit-identical to coalesced
   ExactSort,
-  ExactChan  // one channel at a time; the only kernel that also writes the defocus cost
+  ExactChan,  // one channel at a time; with ExactStash the only kernels that also write the defocus cost
+  ExactStash  // exact_chan loading the texels once per label
 };
 std::vector<CaeKernel> all_cae_kernels();
 std::string cae_variant_list();                       // "use baseline, vec, ..."
@@ -68,7 +69,8 @@ std::vector<float> cae_weight_tables(float sigma);
 
 // Cost volume [label][roi.h][roi.w] for the resolved roi; tables = cae_weight_tables on the
 // device. defocus (may be null): also the raw defocus volume (lfr::defocus_raw, same layout),
-// which only exact_chan computes (cae_kernel_writes_defocus; lb::Error for another kernel).
+// which only exact_chan and exact_stash compute (cae_kernel_writes_defocus; lb::Error for
+// another kernel).
 // Launch errors throw.
 void launch_cae_cost(const CaeDeviceLightField& lf, const CaeParams& p, const CaeRoi& roi,
                      CaeKernel k, float* tables, float* cost, cudaStream_t s, float* defocus = nullptr);

@@ -1,5 +1,6 @@
-// exact_chan (kernels/cae_exact_chan.cu): the CAE one channel at a time, and the raw defocus
-// cost it writes in the same pass. The cost volume must equal coalesced's bit for bit (the
+// exact_chan (kernels/cae_exact_chan.cu) and exact_stash (cae_exact_stash.cu: its texels
+// loaded once per label): the CAE one channel at a time, and the raw defocus cost they write
+// in the same pass. The cost volume must equal coalesced's bit for bit (the
 // 256-bin scan), the defocus volume defocus_cost_cpu's (lfr::defocus_raw, radius 0), on
 // awkward sizes, every window the light field holds, regions off the origin; and the whole
 // refinement must not change when the defocus cue comes from the CAE pass.
@@ -21,13 +22,14 @@
 
 using namespace lb;
 
-TEST_CASE("cae gpu: exact_chan's cost and fused defocus volumes bit-identical to coalesced and the CPU") {
+TEST_CASE("cae gpu: exact_chan's and exact_stash's cost and defocus volumes bit-identical to coalesced and the CPU") {
   LB_GPU_TEST_GUARD();
   using namespace lb::cuda::detail;
   const LightField4D lf = synthetic_two_plane_lightfield(61, 37, 9, 9, -1.0f, 1.2f, 9u, 1);
   cudaStream_t s = nullptr;
   CaeDeviceLightField dlf;
   dlf.upload(lf, s);
+  for (const CaeKernel k : {CaeKernel::ExactChan, CaeKernel::ExactStash})
   for (const int n : {1, 3, 5, 7, 9})
     for (const CaeRoi roi : {CaeRoi{0, 0, 61, 37}, CaeRoi{2, 3, 55, 31}}) {
       CaeParams p;
@@ -42,7 +44,7 @@ TEST_CASE("cae gpu: exact_chan's cost and fused defocus volumes bit-identical to
       const std::size_t vol = static_cast<std::size_t>(roi.w) * roi.h * p.labels;
       DeviceBuffer ref(vol * 4), cost(vol * 4), def(vol * 4);
       launch_cae_cost(dlf, p, roi, CaeKernel::Coalesced, tables.as<float>(), ref.as<float>(), s);
-      launch_cae_cost(dlf, p, roi, CaeKernel::ExactChan, tables.as<float>(), cost.as<float>(), s, def.as<float>());
+      launch_cae_cost(dlf, p, roi, k, tables.as<float>(), cost.as<float>(), s, def.as<float>());
       std::vector<float> r(vol), c(vol), d(vol);
       CUDA_CHECK_THROW(cudaMemcpy(r.data(), ref.get(), vol * 4, cudaMemcpyDeviceToHost));
       CUDA_CHECK_THROW(cudaMemcpy(c.data(), cost.get(), vol * 4, cudaMemcpyDeviceToHost));
@@ -53,12 +55,12 @@ TEST_CASE("cae gpu: exact_chan's cost and fused defocus volumes bit-identical to
         cost_differ += std::memcmp(&r[i], &c[i], 4) != 0;
         def_differ += std::memcmp(&dc[i], &d[i], 4) != 0;
       }
-      std::printf("exact_chan %dx%d views, roi %dx%d at (%d,%d): %zu costs, %zu defocus values of %zu differ\n", n, n,
-                  roi.w, roi.h, roi.x, roi.y, cost_differ, def_differ, vol);
-      INFO(n << "x" << n << " views, roi " << roi.w << "x" << roi.h << " at " << roi.x << "," << roi.y);
+      std::printf("%s %dx%d views, roi %dx%d at (%d,%d): %zu costs, %zu defocus values of %zu differ\n",
+                  cae_kernel_name(k), n, n, roi.w, roi.h, roi.x, roi.y, cost_differ, def_differ, vol);
+      INFO(cae_kernel_name(k) << " " << n << "x" << n << " views, roi " << roi.w << "x" << roi.h << " at " << roi.x << "," << roi.y);
       CHECK(cost_differ == 0);
       CHECK(def_differ == 0);
-      // Only exact_chan writes the defocus volume: another kernel refuses in one line.
+      // Only exact_chan and exact_stash write the defocus volume: another kernel refuses in one line.
       CHECK_THROWS_AS(launch_cae_cost(dlf, p, roi, CaeKernel::Coalesced, tables.as<float>(), ref.as<float>(), s,
                                       def.as<float>()),
                       Error);

@@ -223,7 +223,7 @@ TEST_CASE("cae gpu: exact kernels and binned_fast bit for bit (windows 3..11, ru
   LB_GPU_TEST_GUARD();
   auto gpu = cuda::make_lightfield_engine_cuda();
   // levels 1: every sample equal (one run of n*n per channel); 2 and 8: long runs; 256:
-  // mostly distinct levels. exact runs the sorting kernel at 3, exact_chan beyond;
+  // mostly distinct levels. exact runs the sorting kernel at 3, exact_stash to 9, exact_chan beyond;
   // exact_sort covers 3..9 (at 11 it runs exact's kernel, exact_smem_table). The shear
   // clamps samples to the last column / row of every view, the last view included at 11
   // (exact_smem's unclamped texel reads there must add exact zeros).
@@ -250,7 +250,7 @@ TEST_CASE("cae gpu: exact kernels and binned_fast bit for bit (windows 3..11, ru
       const LfDepthResult ref = gpu->run(p, "coalesced", o);
       p.method = CaeMethod::Exact;
       for (const char* v :
-           {"exact", "exact_smem", "exact_smem_table", "exact_sort", "exact_chan"}) {
+           {"exact", "exact_smem", "exact_smem_table", "exact_sort", "exact_chan", "exact_stash"}) {
         const LfDepthResult g = gpu->run(p, v, o);
         INFO(c.w << "x" << c.h << " levels " << c.levels << " sigma " << c.sigma << " views " << views << " variant "
                   << v << " vs coalesced");
@@ -294,7 +294,7 @@ TEST_CASE("cae gpu: exact_smem bit for bit at 13x13 and 15x15, many labels, regi
         const LfDepthResult ref = gpu->run(p, "coalesced", o);
         p.method = CaeMethod::Exact;
         // exact_sort has no kernel at 1, 13, 15: it runs exact's there (exact_smem_table).
-        for (const char* v : {"exact", "exact_smem", "exact_smem_table", "exact_sort", "exact_chan"}) {
+        for (const char* v : {"exact", "exact_smem", "exact_smem_table", "exact_sort", "exact_chan", "exact_stash"}) {
           const LfDepthResult g = gpu->run(p, v, o);
           INFO("levels " << levels << " views " << views << " roi " << roi.w << " variant " << v << " vs coalesced");
           REQUIRE(g.cost.size() == ref.cost.size());

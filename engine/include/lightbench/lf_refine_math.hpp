@@ -83,8 +83,8 @@ LB_HD float median_weight(float d2, float sigma) { return expf(-d2 / (2.0f * sig
 // with once-rounded operations (rounded_math.hpp) in a fixed order (views v outer, u inner): the same
 // bits on the CPU and the GPU. The position and the lerps are the CAE kernels' own fmas
 // (cae_common.cuh's shear_pos and lerp_level_bits before the rounding), so that the exact
-// CAE kernel exact_chan sums the very samples it counts and writes this cost in the same
-// pass (kernels/cae_exact_chan.cu). (Float, not refocus_sums' double: the GPU's double rate made
+// CAE kernels exact_chan and exact_stash sum the very samples they count and write this cost in the same
+// pass (kernels/cae_exact_chan.cu, cae_exact_stash.cu). (Float, not refocus_sums' double: the GPU's double rate made
 // the volume the refinement's slowest step; sums of at most 225 samples of 0..255 keep
 // float's relative error below 1e-5.) rows.row(u, v, py) returns row py of view (u, v),
 // indexable by px to a refocus::Rgb8 (any storage layout): each view's two rows are located

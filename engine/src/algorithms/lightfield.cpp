@@ -225,6 +225,7 @@ const CaeVariantRow kCaeVariants[] = {
     {"exact_terms", CaeMethod::Exact, false, "the exact CAE summed per sample (float error ~1e-6)"},
     {"exact_sort", CaeMethod::Exact, true, "SWAR sorting network per channel"},
     {"exact_chan", CaeMethod::Exact, true, "one channel at a time, shared-memory counts, defocus cue in the same pass"},
+    {"exact_stash", CaeMethod::Exact, true, "exact_chan loading each texel once: two channels' levels stashed in shared memory"},
 };
 
 }  // namespace

@@ -18,9 +18,16 @@
 //              byte permute onto 2^23, floor by a round-down add; bit-identical samples):
 //              the fair baseline for exact's speed.                                 [binned]
 //   exact      the 256-bin CAE over the occupied bins only, without a 256-bin scan: the
-//              fastest bit-identical exact kernel for the window on an H200, exact_sort up
-//              to 7x7, exact_smem_table from 9x9 (and 1x1). Bit-identical costs and labels
-//              to coalesced. Faster than binned up to 5x5 only (docs/PERFORMANCE.md).  [exact]
+//              fastest bit-identical exact kernel for the window on an H100, exact_sort at
+//              3x3, exact_stash to 9x9, exact_chan beyond (cae_launch.cpp). Bit-identical
+//              costs and labels to coalesced; faster than binned at every window.   [exact]
+//   exact_chan one channel at a time: 256 B of counts a thread (18 warps per SM), the
+//              word walk of exact_smem_table, the raw defocus cost summed from the same
+//              samples (the refinement's cue) in the same pass. Bit-identical.      [exact]
+//   exact_stash exact_chan loading each texel once per label: the first channel counted,
+//              the other two levels stashed as bytes in shared memory and counted after
+//              its walk (a third of the texel loads, ~12 % fewer instructions a sample).
+//              Bit-identical, defocus cost too.                                    [exact]
 //   exact_smem per thread 8-bit counts (3 x 64 words) in shared memory, word k of thread t
 //              at [k * 96 + t] (bank = lane whatever k: every data-dependent increment is
 //              one conflict-free atomicAdd); per channel a 64-bit mask of the non-empty
@@ -87,7 +94,7 @@
 namespace lb::cuda {
 
 // "baseline", "vec", "tex", "coalesced", "binned", "binned_fast", "exact", "exact_smem",
-// "exact_smem_table", "exact_terms", "exact_sort".
+// "exact_smem_table", "exact_terms", "exact_sort", "exact_chan", "exact_stash".
 std::vector<std::string> cae_variants();
 // The method a variant computes (binned -> Binned, exact -> Exact, others -> Cae). Throws
 // lb::Error for an unknown name.

@@ -1,0 +1,215 @@
+// CAE cost kernel exact_stash: exact_chan (cae_exact_chan.cu: one channel's 8-bit counts per
+// thread in shared memory, the word walk, optionally the raw defocus cost) with the texels
+// loaded once per label instead of once per channel. Bit-identical to exact_chan and coalesced
+// (costs and defocus values).
+//
+// Why: exact_chan's three channel passes each load the same four RGBA8 texels a sample and
+// recompute their addresses (~31 instructions a channel sample at 9 x 9 by cuobjdump; 67 % of
+// the issue slots and 64 % of L1 busy). Here one pass loads them once and lerps all three
+// channels: it counts the first channel's level at once and stashes the other two levels as
+// bytes in shared memory (two samples' pairs a word, [word][thread]: conflict-free, as the
+// counts); after the first channel's walk, the second and the third are counted from the
+// stash (a load per two samples, a shift and the count) and walked. cuobjdump at 9 x 9: ~81
+// instead of ~92 instructions a sample for three channels (67 in the loading pass, 7 a stashed
+// channel; ~5 of the 67 move a byte-permute selector into a register, which PRMT needs and
+// ptxas re-materialises), a third of the texel loads, for 180 more bytes of shared memory a
+// thread (5 blocks of 96 threads per SM instead of 6-7). H100: 7.75 ms against exact_chan's
+// 8.42 at 9 x 9 (ncu: 5.41 G instructions against 5.97 G, L1 52 % against 64 % busy, issue
+// 68 %). (Per-channel "lerp planes" cut the instructions more but tripled the texel bytes:
+// L2-bound; docs/perf/history.md.)
+
+#include "cae_chan_sampling.cuh"
+#include "cae_kernels.hpp"
+#include "cae_smem.cuh"
+#include "cuda_check.cuh"
+
+namespace lb::cuda::detail {
+
+namespace {
+
+constexpr int kChanWords = 64;  // one channel: 256 bins of 8 bits
+// Stash words per view row: two samples (each a [level 1, level 2] byte pair) a word.
+template <int N>
+constexpr int kRowWords = (N + 1) / 2;
+template <int N>
+constexpr std::size_t stash_bytes() {
+  return static_cast<std::size_t>(kChanWords + N * kRowWords<N>) * kSmemThreads * 4;
+}
+
+// One sample of the first pass: channel 0 counted, channels 1 and 2 stashed (pair: their
+// levels in bytes 0 and 1; even samples wait in `pending` for their odd neighbour).
+template <int N, bool kDefocus, int uu>
+__device__ __forceinline__ void take_sample(float v0, float v1, float v2, unsigned* ch, unsigned* srow,
+                                            unsigned& pending, float& acc0, float& acc1, float& acc2) {
+  if constexpr (kDefocus) {
+    acc0 = __fadd_rn(acc0, v0);
+    acc1 = __fadd_rn(acc1, v1);
+    acc2 = __fadd_rn(acc2, v2);
+  }
+  smem_count(ch, level_bits(v0));
+  const unsigned pair = __byte_perm(level_bits(v1), level_bits(v2), 0x0040u);
+  if constexpr (uu % 2 == 0) {
+    if constexpr (uu == N - 1)
+      srow[(uu / 2) * kSmemThreads] = pair;  // the row's last sample (N odd) alone in its word
+    else
+      pending = pair;
+  } else {
+    srow[(uu / 2) * kSmemThreads] = __byte_perm(pending, pair, 0x5410u);
+  }
+}
+
+template <int N, bool kDefocus, int uu = 0>
+__device__ __forceinline__ void centre_row_samples(const unsigned (&t00)[N], const unsigned (&t10)[N],
+                                                   const float (&fx)[N], unsigned* ch, unsigned* srow,
+                                                   unsigned& pending, float& acc0, float& acc1, float& acc2) {
+  if constexpr (uu < N) {
+    float v0, v1, v2;
+    if constexpr (uu == N / 2) {
+      v0 = centre_value(t00[uu], 0x7440u);
+      v1 = centre_value(t00[uu], 0x7441u);
+      v2 = centre_value(t00[uu], 0x7442u);
+    } else {
+      v0 = top_value(t00[uu], t10[uu], 0x7440u, fx[uu]);
+      v1 = top_value(t00[uu], t10[uu], 0x7441u, fx[uu]);
+      v2 = top_value(t00[uu], t10[uu], 0x7442u, fx[uu]);
+    }
+    take_sample<N, kDefocus, uu>(v0, v1, v2, ch, srow, pending, acc0, acc1, acc2);
+    centre_row_samples<N, kDefocus, uu + 1>(t00, t10, fx, ch, srow, pending, acc0, acc1, acc2);
+  }
+}
+
+template <int N, bool kDefocus, int uu = 0>
+__device__ __forceinline__ void row_samples(const unsigned (&t00)[N], const unsigned (&t10)[N],
+                                            const unsigned (&t01)[N], const unsigned (&t11)[N],
+                                            const float (&fx)[N], float fy, unsigned* ch, unsigned* srow,
+                                            unsigned& pending, float& acc0, float& acc1, float& acc2) {
+  if constexpr (uu < N) {
+    float v0, v1, v2;
+    if constexpr (uu == N / 2) {  // the centre view column: not sheared horizontally
+      v0 = left_value(t00[uu], t01[uu], 0x7440u, fy);
+      v1 = left_value(t00[uu], t01[uu], 0x7441u, fy);
+      v2 = left_value(t00[uu], t01[uu], 0x7442u, fy);
+    } else {
+      v0 = lerp_value(t00[uu], t10[uu], t01[uu], t11[uu], 0x7440u, fx[uu], fy);
+      v1 = lerp_value(t00[uu], t10[uu], t01[uu], t11[uu], 0x7441u, fx[uu], fy);
+      v2 = lerp_value(t00[uu], t10[uu], t01[uu], t11[uu], 0x7442u, fx[uu], fy);
+    }
+    take_sample<N, kDefocus, uu>(v0, v1, v2, ch, srow, pending, acc0, acc1, acc2);
+    row_samples<N, kDefocus, uu + 1>(t00, t10, t01, t11, fx, fy, ch, srow, pending, acc0, acc1, acc2);
+  }
+}
+
+// Counts the stashed levels of channel 1 (shift 0) or 2 (shift 8): smem_count reads the
+// level from the low byte (its word offset from bits 2..7, its increment's shift from bits
+// 0..1 modulo 32), so a shift brings each sample's byte down.
+template <int N>
+__device__ __forceinline__ void count_stash(unsigned* ch, const unsigned* stash, int shift) {
+#pragma unroll 1
+  for (int r = 0; r < N; ++r) {
+    const unsigned* const srow = stash + r * kRowWords<N> * kSmemThreads;
+#pragma unroll
+    for (int k = 0; k < kRowWords<N>; ++k) {
+      const unsigned w = srow[k * kSmemThreads] >> shift;
+      smem_count(ch, w);
+      if (2 * k + 1 < N) smem_count(ch, w >> 16);
+    }
+  }
+}
+
+template <int N, bool kDefocus, int kMinBlocks>
+__global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
+    exact_stash_kernel(CaeArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
+  extern __shared__ unsigned s_counts[];  // [64 count words + N rows x kRowWords stash words][kSmemThreads]
+  const int px = blockIdx.x * blockDim.x + threadIdx.x;
+  const int py = blockIdx.y * blockDim.y + threadIdx.y;
+  if (px >= a.rw || py >= a.rh) return;  // no block-wide synchronisation below
+  const int x = a.rx + px, y = a.ry + py;
+  const unsigned W = static_cast<unsigned>(a.W);
+  const unsigned plane = W * static_cast<unsigned>(a.H);
+  unsigned* const ch = s_counts + threadIdx.y * 32 + threadIdx.x;
+  unsigned* const stash = ch + kChanWords * kSmemThreads;
+#pragma unroll 8
+  for (int k = 0; k < kChanWords; ++k) ch[k * kSmemThreads] = 0u;  // the walks leave them zero
+  const unsigned cw = __ldg(rgba + static_cast<unsigned>(a.vc * a.nu + a.uc) * plane + static_cast<unsigned>(y) * W +
+                            static_cast<unsigned>(x));
+  const float n_views = static_cast<float>(N * N);
+  const int l0 = blockIdx.z * a.labels_per_thread;
+  const int l1 = min(a.A, l0 + a.labels_per_thread);
+  for (int label = l0; label < l1; ++label) {
+    const float d = cae::label_disparity(a.dmin, a.dmax, a.A, label);
+    unsigned xo[N];  // u * plane + x0 per view column
+    float fx[N];
+    column_taps<N>(a, x, d, plane, xo, fx);
+    // Defocus: each channel's samples summed in lfr::defocus_raw's order (views v outer, u inner).
+    float acc0 = 0.0f, acc1 = 0.0f, acc2 = 0.0f;
+    unsigned pending = 0u;
+#pragma unroll 1
+    for (int v = a.v0; v < a.v0 + N; ++v) {
+      unsigned* const srow = stash + (v - a.v0) * kRowWords<N> * kSmemThreads;
+      if (v == a.vc) {  // the centre view row: fy = 0 (exact_chan says why)
+        unsigned t00[N], t10[N];
+        gather_centre_row<N>(a, rgba, y, plane, W, xo, t00, t10);
+        centre_row_samples<N, kDefocus>(t00, t10, fx, ch, srow, pending, acc0, acc1, acc2);
+        continue;
+      }
+      unsigned t00[N], t10[N], t01[N], t11[N];
+      float fy;
+      gather_row<N>(a, rgba, y, v, d, plane, W, xo, fy, t00, t10, t01, t11);
+      row_samples<N, kDefocus>(t00, t10, t01, t11, fx, fy, ch, srow, pending, acc0, acc1, acc2);
+    }
+    float h[3], e[3];
+#pragma unroll 1
+    for (int c = 0; c < 3; ++c) {
+      if (c > 0) count_stash<N>(ch, stash, 8 * (c - 1));
+      const int centre = static_cast<int>((cw >> (8 * c)) & 0xFFu);
+      WordWalk walk;
+      walk.init(ch, centre);
+      while (walk.step(ch, terms)) {
+      }
+      const float hc = walk.entropy(a.normalized);
+      const float acc = c == 0 ? acc0 : c == 1 ? acc1 : acc2;
+      // |mean - centre| (lfr::defocus_raw's dev)
+      const float ec = kDefocus ? fabsf(__fsub_rn(__fdiv_rn(acc, n_views), static_cast<float>(centre))) : 0.0f;
+      if (c == 0) h[0] = hc, e[0] = ec;
+      else if (c == 1) h[1] = hc, e[1] = ec;
+      else h[2] = hc, e[2] = ec;
+    }
+    const std::size_t o = (static_cast<std::size_t>(label) * a.rh + py) * a.rw + px;
+    a.cost[o] = combine(h[0], h[1], h[2]);
+    if constexpr (kDefocus) a.defocus[o] = __fdiv_rn(__fadd_rn(__fadd_rn(e[0], e[1]), e[2]), 3.0f);
+  }
+}
+
+template <int N, bool kDefocus>
+void launch_stash(dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba, const float2* terms, cudaStream_t s) {
+  constexpr std::size_t bytes = stash_bytes<N>();
+  // Blocks per SM by the shared memory (228 KiB, 1 KiB reserved per block): 5 at 9 x 9.
+  constexpr int kBlocks = static_cast<int>((228u * 1024u) / (bytes + 1024u)) > 0
+                              ? static_cast<int>((228u * 1024u) / (bytes + 1024u))
+                              : 1;
+  auto* k = exact_stash_kernel<N, kDefocus, (kBlocks < 6 ? kBlocks : 6)>;
+  CUDA_CHECK_THROW(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                        static_cast<int>(cudaSharedmemCarveoutMaxShared)));
+  if (bytes > 48u * 1024u)
+    CUDA_CHECK_THROW(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  k<<<grid, block, bytes, s>>>(a, rgba, terms);
+}
+}  // namespace
+
+void launch_cae_exact_stash(CaeArgs a, const unsigned* rgba, float2* terms, cudaStream_t s) {
+  LB_REQUIRE(a.u0 + a.n / 2 == a.uc && a.v0 + a.n / 2 == a.vc, "exact_stash: the view window must be centred");
+  launch_signed_term_table(a, terms, s);
+  a.labels_per_thread = kSmemLabelsPerThread;  // amortises the one zeroing of the counts
+  const dim3 block(32, kSmemRows);
+  const dim3 grid((a.rw + 31) / 32, (a.rh + kSmemRows - 1) / kSmemRows,
+                  static_cast<unsigned>((a.A + a.labels_per_thread - 1) / a.labels_per_thread));
+  with_window(a.n, "exact_stash", [&](auto n) {
+    if (a.defocus)
+      launch_stash<decltype(n)::value, true>(grid, block, a, rgba, terms, s);
+    else
+      launch_stash<decltype(n)::value, false>(grid, block, a, rgba, terms, s);
+  });
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace lb::cuda::detail
