@@ -1,8 +1,12 @@
 #pragma once
-// Internal to lb_kernels: the sampling exact_chan (cae_exact_chan.cu) and exact_stash
+// Internal to lb_kernels: what exact_chan (cae_exact_chan.cu) and exact_stash
 // (cae_exact_stash.cu) share: lerp_value (cae_common.cuh) without its zero-weight operations
-// on the centre view's row and column, and the centre row's texel gather.
+// on the centre view's row and column, the centre row's texel gather, and the launch.
+#include <string>
+
+#include "cae_kernels.hpp"
 #include "cae_smem.cuh"
+#include "cuda_check.cuh"
 
 namespace lb::cuda::detail {
 
@@ -36,6 +40,23 @@ __device__ __forceinline__ void gather_centre_row(const CaeArgs& a, const unsign
     t00[uu] = __ldg(p0);
     t10[uu] = uu == N / 2 ? 0u : __ldg(p0 + 1);
   }
+}
+
+// The launch of a one-channel kernel: a centred window (the row and column above), its term
+// table, blocks of 32 x kSmemRows, kSmemLabelsPerThread labels a thread (amortising the one
+// zeroing of the counts); launch(n, grid, block, a) runs the kernel instantiated for the
+// window (n: std::integral_constant, with_window).
+template <class Launch>
+void launch_channel_kernel(CaeArgs a, const char* name, float2* terms, cudaStream_t s, Launch&& launch) {
+  LB_REQUIRE(a.u0 + a.n / 2 == a.uc && a.v0 + a.n / 2 == a.vc,
+             std::string(name) + ": the view window must be centred");
+  launch_signed_term_table(a, terms, s);
+  a.labels_per_thread = kSmemLabelsPerThread;
+  const dim3 block(32, kSmemRows);
+  const dim3 grid((a.rw + 31) / 32, (a.rh + kSmemRows - 1) / kSmemRows,
+                  static_cast<unsigned>((a.A + a.labels_per_thread - 1) / a.labels_per_thread));
+  with_window(a.n, name, [&](auto n) { launch(n, grid, block, a); });
+  CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace lb::cuda::detail

@@ -120,19 +120,12 @@ void launch_chan(dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba, 
 }  // namespace
 
 void launch_cae_exact_chan(CaeArgs a, const unsigned* rgba, float2* terms, cudaStream_t s) {
-  LB_REQUIRE(a.u0 + a.n / 2 == a.uc && a.v0 + a.n / 2 == a.vc, "exact_chan: the view window must be centred");
-  launch_signed_term_table(a, terms, s);
-  a.labels_per_thread = kSmemLabelsPerThread;  // amortises the one zeroing of the counts
-  const dim3 block(32, kSmemRows);
-  const dim3 grid((a.rw + 31) / 32, (a.rh + kSmemRows - 1) / kSmemRows,
-                  static_cast<unsigned>((a.A + a.labels_per_thread - 1) / a.labels_per_thread));
-  with_window(a.n, "exact_chan", [&](auto n) {
-    if (a.defocus)
-      launch_chan<decltype(n)::value, true>(grid, block, a, rgba, terms, s);
+  launch_channel_kernel(a, "exact_chan", terms, s, [&](auto n, dim3 grid, dim3 block, const CaeArgs& args) {
+    if (args.defocus)
+      launch_chan<decltype(n)::value, true>(grid, block, args, rgba, terms, s);
     else
-      launch_chan<decltype(n)::value, false>(grid, block, a, rgba, terms, s);
+      launch_chan<decltype(n)::value, false>(grid, block, args, rgba, terms, s);
   });
-  CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace lb::cuda::detail

@@ -197,19 +197,12 @@ void launch_stash(dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba,
 }  // namespace
 
 void launch_cae_exact_stash(CaeArgs a, const unsigned* rgba, float2* terms, cudaStream_t s) {
-  LB_REQUIRE(a.u0 + a.n / 2 == a.uc && a.v0 + a.n / 2 == a.vc, "exact_stash: the view window must be centred");
-  launch_signed_term_table(a, terms, s);
-  a.labels_per_thread = kSmemLabelsPerThread;  // amortises the one zeroing of the counts
-  const dim3 block(32, kSmemRows);
-  const dim3 grid((a.rw + 31) / 32, (a.rh + kSmemRows - 1) / kSmemRows,
-                  static_cast<unsigned>((a.A + a.labels_per_thread - 1) / a.labels_per_thread));
-  with_window(a.n, "exact_stash", [&](auto n) {
-    if (a.defocus)
-      launch_stash<decltype(n)::value, true>(grid, block, a, rgba, terms, s);
+  launch_channel_kernel(a, "exact_stash", terms, s, [&](auto n, dim3 grid, dim3 block, const CaeArgs& args) {
+    if (args.defocus)
+      launch_stash<decltype(n)::value, true>(grid, block, args, rgba, terms, s);
     else
-      launch_stash<decltype(n)::value, false>(grid, block, a, rgba, terms, s);
+      launch_stash<decltype(n)::value, false>(grid, block, args, rgba, terms, s);
   });
-  CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace lb::cuda::detail
