@@ -3,6 +3,7 @@
 // (cae_exact_stash.cu) share: lerp_value (cae_common.cuh) without its zero-weight operations
 // on the centre view's row and column, the centre row's texel gather, and the launch.
 #include <string>
+#include <type_traits>
 
 #include "cae_kernels.hpp"
 #include "cae_smem.cuh"
@@ -42,10 +43,33 @@ __device__ __forceinline__ void gather_centre_row(const CaeArgs& a, const unsign
   }
 }
 
+// One channel's entropy by the word walk (which leaves its counts zero) and, with the defocus
+// cue, its deviation |mean - centre| of the channel's summed samples (lfr::defocus_raw's dev).
+template <bool kDefocus>
+__device__ __forceinline__ void channel_result(unsigned* ch, int centre, const float2* __restrict__ terms,
+                                               int normalized, float acc, float n_views, float& h, float& e) {
+  WordWalk walk;
+  walk.init(ch, centre);
+  while (walk.step(ch, terms)) {
+  }
+  h = walk.entropy(normalized);
+  e = kDefocus ? fabsf(__fsub_rn(__fdiv_rn(acc, n_views), static_cast<float>(centre))) : 0.0f;
+}
+// The cost of (label, py, px) from the channels' entropies and, with the cue, its raw defocus
+// value from their deviations.
+template <bool kDefocus>
+__device__ __forceinline__ void store_label(const CaeArgs& a, int label, int py, int px, float h0, float h1, float h2,
+                                            float e0, float e1, float e2) {
+  const std::size_t o = (static_cast<std::size_t>(label) * a.rh + py) * a.rw + px;
+  a.cost[o] = combine(h0, h1, h2);
+  if constexpr (kDefocus) a.defocus[o] = __fdiv_rn(__fadd_rn(__fadd_rn(e0, e1), e2), 3.0f);
+}
+
 // The launch of a one-channel kernel: a centred window (the row and column above), its term
 // table, blocks of 32 x kSmemRows, kSmemLabelsPerThread labels a thread (amortising the one
-// zeroing of the counts); launch(n, grid, block, a) runs the kernel instantiated for the
-// window (n: std::integral_constant, with_window).
+// zeroing of the counts); launch(n, defocus, grid, block, a) runs the kernel instantiated for
+// the window (n: std::integral_constant, with_window) and for whether a.defocus is set
+// (defocus: std::bool_constant).
 template <class Launch>
 void launch_channel_kernel(CaeArgs a, const char* name, float2* terms, cudaStream_t s, Launch&& launch) {
   LB_REQUIRE(a.u0 + a.n / 2 == a.uc && a.v0 + a.n / 2 == a.vc,
@@ -55,7 +79,12 @@ void launch_channel_kernel(CaeArgs a, const char* name, float2* terms, cudaStrea
   const dim3 block(32, kSmemRows);
   const dim3 grid((a.rw + 31) / 32, (a.rh + kSmemRows - 1) / kSmemRows,
                   static_cast<unsigned>((a.A + a.labels_per_thread - 1) / a.labels_per_thread));
-  with_window(a.n, name, [&](auto n) { launch(n, grid, block, a); });
+  with_window(a.n, name, [&](auto n) {
+    if (a.defocus)
+      launch(n, std::true_type{}, grid, block, a);
+    else
+      launch(n, std::false_type{}, grid, block, a);
+  });
   CUDA_CHECK_LAUNCH();
 }
 

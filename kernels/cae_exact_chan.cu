@@ -84,21 +84,14 @@ __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
           smem_count(ch, level_bits(val));
         }
       }
-      const int centre = static_cast<int>((cw >> (8 * c)) & 0xFFu);
-      WordWalk walk;
-      walk.init(ch, centre);
-      while (walk.step(ch, terms)) {
-      }
-      const float h = walk.entropy(a.normalized);
-      // |mean - centre| (lfr::defocus_raw's dev)
-      const float e = kDefocus ? fabsf(__fsub_rn(__fdiv_rn(acc, n_views), static_cast<float>(centre))) : 0.0f;
+      float h, e;
+      channel_result<kDefocus>(ch, static_cast<int>((cw >> (8 * c)) & 0xFFu), terms, a.normalized, acc, n_views, h,
+                               e);
       if (c == 0) h0 = h, e0 = e;
       else if (c == 1) h1 = h, e1 = e;
       else h2 = h, e2 = e;
     }
-    const std::size_t o = (static_cast<std::size_t>(label) * a.rh + py) * a.rw + px;
-    a.cost[o] = combine(h0, h1, h2);
-    if constexpr (kDefocus) a.defocus[o] = __fdiv_rn(__fadd_rn(__fadd_rn(e0, e1), e2), 3.0f);
+    store_label<kDefocus>(a, label, py, px, h0, h1, h2, e0, e1, e2);
   }
 }
 
@@ -120,11 +113,8 @@ void launch_chan(dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba, 
 }  // namespace
 
 void launch_cae_exact_chan(CaeArgs a, const unsigned* rgba, float2* terms, cudaStream_t s) {
-  launch_channel_kernel(a, "exact_chan", terms, s, [&](auto n, dim3 grid, dim3 block, const CaeArgs& args) {
-    if (args.defocus)
-      launch_chan<decltype(n)::value, true>(grid, block, args, rgba, terms, s);
-    else
-      launch_chan<decltype(n)::value, false>(grid, block, args, rgba, terms, s);
+  launch_channel_kernel(a, "exact_chan", terms, s, [&](auto n, auto defocus, dim3 grid, dim3 block, const CaeArgs& args) {
+    launch_chan<decltype(n)::value, decltype(defocus)::value>(grid, block, args, rgba, terms, s);
   });
 }
 

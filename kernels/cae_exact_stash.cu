@@ -18,6 +18,8 @@
 // 68 %). (Per-channel "lerp planes" cut the instructions more but tripled the texel bytes:
 // L2-bound; docs/perf/history.md.)
 
+#include <algorithm>
+
 #include "cae_chan_sampling.cuh"
 #include "cae_kernels.hpp"
 #include "cae_smem.cuh"
@@ -161,33 +163,24 @@ __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
 #pragma unroll 1
     for (int c = 0; c < 3; ++c) {
       if (c > 0) count_stash<N>(ch, stash, 8 * (c - 1));
-      const int centre = static_cast<int>((cw >> (8 * c)) & 0xFFu);
-      WordWalk walk;
-      walk.init(ch, centre);
-      while (walk.step(ch, terms)) {
-      }
-      const float hc = walk.entropy(a.normalized);
       const float acc = c == 0 ? acc0 : c == 1 ? acc1 : acc2;
-      // |mean - centre| (lfr::defocus_raw's dev)
-      const float ec = kDefocus ? fabsf(__fsub_rn(__fdiv_rn(acc, n_views), static_cast<float>(centre))) : 0.0f;
+      float hc, ec;
+      channel_result<kDefocus>(ch, static_cast<int>((cw >> (8 * c)) & 0xFFu), terms, a.normalized, acc, n_views, hc,
+                               ec);
       if (c == 0) h[0] = hc, e[0] = ec;
       else if (c == 1) h[1] = hc, e[1] = ec;
       else h[2] = hc, e[2] = ec;
     }
-    const std::size_t o = (static_cast<std::size_t>(label) * a.rh + py) * a.rw + px;
-    a.cost[o] = combine(h[0], h[1], h[2]);
-    if constexpr (kDefocus) a.defocus[o] = __fdiv_rn(__fadd_rn(__fadd_rn(e[0], e[1]), e[2]), 3.0f);
+    store_label<kDefocus>(a, label, py, px, h[0], h[1], h[2], e[0], e[1], e[2]);
   }
 }
 
 template <int N, bool kDefocus>
 void launch_stash(dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba, const float2* terms, cudaStream_t s) {
   constexpr std::size_t bytes = stash_bytes<N>();
-  // Blocks per SM by the shared memory (228 KiB, 1 KiB reserved per block): 5 at 9 x 9.
-  constexpr int kBlocks = static_cast<int>((228u * 1024u) / (bytes + 1024u)) > 0
-                              ? static_cast<int>((228u * 1024u) / (bytes + 1024u))
-                              : 1;
-  auto* k = exact_stash_kernel<N, kDefocus, (kBlocks < 6 ? kBlocks : 6)>;
+  // Blocks per SM by the shared memory (228 KiB, 1 KiB reserved per block), at most exact_chan's 6: 5 at 9 x 9.
+  constexpr int kBlocks = std::clamp(static_cast<int>((228u * 1024u) / (bytes + 1024u)), 1, 6);
+  auto* k = exact_stash_kernel<N, kDefocus, kBlocks>;
   CUDA_CHECK_THROW(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
                                         static_cast<int>(cudaSharedmemCarveoutMaxShared)));
   if (bytes > 48u * 1024u)
@@ -197,11 +190,8 @@ void launch_stash(dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba,
 }  // namespace
 
 void launch_cae_exact_stash(CaeArgs a, const unsigned* rgba, float2* terms, cudaStream_t s) {
-  launch_channel_kernel(a, "exact_stash", terms, s, [&](auto n, dim3 grid, dim3 block, const CaeArgs& args) {
-    if (args.defocus)
-      launch_stash<decltype(n)::value, true>(grid, block, args, rgba, terms, s);
-    else
-      launch_stash<decltype(n)::value, false>(grid, block, args, rgba, terms, s);
+  launch_channel_kernel(a, "exact_stash", terms, s, [&](auto n, auto defocus, dim3 grid, dim3 block, const CaeArgs& args) {
+    launch_stash<decltype(n)::value, decltype(defocus)::value>(grid, block, args, rgba, terms, s);
   });
 }
 
