@@ -88,9 +88,12 @@ std::vector<CaeKernel> all_cae_kernels() {
           CaeKernel::ExactSmemTable, CaeKernel::ExactTerms, CaeKernel::ExactSort, CaeKernel::ExactChan, CaeKernel::ExactStash};
 }
 
-std::string cae_variant_list() {
-  return "use baseline, vec, tex, coalesced, binned, binned_fast, exact, exact_smem, exact_smem_table, exact_terms, "
-         "exact_sort, exact_chan or exact_stash";
+std::string cae_variant_list() {  // from the one list of kernels: "use a, b, ... or z"
+  const std::vector<CaeKernel> all = all_cae_kernels();
+  std::string s = "use ";
+  for (std::size_t i = 0; i < all.size(); ++i)
+    s += std::string(i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + cae_kernel_name(all[i]);
+  return s;
 }
 
 CaeKernel parse_cae_kernel(const std::string& name) {

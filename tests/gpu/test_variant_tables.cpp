@@ -5,6 +5,7 @@
 
 #include "lightbench/algorithms.hpp"
 #include "lightbench/cae_cuda.hpp"
+#include "lightbench/error.hpp"
 #include "lightbench/mad_cuda.hpp"
 #include "lightbench/stereo_cuda.hpp"
 
@@ -17,4 +18,13 @@ TEST_CASE("variant tables: kernels' dispatchers and the engine's specs name the 
   CHECK(stereo::local_variants() == stereo_local_spec().variant_names());
   for (const auto& v : lightfield_spec().variants)
     CHECK_MESSAGE(to_string(cuda::cae_variant_method(v.name)) == v.method, v.name);
+  // An unknown CAE variant's one-line error names every variant there is.
+  std::string why;
+  try {
+    cuda::cae_variant_method("no-such-variant");
+  } catch (const Error& e) {
+    why = e.what();
+  }
+  CHECK(why.find("'no-such-variant'") != std::string::npos);
+  for (const std::string& v : cuda::cae_variants()) CHECK_MESSAGE(why.find(v) != std::string::npos, v);
 }
