@@ -105,12 +105,13 @@ __device__ __forceinline__ void axis_tap(float p, int n, int& i0, int& i1, float
 // Bilinear value of the channel that byte selector sel picks (0x7440 | channel: the byte over
 // the bits of 2^23) from four RGBA8 texels, before the rounding (exact_chan sums it: the
 // defocus cue).
+// magic: kMagicBits, or the same bits in a register ptxas cannot fold (exact_stash says why).
 __device__ __forceinline__ float lerp_value(unsigned p00, unsigned p10, unsigned p01, unsigned p11, unsigned sel,
-                                            float fx, float fy) {
-  const float a = __uint_as_float(__byte_perm(p00, kMagicBits, sel));
-  const float b = __uint_as_float(__byte_perm(p10, kMagicBits, sel));
-  const float c = __uint_as_float(__byte_perm(p01, kMagicBits, sel));
-  const float d = __uint_as_float(__byte_perm(p11, kMagicBits, sel));
+                                            float fx, float fy, unsigned magic = kMagicBits) {
+  const float a = __uint_as_float(__byte_perm(p00, magic, sel));
+  const float b = __uint_as_float(__byte_perm(p10, magic, sel));
+  const float c = __uint_as_float(__byte_perm(p01, magic, sel));
+  const float d = __uint_as_float(__byte_perm(p11, magic, sel));
   const float top = __fmaf_rn(fx, __fsub_rn(b, a), __fsub_rn(a, kMagic));
   const float bot = __fmaf_rn(fx, __fsub_rn(d, c), __fsub_rn(c, kMagic));
   return __fmaf_rn(fy, __fsub_rn(bot, top), top);

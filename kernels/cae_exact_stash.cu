@@ -9,14 +9,18 @@
 // channels: it counts the first channel's level at once and stashes the other two levels as
 // bytes in shared memory (two samples' pairs a word, [word][thread]: conflict-free, as the
 // counts); after the first channel's walk, the second and the third are counted from the
-// stash (a load per two samples, a shift and the count) and walked. cuobjdump at 9 x 9: ~81
-// instead of ~92 instructions a sample for three channels (67 in the loading pass, 7 a stashed
-// channel; ~5 of the 67 move a byte-permute selector into a register, which PRMT needs and
-// ptxas re-materialises), a third of the texel loads, for 180 more bytes of shared memory a
-// thread (5 blocks of 96 threads per SM instead of 6-7). H100: 7.75 ms against exact_chan's
-// 8.42 at 9 x 9 (ncu: 5.41 G instructions against 5.97 G, L1 52 % against 64 % busy, issue
-// 68 %). (Per-channel "lerp planes" cut the instructions more but tripled the texel bytes:
-// L2-bound; docs/perf/history.md.)
+// stash (a load per two samples, a shift and the count) and walked. For 180 more bytes of
+// shared memory a thread (5 blocks of 96 threads per SM instead of 6-7), a third of the texel
+// loads. H100, 9 x 9, antinous, 75 labels (ncu source counters, one launch):
+//   8dc9f80: 7.75 ms, 109 instructions a sample (three channels): 67 in the loading pass, of
+//     which ~10 moved a byte-permute selector into a register (see mg below); the walk 15 but
+//     31 % of the stall samples (its prefetch was copied into registers by moves that waited
+//     for the term loads), the stash counts 13 (a shared-memory latency a word, see
+//     count_stash), the scans 12;
+//   now: 6.56 ms, 97 instructions a sample (loading pass 56), issue 71 %: mg, the piped walk
+//     (channel_result, cae_chan_sampling.cuh), the scan's PTX min (scan_half, cae_smem.cuh)
+//     and count_stash's batched loads, bit-identical (docs/perf/history.md has each step).
+// (Per-channel "lerp planes" cut the instructions more but tripled the texel bytes: L2-bound.)
 
 #include <algorithm>
 
@@ -63,20 +67,21 @@ __device__ __forceinline__ void take_sample(float v0, float v1, float v2, unsign
 template <int N, bool kDefocus, int uu = 0>
 __device__ __forceinline__ void centre_row_samples(const unsigned (&t00)[N], const unsigned (&t10)[N],
                                                    const float (&fx)[N], unsigned* ch, unsigned* srow,
-                                                   unsigned& pending, float& acc0, float& acc1, float& acc2) {
+                                                   unsigned& pending, float& acc0, float& acc1, float& acc2,
+                                                   unsigned mg) {
   if constexpr (uu < N) {
     float v0, v1, v2;
     if constexpr (uu == N / 2) {
-      v0 = centre_value(t00[uu], 0x7440u);
-      v1 = centre_value(t00[uu], 0x7441u);
-      v2 = centre_value(t00[uu], 0x7442u);
+      v0 = centre_value(t00[uu], 0x7440u, mg);
+      v1 = centre_value(t00[uu], 0x7441u, mg);
+      v2 = centre_value(t00[uu], 0x7442u, mg);
     } else {
-      v0 = top_value(t00[uu], t10[uu], 0x7440u, fx[uu]);
-      v1 = top_value(t00[uu], t10[uu], 0x7441u, fx[uu]);
-      v2 = top_value(t00[uu], t10[uu], 0x7442u, fx[uu]);
+      v0 = top_value(t00[uu], t10[uu], 0x7440u, fx[uu], mg);
+      v1 = top_value(t00[uu], t10[uu], 0x7441u, fx[uu], mg);
+      v2 = top_value(t00[uu], t10[uu], 0x7442u, fx[uu], mg);
     }
     take_sample<N, kDefocus, uu>(v0, v1, v2, ch, srow, pending, acc0, acc1, acc2);
-    centre_row_samples<N, kDefocus, uu + 1>(t00, t10, fx, ch, srow, pending, acc0, acc1, acc2);
+    centre_row_samples<N, kDefocus, uu + 1>(t00, t10, fx, ch, srow, pending, acc0, acc1, acc2, mg);
   }
 }
 
@@ -84,36 +89,44 @@ template <int N, bool kDefocus, int uu = 0>
 __device__ __forceinline__ void row_samples(const unsigned (&t00)[N], const unsigned (&t10)[N],
                                             const unsigned (&t01)[N], const unsigned (&t11)[N],
                                             const float (&fx)[N], float fy, unsigned* ch, unsigned* srow,
-                                            unsigned& pending, float& acc0, float& acc1, float& acc2) {
+                                            unsigned& pending, float& acc0, float& acc1, float& acc2, unsigned mg) {
   if constexpr (uu < N) {
     float v0, v1, v2;
     if constexpr (uu == N / 2) {  // the centre view column: not sheared horizontally
-      v0 = left_value(t00[uu], t01[uu], 0x7440u, fy);
-      v1 = left_value(t00[uu], t01[uu], 0x7441u, fy);
-      v2 = left_value(t00[uu], t01[uu], 0x7442u, fy);
+      v0 = left_value(t00[uu], t01[uu], 0x7440u, fy, mg);
+      v1 = left_value(t00[uu], t01[uu], 0x7441u, fy, mg);
+      v2 = left_value(t00[uu], t01[uu], 0x7442u, fy, mg);
     } else {
-      v0 = lerp_value(t00[uu], t10[uu], t01[uu], t11[uu], 0x7440u, fx[uu], fy);
-      v1 = lerp_value(t00[uu], t10[uu], t01[uu], t11[uu], 0x7441u, fx[uu], fy);
-      v2 = lerp_value(t00[uu], t10[uu], t01[uu], t11[uu], 0x7442u, fx[uu], fy);
+      v0 = lerp_value(t00[uu], t10[uu], t01[uu], t11[uu], 0x7440u, fx[uu], fy, mg);
+      v1 = lerp_value(t00[uu], t10[uu], t01[uu], t11[uu], 0x7441u, fx[uu], fy, mg);
+      v2 = lerp_value(t00[uu], t10[uu], t01[uu], t11[uu], 0x7442u, fx[uu], fy, mg);
     }
     take_sample<N, kDefocus, uu>(v0, v1, v2, ch, srow, pending, acc0, acc1, acc2);
-    row_samples<N, kDefocus, uu + 1>(t00, t10, t01, t11, fx, fy, ch, srow, pending, acc0, acc1, acc2);
+    row_samples<N, kDefocus, uu + 1>(t00, t10, t01, t11, fx, fy, ch, srow, pending, acc0, acc1, acc2, mg);
   }
 }
 
 // Counts the stashed levels of channel 1 (shift 0) or 2 (shift 8): smem_count reads the
 // level from the low byte (its word offset from bits 2..7, its increment's shift from bits
-// 0..1 modulo 32), so a shift brings each sample's byte down.
+// 0..1 modulo 32), so a shift brings each sample's byte down. The words are loaded in batches
+// of whole view rows (all 45 at 9 x 9; at most 48 words, in registers) before their counts:
+// the atomics go to the same shared array, so the compiler keeps a load after the atomics
+// before it, a shared-memory latency a word (H100 9x9: 6.98 -> 6.56 ms).
 template <int N>
 __device__ __forceinline__ void count_stash(unsigned* ch, const unsigned* stash, int shift) {
-#pragma unroll 1
-  for (int r = 0; r < N; ++r) {
-    const unsigned* const srow = stash + r * kRowWords<N> * kSmemThreads;
+  constexpr int kBatchRows = std::max(1, 48 / kRowWords<N>);
 #pragma unroll
-    for (int k = 0; k < kRowWords<N>; ++k) {
-      const unsigned w = srow[k * kSmemThreads] >> shift;
-      smem_count(ch, w);
-      if (2 * k + 1 < N) smem_count(ch, w >> 16);
+  for (int r0 = 0; r0 < N; r0 += kBatchRows) {
+    unsigned w[kBatchRows * kRowWords<N>];
+#pragma unroll
+    for (int i = 0; i < kBatchRows * kRowWords<N>; ++i)
+      if (r0 * kRowWords<N> + i < N * kRowWords<N>) w[i] = stash[(r0 * kRowWords<N> + i) * kSmemThreads];
+#pragma unroll
+    for (int i = 0; i < kBatchRows * kRowWords<N>; ++i) {
+      if (r0 * kRowWords<N> + i >= N * kRowWords<N>) break;
+      const unsigned v = w[i] >> shift;
+      smem_count(ch, v);
+      if (2 * (i % kRowWords<N>) + 1 < N) smem_count(ch, v >> 16);  // the row's last word: one sample when N is odd
     }
   }
 }
@@ -135,6 +148,13 @@ __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
   const unsigned cw = __ldg(rgba + static_cast<unsigned>(a.vc * a.nu + a.uc) * plane + static_cast<unsigned>(y) * W +
                             static_cast<unsigned>(x));
   const float n_views = static_cast<float>(N * N);
+  // 2^23's bits for the byte permutes, as a value ptxas cannot fold (W > 0: its sign bit is 0).
+  // With the constant a permute has two constant operands and SASS PRMT takes one immediate:
+  // ptxas made it 2^23 and kept the three channel selectors in uniform registers, copying one
+  // into a register before each permute (~90 moves in a view row's ~600 instructions). With
+  // 2^23 in a register the selectors are the immediates (H100 9x9: 6.79 -> 6.56 ms; opaque()
+  // alone does not do it: it hides the value from nvcc's optimiser, not from ptxas).
+  const unsigned mg = opaque(kMagicBits | (static_cast<unsigned>(a.W) >> 31));
   const int l0 = blockIdx.z * a.labels_per_thread;
   const int l1 = min(a.A, l0 + a.labels_per_thread);
   for (int label = l0; label < l1; ++label) {
@@ -151,13 +171,13 @@ __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
       if (v == a.vc) {  // the centre view row: fy = 0 (exact_chan says why)
         unsigned t00[N], t10[N];
         gather_centre_row<N>(a, rgba, y, plane, W, xo, t00, t10);
-        centre_row_samples<N, kDefocus>(t00, t10, fx, ch, srow, pending, acc0, acc1, acc2);
+        centre_row_samples<N, kDefocus>(t00, t10, fx, ch, srow, pending, acc0, acc1, acc2, mg);
         continue;
       }
       unsigned t00[N], t10[N], t01[N], t11[N];
       float fy;
       gather_row<N>(a, rgba, y, v, d, plane, W, xo, fy, t00, t10, t01, t11);
-      row_samples<N, kDefocus>(t00, t10, t01, t11, fx, fy, ch, srow, pending, acc0, acc1, acc2);
+      row_samples<N, kDefocus>(t00, t10, t01, t11, fx, fy, ch, srow, pending, acc0, acc1, acc2, mg);
     }
     float h[3], e[3];
 #pragma unroll 1

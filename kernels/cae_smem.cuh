@@ -111,17 +111,27 @@ __device__ __forceinline__ bool next_word(unsigned& lo, unsigned& hi, int& q) {
   }
   return true;
 }
-// Non-empty words of a channel: min + shift-add, two operations a word.
+// Non-empty words 32 h .. 32 h + 31 of a channel (bit q: word 32 h + q): min + shift-add, two
+// operations a word. The min is PTX because written in C++ nvcc turns min(w, 1) << q into a
+// compare, an add and a predicated move (three; H100 exact_stash 9x9: the scan 317 -> 281
+// instructions a channel).
+__device__ __forceinline__ unsigned scan_half(const unsigned* ch, int h) {
+  unsigned bits = 0u;
+#pragma unroll
+  for (int q = 0; q < 32; ++q) {
+    unsigned m;
+    asm("min.u32 %0, %1, 1;" : "=r"(m) : "r"(ch[(32 * h + q) * kSmemThreads]));
+    bits += m << q;
+  }
+  return bits;
+}
 __device__ __forceinline__ void scan_words(const unsigned* ch, unsigned& lo, unsigned& hi) {
-  lo = 0u;
-  hi = 0u;
-#pragma unroll
-  for (int q = 0; q < 32; ++q) lo += min(ch[q * kSmemThreads], 1u) << q;
-#pragma unroll
-  for (int q = 0; q < 32; ++q) hi += min(ch[(32 + q) * kSmemThreads], 1u) << q;
+  lo = scan_half(ch, 0);
+  hi = scan_half(ch, 1);
 }
 
-// One channel's word walk with the term table (exact_smem_table, exact_chan): the non-empty
+// One channel's word walk with the term table (exact_smem_table's three interleaved walks;
+// the one-channel kernels pipe theirs deeper: channel_result, cae_chan_sampling.cuh): the non-empty
 // words by one scan, each word's four bins' (g, logf g) from the term table (empty bytes read
 // row 0: exact zeros), consumed in the next step while the next word's loads fly.
 struct WordWalk {
