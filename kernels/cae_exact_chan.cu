@@ -33,8 +33,9 @@ __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
   // The pixel set up inline, not by cae_smem.cuh's smem_pixel as exact_smem: with the struct
   // the kernel took 9.30 ms instead of 9.09 at 9x9 (H100, same run), its registers laid out
   // otherwise.
-  const int px = blockIdx.x * blockDim.x + threadIdx.x;
-  const int py = blockIdx.y * blockDim.y + threadIdx.y;
+  const uint3 blk = chan_block();
+  const int px = blk.x * blockDim.x + threadIdx.x;
+  const int py = blk.y * blockDim.y + threadIdx.y;
   if (px >= a.rw || py >= a.rh) return;  // no block-wide synchronisation below
   const int x = a.rx + px, y = a.ry + py;
   const unsigned W = static_cast<unsigned>(a.W);
@@ -45,7 +46,7 @@ __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
   const unsigned cw = __ldg(rgba + static_cast<unsigned>(a.vc * a.nu + a.uc) * plane + static_cast<unsigned>(y) * W +
                             static_cast<unsigned>(x));
   const float n_views = static_cast<float>(N * N);
-  const int l0 = blockIdx.z * a.labels_per_thread;
+  const int l0 = blk.z * a.labels_per_thread;
   const int l1 = min(a.A, l0 + a.labels_per_thread);
   for (int label = l0; label < l1; ++label) {
     const float d = cae::label_disparity(a.dmin, a.dmax, a.A, label);

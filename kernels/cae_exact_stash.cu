@@ -135,8 +135,9 @@ template <int N, bool kDefocus, int kMinBlocks>
 __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
     exact_stash_kernel(CaeArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
   extern __shared__ unsigned s_counts[];  // [64 count words + N rows x kRowWords stash words][kSmemThreads]
-  const int px = blockIdx.x * blockDim.x + threadIdx.x;
-  const int py = blockIdx.y * blockDim.y + threadIdx.y;
+  const uint3 blk = chan_block();
+  const int px = blk.x * blockDim.x + threadIdx.x;
+  const int py = blk.y * blockDim.y + threadIdx.y;
   if (px >= a.rw || py >= a.rh) return;  // no block-wide synchronisation below
   const int x = a.rx + px, y = a.ry + py;
   const unsigned W = static_cast<unsigned>(a.W);
@@ -155,7 +156,7 @@ __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
   // 2^23 in a register the selectors are the immediates (H100 9x9: 6.79 -> 6.56 ms; opaque()
   // alone does not do it: it hides the value from nvcc's optimiser, not from ptxas).
   const unsigned mg = opaque(kMagicBits | (static_cast<unsigned>(a.W) >> 31));
-  const int l0 = blockIdx.z * a.labels_per_thread;
+  const int l0 = blk.z * a.labels_per_thread;
   const int l1 = min(a.A, l0 + a.labels_per_thread);
   for (int label = l0; label < l1; ++label) {
     const float d = cae::label_disparity(a.dmin, a.dmax, a.A, label);
