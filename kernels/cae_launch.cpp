@@ -21,10 +21,10 @@ namespace {
 // exact_chan the views and padding within their 32-bit texel offsets (4 G texels); beyond
 // both, coalesced's 256-bin scan (any window and size; bit-identical to every exact kernel
 // but exact_terms). Measured on an H100 (antinous, 75 labels, docs/PERFORMANCE.md): exact_sort
-// is the fastest exact kernel at 3 x 3 (1.25 ms, exact_stash 1.71, exact_chan 1.81), exact_stash
-// from 5 x 5 to 9 x 9 (3.04 / 4.97 / 7.68 ms against exact_chan's 3.16 / 5.17 / 8.11 in the same
-// run, exact_sort's 3.68 / 9.79 / 22.6), exact_chan beyond (not measured there: exact_stash's
-// stash grows with the window, 3 blocks per SM at 15 x 15).
+// is the fastest exact kernel at 3 x 3 (1.25 ms, exact_stash 1.71, exact_chan 1.81 at 8dc9f80),
+// exact_stash from 5 x 5 to 9 x 9 (2.77 / 4.37 / 6.46 ms against exact_chan's 3.22 / 5.41 /
+// 7.78 in the same runs, exact_sort's 3.54 / 9.42 / 21.9), exact_chan beyond (not measured
+// there: exact_stash's stash grows with the window, 3 blocks per SM at 15 x 15).
 constexpr int kExactSortUpTo = 3;
 constexpr int kExactStashUpTo = 9;
 CaeKernel exact_kernel_for(CaeKernel k, int n, const CaeDeviceLightField& lf) {
