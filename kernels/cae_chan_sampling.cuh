@@ -48,35 +48,6 @@ __device__ __forceinline__ void gather_centre_row(const CaeArgs& a, const unsign
   }
 }
 
-// The piped word walk of channel_result: a non-empty word's four (g, logf g) terms, loaded
-// (and the word zeroed) two words before they are accumulated. Past the last word a slot
-// loads term row 0 (exact zeros: G + 0 = G, fma(0, 0, S) = S), so the accumulation, in
-// ascending bins, is WordWalk's.
-struct TermSlot {
-  float2 t0, t1, t2, t3;
-};
-__device__ __forceinline__ void walk_load(unsigned* ch, unsigned& lo, unsigned& hi, int c0,
-                                          const float2* __restrict__ terms, TermSlot& s) {
-  int q = 0;
-  unsigned w = 0u;
-  if (next_word(lo, hi, q)) {
-    unsigned* const pw = ch + q * kSmemThreads;
-    w = *pw;
-    *pw = 0u;
-  }
-  const int col = opaque(c0 + 4 * q);  // bins 4q .. 4q+3 (32-bit index math, see opaque)
-  s.t0 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4440)) * kSignedCols + col));
-  s.t1 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4441)) * kSignedCols + col) + 1);
-  s.t2 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4442)) * kSignedCols + col) + 2);
-  s.t3 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4443)) * kSignedCols + col) + 3);
-}
-__device__ __forceinline__ void walk_acc(const TermSlot& s, float& G, float& S) {
-  accumulate(s.t0, G, S);
-  accumulate(s.t1, G, S);
-  accumulate(s.t2, G, S);
-  accumulate(s.t3, G, S);
-}
-
 // One channel's entropy by the word walk (which leaves its counts zero) and, with the defocus
 // cue, its deviation |mean - centre| of the channel's summed samples (lfr::defocus_raw's dev).
 // The walk keeps two words' term loads in flight (three register slots in turn, none copied

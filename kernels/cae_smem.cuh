@@ -130,6 +130,35 @@ __device__ __forceinline__ void scan_words(const unsigned* ch, unsigned& lo, uns
   hi = scan_half(ch, 1);
 }
 
+// A word walk's step: the next non-empty word's four bins' (g, logf g) from the term table
+// (empty bytes read row 0: exact zeros), the word zeroed. Past the last word a slot loads row
+// 0 (G + 0 = G, fma(0, 0, S) = S): channel_result (cae_chan_sampling.cuh) keeps loading
+// there while its last words' terms are accumulated.
+struct TermSlot {
+  float2 t0, t1, t2, t3;
+};
+__device__ __forceinline__ void walk_load(unsigned* ch, unsigned& lo, unsigned& hi, int c0,
+                                          const float2* __restrict__ terms, TermSlot& s) {
+  int q = 0;
+  unsigned w = 0u;
+  if (next_word(lo, hi, q)) {
+    unsigned* const pw = ch + q * kSmemThreads;
+    w = *pw;
+    *pw = 0u;
+  }
+  const int col = opaque(c0 + 4 * q);  // bins 4q .. 4q+3 (32-bit index math, see opaque)
+  s.t0 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4440)) * kSignedCols + col));
+  s.t1 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4441)) * kSignedCols + col) + 1);
+  s.t2 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4442)) * kSignedCols + col) + 2);
+  s.t3 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4443)) * kSignedCols + col) + 3);
+}
+__device__ __forceinline__ void walk_acc(const TermSlot& s, float& G, float& S) {
+  accumulate(s.t0, G, S);
+  accumulate(s.t1, G, S);
+  accumulate(s.t2, G, S);
+  accumulate(s.t3, G, S);
+}
+
 // One channel's word walk with the term table (exact_smem_table's three interleaved walks;
 // the one-channel kernels pipe theirs deeper: channel_result, cae_chan_sampling.cuh): the non-empty
 // words by one scan, each word's four bins' (g, logf g) from the term table (empty bytes read
@@ -138,40 +167,24 @@ struct WordWalk {
   unsigned lo, hi;
   int c0;  // table column of level 0: 256 - centre
   float G, S;
-  float2 p0, p1, p2, p3;  // the previous word's terms (first: exact zeros)
+  TermSlot p;  // the previous word's terms (first: exact zeros)
   __device__ __forceinline__ void init(const unsigned* ch, int c) {
     scan_words(ch, lo, hi);
     c0 = 256 - c;
     G = 0.0f;
     S = 0.0f;
-    p0 = p1 = p2 = p3 = make_float2(0.0f, 0.0f);
+    p.t0 = p.t1 = p.t2 = p.t3 = make_float2(0.0f, 0.0f);
   }
   __device__ __forceinline__ bool step(unsigned* ch, const float2* __restrict__ terms) {
-    int q;
-    if (!next_word(lo, hi, q)) return false;
-    unsigned* const pw = ch + q * kSmemThreads;
-    const unsigned w = *pw;
-    *pw = 0u;
-    const int col = opaque(c0 + 4 * q);  // bins 4q .. 4q+3 (32-bit index math, see opaque)
-    const float2 t0 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4440)) * kSignedCols + col));
-    const float2 t1 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4441)) * kSignedCols + col) + 1);
-    const float2 t2 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4442)) * kSignedCols + col) + 2);
-    const float2 t3 = __ldg(terms + (static_cast<int>(__byte_perm(w, 0u, 0x4443)) * kSignedCols + col) + 3);
-    accumulate(p0, G, S);
-    accumulate(p1, G, S);
-    accumulate(p2, G, S);
-    accumulate(p3, G, S);
-    p0 = t0;
-    p1 = t1;
-    p2 = t2;
-    p3 = t3;
+    if ((lo | hi) == 0u) return false;
+    TermSlot t;
+    walk_load(ch, lo, hi, c0, terms, t);
+    walk_acc(p, G, S);
+    p = t;
     return true;
   }
   __device__ __forceinline__ float entropy(int normalized) {
-    accumulate(p0, G, S);
-    accumulate(p1, G, S);
-    accumulate(p2, G, S);
-    accumulate(p3, G, S);
+    walk_acc(p, G, S);
     return finish(G, S, normalized);
   }
 };
