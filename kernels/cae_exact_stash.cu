@@ -17,9 +17,16 @@
 //     31 % of the stall samples (its prefetch was copied into registers by moves that waited
 //     for the term loads), the stash counts 13 (a shared-memory latency a word, see
 //     count_stash), the scans 12;
-//   now: 6.56 ms, 97 instructions a sample (loading pass 56), issue 71 %: mg, the piped walk
-//     (channel_result, cae_chan_sampling.cuh), the scan's PTX min (scan_half, cae_smem.cuh)
-//     and count_stash's batched loads, bit-identical (docs/perf/history.md has each step).
+//   309c19b: 6.46 ms, 96 instructions a sample (loading pass 56), issue 72 %: mg, the piped
+//     walk (channel_result, cae_chan_sampling.cuh), the scan's PTX min (scan_half, cae_smem.cuh)
+//     and count_stash's batched loads, bit-identical (docs/perf/history.md has each step);
+//     the three 64-word scans were 11 % of the instructions, to find ~7 non-empty words of a
+//     channel (the walk's bit search and branches ~47 instructions a word);
+//   now: 5.94-5.96 ms, bit-identical: no scans. The first pass keeps each channel's level
+//     range (LevelRange: 4 DPX instructions per two samples) and the walks go over the range's
+//     words, ~11 a channel (channel_result_range: ~33 instructions a word, no bit search, no
+//     branch; empty words read exact zeros). Worst case, a range of all 64 words costs about
+//     what the scan and a walk of ~40 non-empty words did.
 // (Per-channel "lerp planes" cut the instructions more but tripled the texel bytes: L2-bound.)
 
 #include <algorithm>
@@ -42,25 +49,52 @@ constexpr std::size_t stash_bytes() {
   return static_cast<std::size_t>(kChanWords + N * kRowWords<N>) * kSmemThreads * 4;
 }
 
-// One sample of the first pass: channel 0 counted, channels 1 and 2 stashed (pair: their
-// levels in bytes 0 and 1; even samples wait in `pending` for their odd neighbour).
+// The level range of a label's samples, per channel: channel 0 as the bits of 2^23 + level
+// (lo: min, hi: max), channels 1 and 2 as the 16-bit lanes of level 1 | level 2 << 16. The
+// walks go over the count words of that range instead of scanning all 64 for the non-empty
+// ones (channel_result_range). Two samples at a time by the three-operand min / max (Hopper
+// DPX: one VIMNMX3 each): p0 and `pending` hold the even sample's levels.
+struct LevelRange {
+  unsigned lo0, hi0, lo12, hi12, p0;
+};
+__device__ __forceinline__ void range_init(LevelRange& r) {
+  r.lo0 = r.lo12 = 0xFFFFFFFFu;
+  r.hi0 = r.hi12 = 0u;
+  r.p0 = 0u;
+}
+
+// One sample of the first pass: channel 0 counted, channels 1 and 2 stashed (pending: an even
+// sample's L1 | L2 << 16, waiting for its odd neighbour; a stash word holds the pair's levels
+// as bytes L1, L2, L1', L2'), the level range widened.
 template <int N, bool kDefocus, int uu>
 __device__ __forceinline__ void take_sample(float v0, float v1, float v2, unsigned* ch, unsigned* srow,
-                                            unsigned& pending, float& acc0, float& acc1, float& acc2) {
+                                            unsigned& pending, float& acc0, float& acc1, float& acc2,
+                                            LevelRange& rg) {
   if constexpr (kDefocus) {
     acc0 = __fadd_rn(acc0, v0);
     acc1 = __fadd_rn(acc1, v1);
     acc2 = __fadd_rn(acc2, v2);
   }
-  smem_count(ch, level_bits(v0));
-  const unsigned pair = __byte_perm(level_bits(v1), level_bits(v2), 0x0040u);
+  const unsigned b0 = level_bits(v0);
+  smem_count(ch, b0);
+  const unsigned p16 = __byte_perm(level_bits(v1), level_bits(v2), 0x5410u);  // L1 | L2 << 16
   if constexpr (uu % 2 == 0) {
-    if constexpr (uu == N - 1)
-      srow[(uu / 2) * kSmemThreads] = pair;  // the row's last sample (N odd) alone in its word
-    else
-      pending = pair;
+    if constexpr (uu == N - 1) {  // the row's last sample (N odd): alone in its stash word
+      srow[(uu / 2) * kSmemThreads] = __byte_perm(p16, 0u, 0x0020u);
+      rg.lo0 = min(rg.lo0, b0);
+      rg.hi0 = max(rg.hi0, b0);
+      rg.lo12 = __vminu2(rg.lo12, p16);
+      rg.hi12 = __vmaxu2(rg.hi12, p16);
+    } else {
+      pending = p16;
+      rg.p0 = b0;
+    }
   } else {
-    srow[(uu / 2) * kSmemThreads] = __byte_perm(pending, pair, 0x5410u);
+    srow[(uu / 2) * kSmemThreads] = __byte_perm(pending, p16, 0x6420u);
+    rg.lo0 = __vimin3_u32(rg.lo0, rg.p0, b0);
+    rg.hi0 = __vimax3_u32(rg.hi0, rg.p0, b0);
+    rg.lo12 = __vimin3_u16x2(rg.lo12, pending, p16);
+    rg.hi12 = __vimax3_u16x2(rg.hi12, pending, p16);
   }
 }
 
@@ -68,7 +102,7 @@ template <int N, bool kDefocus, int uu = 0>
 __device__ __forceinline__ void centre_row_samples(const unsigned (&t00)[N], const unsigned (&t10)[N],
                                                    const float (&fx)[N], unsigned* ch, unsigned* srow,
                                                    unsigned& pending, float& acc0, float& acc1, float& acc2,
-                                                   unsigned mg) {
+                                                   unsigned mg, LevelRange& rg) {
   if constexpr (uu < N) {
     float v0, v1, v2;
     if constexpr (uu == N / 2) {
@@ -80,8 +114,8 @@ __device__ __forceinline__ void centre_row_samples(const unsigned (&t00)[N], con
       v1 = top_value(t00[uu], t10[uu], 0x7441u, fx[uu], mg);
       v2 = top_value(t00[uu], t10[uu], 0x7442u, fx[uu], mg);
     }
-    take_sample<N, kDefocus, uu>(v0, v1, v2, ch, srow, pending, acc0, acc1, acc2);
-    centre_row_samples<N, kDefocus, uu + 1>(t00, t10, fx, ch, srow, pending, acc0, acc1, acc2, mg);
+    take_sample<N, kDefocus, uu>(v0, v1, v2, ch, srow, pending, acc0, acc1, acc2, rg);
+    centre_row_samples<N, kDefocus, uu + 1>(t00, t10, fx, ch, srow, pending, acc0, acc1, acc2, mg, rg);
   }
 }
 
@@ -89,7 +123,8 @@ template <int N, bool kDefocus, int uu = 0>
 __device__ __forceinline__ void row_samples(const unsigned (&t00)[N], const unsigned (&t10)[N],
                                             const unsigned (&t01)[N], const unsigned (&t11)[N],
                                             const float (&fx)[N], float fy, unsigned* ch, unsigned* srow,
-                                            unsigned& pending, float& acc0, float& acc1, float& acc2, unsigned mg) {
+                                            unsigned& pending, float& acc0, float& acc1, float& acc2, unsigned mg,
+                                            LevelRange& rg) {
   if constexpr (uu < N) {
     float v0, v1, v2;
     if constexpr (uu == N / 2) {  // the centre view column: not sheared horizontally
@@ -101,8 +136,8 @@ __device__ __forceinline__ void row_samples(const unsigned (&t00)[N], const unsi
       v1 = lerp_value(t00[uu], t10[uu], t01[uu], t11[uu], 0x7441u, fx[uu], fy, mg);
       v2 = lerp_value(t00[uu], t10[uu], t01[uu], t11[uu], 0x7442u, fx[uu], fy, mg);
     }
-    take_sample<N, kDefocus, uu>(v0, v1, v2, ch, srow, pending, acc0, acc1, acc2);
-    row_samples<N, kDefocus, uu + 1>(t00, t10, t01, t11, fx, fy, ch, srow, pending, acc0, acc1, acc2, mg);
+    take_sample<N, kDefocus, uu>(v0, v1, v2, ch, srow, pending, acc0, acc1, acc2, rg);
+    row_samples<N, kDefocus, uu + 1>(t00, t10, t01, t11, fx, fy, ch, srow, pending, acc0, acc1, acc2, mg, rg);
   }
 }
 
@@ -166,19 +201,21 @@ __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
     // Defocus: each channel's samples summed in lfr::defocus_raw's order (views v outer, u inner).
     float acc0 = 0.0f, acc1 = 0.0f, acc2 = 0.0f;
     unsigned pending = 0u;
+    LevelRange rg;
+    range_init(rg);
 #pragma unroll 1
     for (int v = a.v0; v < a.v0 + N; ++v) {
       unsigned* const srow = stash + (v - a.v0) * kRowWords<N> * kSmemThreads;
       if (v == a.vc) {  // the centre view row: fy = 0 (exact_chan says why)
         unsigned t00[N], t10[N];
         gather_centre_row<N>(a, rgba, y, plane, W, xo, t00, t10);
-        centre_row_samples<N, kDefocus>(t00, t10, fx, ch, srow, pending, acc0, acc1, acc2, mg);
+        centre_row_samples<N, kDefocus>(t00, t10, fx, ch, srow, pending, acc0, acc1, acc2, mg, rg);
         continue;
       }
       unsigned t00[N], t10[N], t01[N], t11[N];
       float fy;
       gather_row<N>(a, rgba, y, v, d, plane, W, xo, fy, t00, t10, t01, t11);
-      row_samples<N, kDefocus>(t00, t10, t01, t11, fx, fy, ch, srow, pending, acc0, acc1, acc2, mg);
+      row_samples<N, kDefocus>(t00, t10, t01, t11, fx, fy, ch, srow, pending, acc0, acc1, acc2, mg, rg);
     }
     float h[3], e[3];
 #pragma unroll 1
@@ -186,8 +223,10 @@ __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
       if (c > 0) count_stash<N>(ch, stash, 8 * (c - 1));
       const float acc = c == 0 ? acc0 : c == 1 ? acc1 : acc2;
       float hc, ec;
-      channel_result<kDefocus>(ch, static_cast<int>((cw >> (8 * c)) & 0xFFu), terms, a.normalized, acc, n_views, hc,
-                               ec);
+      const unsigned lo = c == 0 ? rg.lo0 & 0xFFu : c == 1 ? rg.lo12 & 0xFFu : rg.lo12 >> 16;
+      const unsigned hi = c == 0 ? rg.hi0 & 0xFFu : c == 1 ? rg.hi12 & 0xFFu : rg.hi12 >> 16;
+      channel_result_range<kDefocus>(ch, static_cast<int>((cw >> (8 * c)) & 0xFFu), terms, static_cast<int>(lo >> 2),
+                                     static_cast<int>(hi >> 2), a.normalized, acc, n_views, hc, ec);
       if (c == 0) h[0] = hc, e[0] = ec;
       else if (c == 1) h[1] = hc, e[1] = ec;
       else h[2] = hc, e[2] = ec;
