@@ -22,8 +22,8 @@ namespace {
 // both, coalesced's 256-bin scan (any window and size; bit-identical to every exact kernel
 // but exact_terms). Measured on an H100 (antinous, 75 labels, docs/PERFORMANCE.md): exact_sort
 // is the fastest exact kernel at 3 x 3 (1.25 ms, exact_stash 1.71, exact_chan 1.81 at 8dc9f80),
-// exact_stash from 5 x 5 to 9 x 9 (2.77 / 4.37 / 6.46 ms against exact_chan's 3.22 / 5.41 /
-// 7.78 in the same runs, exact_sort's 3.54 / 9.42 / 21.9), exact_chan beyond (not measured
+// exact_stash from 5 x 5 to 9 x 9 (2.43 / 3.94 / 5.94 ms at 581814b against exact_chan's 3.22 /
+// 5.41 / 7.78, exact_sort's 3.55 / 9.42 / 22.0), exact_chan beyond (not measured
 // there: exact_stash's stash grows with the window, 3 blocks per SM at 15 x 15).
 constexpr int kExactSortUpTo = 3;
 constexpr int kExactStashUpTo = 9;
