@@ -1,7 +1,8 @@
 #pragma once
 // Internal to lb_kernels: what exact_chan (cae_exact_chan.cu) and exact_stash
 // (cae_exact_stash.cu) share: lerp_value (cae_common.cuh) without its zero-weight operations
-// on the centre view's row and column, the centre row's texel gather, and the launch.
+// on the centre view's row and column, the centre row's texel gather, the walk of a channel's
+// level range, and the launch.
 #include <string>
 #include <type_traits>
 
@@ -48,38 +49,25 @@ __device__ __forceinline__ void gather_centre_row(const CaeArgs& a, const unsign
   }
 }
 
-// One channel's entropy by the word walk (which leaves its counts zero) and, with the defocus
-// cue, its deviation |mean - centre| of the channel's summed samples (lfr::defocus_raw's dev).
-// The walk keeps two words' term loads in flight (three register slots in turn, none copied
-// across the loop's back edge): WordWalk's one-word prefetch was copied into its registers by
-// moves that waited for the loads, a term-table latency (mostly L2: the table is 336 KiB) per
-// word; H100 exact_stash 9x9: 7.73 -> 7.43 ms.
-template <bool kDefocus>
-__device__ __forceinline__ void channel_result(unsigned* ch, int centre, const float2* __restrict__ terms,
-                                               int normalized, float acc, float n_views, float& h, float& e) {
-  const int c0 = 256 - centre;
-  float G = 0.0f, S = 0.0f;
-  unsigned lo, hi;
-  scan_words(ch, lo, hi);
-  const int words = __popc(lo) + __popc(hi);
-  TermSlot A, B, C;
-  walk_load(ch, lo, hi, c0, terms, A);
-  walk_load(ch, lo, hi, c0, terms, B);
-  for (int i = 0; i < words; i += 3) {
-    walk_load(ch, lo, hi, c0, terms, C);
-    walk_acc(A, G, S);
-    walk_load(ch, lo, hi, c0, terms, A);
-    walk_acc(B, G, S);
-    walk_load(ch, lo, hi, c0, terms, B);
-    walk_acc(C, G, S);
+// One channel's level range over a label's samples, as the bits of 2^23 + level: two samples
+// at a time by the three-operand min / max (Hopper DPX, one VIMNMX3 each; p holds a view
+// row's even sample). take(b, odd, last): odd pairs b with p, a row's last sample (N odd)
+// goes alone. exact_chan's; exact_stash keeps three channels' ranges (LevelRange) the same way.
+struct ChannelRange {
+  unsigned lo = 0xFFFFFFFFu, hi = 0u, p = 0u;
+  __device__ __forceinline__ void take(unsigned b, bool odd, bool last) {
+    if (odd) {
+      lo = __vimin3_u32(lo, p, b);
+      hi = __vimax3_u32(hi, p, b);
+    } else if (last) {
+      lo = min(lo, b);
+      hi = max(hi, b);
+    } else {
+      p = b;
+    }
   }
-  h = finish(G, S, normalized);
-  e = kDefocus ? fabsf(__fsub_rn(__fdiv_rn(acc, n_views), static_cast<float>(centre))) : 0.0f;
-}
-// The walk of a channel's level range: its count words wlo .. whi, in which every non-empty
-// word lies (the empty ones read row 0 of the term table: exact zeros), each word's four
-// bins' terms loaded two words ahead (channel_result's pipe), each word zeroed. The loads
-// ahead past whi are clamped to word 63: empty, or (when whi is 63) walked and zeroed already.
+};
+
 // p + i * kBytes as one PTX mad.wide.u32 (ptxas: a LEA pair for a power of two). Written
 // in C++, nvcc turns the term addresses into 64-bit index sums: IADD3 / IADD3.X / LEA /
 // LEA.HI.X, ~5 instructions a term load (H100 exact_stash 9x9: 6.36 against 6.08 ms).
@@ -89,6 +77,8 @@ __device__ __forceinline__ const float2* wide_offset(const float2* p, unsigned i
   asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(r) : "r"(i), "n"(kBytes), "l"(p));
   return r;
 }
+// Word k (clamped to 63) of a range walk: its four bins' (g, logf g) from the term table
+// (pb0: the centre's column for level 0 in row 0), the word zeroed.
 __device__ __forceinline__ void range_load(unsigned* ch, int k, const float2* __restrict__ pb0, TermSlot& s) {
   const unsigned kk = min(static_cast<unsigned>(k), 63u);
   unsigned* const pw = ch + kk * kSmemThreads;
@@ -101,6 +91,17 @@ __device__ __forceinline__ void range_load(unsigned* ch, int k, const float2* __
   s.t2 = __ldg(wide_offset<kRow>(pb, __byte_perm(w, 0u, 0x4442)) + 2);
   s.t3 = __ldg(wide_offset<kRow>(pb, __byte_perm(w, 0u, 0x4443)) + 3);
 }
+// One channel's entropy by the walk of its level range (which leaves its counts zero) and,
+// with the defocus cue, its deviation |mean - centre| of the channel's summed samples
+// (lfr::defocus_raw's dev). The walk goes over count words wlo .. whi, in which every
+// non-empty word lies (the empty ones read row 0 of the term table: exact zeros), and keeps
+// two words' term loads in flight (three register slots in turn, none copied across the
+// loop's back edge: a one-word prefetch was copied by moves that waited for the loads, a
+// term-table latency (L2: the table is 336 KiB) per word; H100 exact_stash 9x9 7.73 -> 7.43
+// ms). The loads ahead past whi are clamped to word 63: empty, or walked and zeroed already.
+// At 309c19b the words came from a scan of all 64 for the non-empty ones and a bit search
+// per word (scan_words, next_word: WordWalk's): 281 + ~47 instructions a word against ~33 a
+// word here (H100 exact_stash 9x9 6.46 -> 5.94 ms with the DPX ranges, docs/perf/history.md).
 template <bool kDefocus>
 __device__ __forceinline__ void channel_result_range(unsigned* ch, int centre, const float2* __restrict__ terms,
                                                      int wlo, int whi, int normalized, float acc, float n_views,

@@ -12,6 +12,8 @@
 // The defocus cue (|mean over the window of the bilinear samples - centre|, lf_refine_math.hpp)
 // sums the very float the level is rounded from, in the same view order as the CPU: fused
 // here it costs one add per sample instead of a second pass over 81 views (5.4 ms at 9 x 9).
+// Each channel's walk goes over its level range (ChannelRange, channel_result_range), as
+// exact_stash's.
 
 #include "cae_kernels.hpp"
 #include "cae_chan_sampling.cuh"
@@ -58,6 +60,7 @@ __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
     for (int c = 0; c < 3; ++c) {
       const unsigned sel = 0x7440u | static_cast<unsigned>(c);
       float acc = 0.0f;  // defocus: the samples' sum, views v outer, u inner (lfr::defocus_raw's order)
+      ChannelRange range;
 #pragma unroll 1
       for (int v = a.v0; v < a.v0 + N; ++v) {
         if (v == a.vc) {
@@ -69,7 +72,9 @@ __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
           for (int uu = 0; uu < N; ++uu) {
             const float val = uu == N / 2 ? centre_value(t00[uu], sel) : top_value(t00[uu], t10[uu], sel, fx[uu]);
             if constexpr (kDefocus) acc = __fadd_rn(acc, val);
-            smem_count(ch, level_bits(val));
+            const unsigned b = level_bits(val);
+            smem_count(ch, b);
+            range.take(b, uu % 2 == 1, uu == N - 1);
           }
           continue;
         }
@@ -82,12 +87,15 @@ __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
           const float val = uu == N / 2 ? left_value(t00[uu], t01[uu], sel, fy)
                                         : lerp_value(t00[uu], t10[uu], t01[uu], t11[uu], sel, fx[uu], fy);
           if constexpr (kDefocus) acc = __fadd_rn(acc, val);
-          smem_count(ch, level_bits(val));
+          const unsigned b = level_bits(val);
+          smem_count(ch, b);
+          range.take(b, uu % 2 == 1, uu == N - 1);
         }
       }
       float h, e;
-      channel_result<kDefocus>(ch, static_cast<int>((cw >> (8 * c)) & 0xFFu), terms, a.normalized, acc, n_views, h,
-                               e);
+      channel_result_range<kDefocus>(ch, static_cast<int>((cw >> (8 * c)) & 0xFFu), terms,
+                                     static_cast<int>((range.lo & 0xFFu) >> 2), static_cast<int>((range.hi & 0xFFu) >> 2),
+                                     a.normalized, acc, n_views, h, e);
       if (c == 0) h0 = h, e0 = e;
       else if (c == 1) h1 = h, e1 = e;
       else h2 = h, e2 = e;

@@ -18,7 +18,7 @@
 //     for the term loads), the stash counts 13 (a shared-memory latency a word, see
 //     count_stash), the scans 12;
 //   309c19b: 6.46 ms, 96 instructions a sample (loading pass 56), issue 72 %: mg, the piped
-//     walk (channel_result, cae_chan_sampling.cuh), the scan's PTX min (scan_half, cae_smem.cuh)
+//     walk, the scan's PTX min (scan_half, cae_smem.cuh)
 //     and count_stash's batched loads, bit-identical (docs/perf/history.md has each step);
 //     the three 64-word scans were 11 % of the instructions, to find ~7 non-empty words of a
 //     channel (the walk's bit search and branches ~47 instructions a word);

@@ -132,8 +132,8 @@ __device__ __forceinline__ void scan_words(const unsigned* ch, unsigned& lo, uns
 
 // A word walk's step: the next non-empty word's four bins' (g, logf g) from the term table
 // (empty bytes read row 0: exact zeros), the word zeroed. Past the last word a slot loads row
-// 0 (G + 0 = G, fma(0, 0, S) = S): channel_result (cae_chan_sampling.cuh) keeps loading
-// there while its last words' terms are accumulated.
+// 0 (G + 0 = G, fma(0, 0, S) = S). TermSlot and walk_acc serve the range walk as well
+// (channel_result_range, cae_chan_sampling.cuh).
 struct TermSlot {
   float2 t0, t1, t2, t3;
 };
@@ -160,7 +160,7 @@ __device__ __forceinline__ void walk_acc(const TermSlot& s, float& G, float& S) 
 }
 
 // One channel's word walk with the term table (exact_smem_table's three interleaved walks;
-// the one-channel kernels pipe theirs deeper: channel_result, cae_chan_sampling.cuh): the non-empty
+// the one-channel kernels walk level ranges instead: channel_result_range): the non-empty
 // words by one scan, each word's four bins' (g, logf g) from the term table (empty bytes read
 // row 0: exact zeros), consumed in the next step while the next word's loads fly.
 struct WordWalk {
