@@ -21,9 +21,10 @@ namespace {
 // exact_chan the views and padding within their 32-bit texel offsets (4 G texels); beyond
 // both, coalesced's 256-bin scan (any window and size; bit-identical to every exact kernel
 // but exact_terms). Measured on an H100 (antinous, 75 labels, docs/PERFORMANCE.md): exact_sort
-// is the fastest exact kernel at 3 x 3 (1.25 ms, exact_stash 1.71, exact_chan 1.81 at 8dc9f80),
-// exact_stash from 5 x 5 to 9 x 9 (2.43 / 3.94 / 5.94 ms at 581814b against exact_chan's 3.22 /
-// 5.41 / 7.78, exact_sort's 3.55 / 9.42 / 22.0), exact_chan beyond (not measured
+// is the fastest exact kernel at 3 x 3 (1.25 ms; with the range walks exact_stash 1.39,
+// exact_chan 1.56 on an H200 at 01125a1), exact_stash from 5 x 5 to 9 x 9 (2.43 / 3.94 / 5.94
+// ms at 581814b against exact_chan's 3.22 / 5.41 / 7.78, 2.91 / 5.08 / 7.54 with its range walk
+// (H200), exact_sort's 3.55 / 9.42 / 22.0), exact_chan beyond (not measured
 // there: exact_stash's stash grows with the window, 3 blocks per SM at 15 x 15).
 constexpr int kExactSortUpTo = 3;
 constexpr int kExactStashUpTo = 9;
