@@ -430,6 +430,9 @@ int ViewerApp::run_frames() {
   int last_script_frame = 0;
   for (const ScriptStep& st : script_) last_script_frame = std::max(last_script_frame, st.frame);
   int frame = 0, quiet_frames = 0, resize_frame = 0;
+  // Frames ended with no run in flight: the screenshot waits for 2, so that one whole frame
+  // (its status lines, zoom and colour bars built before the draw) follows the last result.
+  int settled_frames = 0;
   bool minimised = false, resize_done = false;
   double frame_start = -1.0;
   while (!window_.should_close()) {
@@ -488,7 +491,8 @@ int ViewerApp::run_frames() {
       resize_done = resize_step(++resize_frame);
     // The screenshot waits for the runs in flight (frames go on meanwhile), so the image and
     // the sidecar belong to the final parameters.
-    if (scripted && frame >= std::max(opt_.frames, last_script_frame + 1) && !runs_pending() &&
+    settled_frames = runs_pending() ? 0 : settled_frames + 1;
+    if (scripted && frame >= std::max(opt_.frames, last_script_frame + 1) && settled_frames >= 2 &&
         (!opt_.resize_test || resize_done) && (sweep_.samples <= 0 || sweep_.done())) {
       try {
         nlohmann::json layout = layout_json(fb_w, fb_h);

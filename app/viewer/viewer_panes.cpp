@@ -116,6 +116,9 @@ void ViewerApp::collect_results() {
         const double ready = copy_start - std::chrono::duration<double>(std::chrono::steady_clock::now() - r.finished).count();
         latency_.accepted(pane.index(), pane.pending_since, r.ms, ready, copy_start, now_seconds());
         pane.computed = &target;
+        // Shown from this frame on: the pane's status line, built before update_outputs, then
+        // describes the image this frame draws (it said "no image" for the frame of a first result).
+        pane.shown = pane.computed;
         if (!pane.error.empty() && state_.error == pane.error) state_.error.clear();
         pane.error.clear();
         algorithm().accept(r);
