@@ -295,13 +295,10 @@ void ViewerApp::layout_image_area(float x, float width, float height, float fb_s
                            std::floor(now_seconds() - pane.pending_since));
         ImGui::SameLine();
       }
-      if (!pane.error.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, kRed);
-        ImGui::TextUnformatted(pane.error.c_str());
-        ImGui::PopStyleColor();
-      } else {
-        ImGui::TextUnformatted(pane_status(pane).c_str());
-      }
+      status_drawn_[i] = pane.error.empty() ? pane_status(pane) : pane.error;
+      if (!pane.error.empty()) ImGui::PushStyleColor(ImGuiCol_Text, kRed);
+      ImGui::TextUnformatted(status_drawn_[i].c_str());
+      if (!pane.error.empty()) ImGui::PopStyleColor();
       if (i == 1 && state_.diff) {
         ImGui::SameLine();
         ImGui::TextDisabled(!(diff_ && diff_->valid) ? "[difference: n/a]"

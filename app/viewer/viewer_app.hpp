@@ -129,6 +129,7 @@ class ViewerApp {
   std::unique_ptr<SoakDriver> soak_;  // --soak N
   std::array<LensOverlayCache, 2> lens_cache_;  // per pane: the lenses of the geometry drawn
   std::array<int, 2> lenses_drawn_{};           // per pane: circles drawn last frame (sidecar)
+  std::array<std::string, 2> status_drawn_;     // per pane: its status line as drawn last frame (sidecar)
   std::vector<double> frame_ms_;       // every drawn frame's time (start to start)
   int busy_frames_ = 0;                // frames drawn while a run was in flight
   bool scripted_drop_done_ = false;    // --drop handed over

@@ -328,6 +328,7 @@ nlohmann::json ViewerApp::layout_json(int fb_w, int fb_h) {
                {"output", p.source.output},
                {"rect", {r.x, r.y, r.w, r.h}},
                {"error", p.error},
+               {"status", status_drawn_[i]},  // the status line the screenshot's frame drew
                {"computing", !p.pending_key.empty()}};
     if (p.shown && p.shown->has_content()) {
       pj["image"] = {{"width", p.shown->width()},

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -105,6 +106,21 @@ int max_abs_diff(const lb::ImageU8& shot, int x0, int y0, const lb::ImageU8& img
   return worst;
 }
 
+// The status line a pane drew in the screenshot's frame describes the image drawn there:
+// "WxH FORMAT  zoom Z%" with the sidecar's size and zoom (it once said "no image", or the
+// previous frame's zoom, on the frame a first result arrived).
+void check_status(const nlohmann::json& pane) {
+  REQUIRE(pane.contains("image"));
+  const auto& im = pane.at("image");
+  const std::string status = pane.at("status").get<std::string>();
+  INFO("pane " << pane.at("index").get<int>() << " status: " << status);
+  const std::string size = std::to_string(im.at("width").get<int>()) + "x" + std::to_string(im.at("height").get<int>()) + " ";
+  CHECK(status.rfind(size, 0) == 0);
+  char zoom[32];
+  std::snprintf(zoom, sizeof zoom, "zoom %.0f%%", im.at("zoom").get<double>() * 100.0);
+  CHECK(status.find(zoom) != std::string::npos);
+}
+
 }  // namespace
 
 TEST_CASE("viewer: pane A shows the CPU render at 1:1") {
@@ -118,6 +134,7 @@ TEST_CASE("viewer: pane A shows the CPU render at 1:1") {
   CHECK(pane.at("error").get<std::string>().empty());
   const auto& im = pane.at("image");
   CHECK(im.at("zoom").get<double>() == 1.0);
+  check_status(pane);
   const int ox = static_cast<int>(im.at("origin").at(0).get<double>());
   const int oy = static_cast<int>(im.at("origin").at(1).get<double>());
   CHECK(im.at("origin").at(0).get<double>() == ox);
@@ -151,6 +168,15 @@ TEST_CASE("viewer: pane A shows the CPU render at 1:1") {
   CHECK(int(*hi) - int(*lo) > 50);
 }
 
+TEST_CASE("viewer: the status lines describe the images of the screenshot's frame") {
+  // The bundled scene at its defaults: its render takes ~0.2 s on the CPU, so the screenshot
+  // waits for the result and its frame is the one that first shows it.
+  const Run r = run_viewer("smoke_status", "--backend cpu --frames 1");
+  INFO("viewer log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  for (int i = 0; i < 2; ++i) check_status(r.layout.at("panes").at(i));
+}
+
 TEST_CASE("viewer: --headless draws the panes exactly as the window does") {
   // Same scene and layout; the offscreen framebuffer (EGL device context) against the GLFW
   // window's back buffer. Only the panes are compared: the panel names the GL context.
@@ -171,6 +197,7 @@ TEST_CASE("viewer: --headless draws the panes exactly as the window does") {
     const auto& rect = win.layout.at("panes").at(i).at("rect");
     CHECK(rect == headless.layout.at("panes").at(i).at("rect"));
     REQUIRE(win.layout.at("panes").at(i).contains("image"));
+    check_status(win.layout.at("panes").at(i));  // fitted, not 1:1: the zoom is the fit's
     const int x0 = rect.at(0).get<int>(), y0 = rect.at(1).get<int>();
     for (int y = y0; y < y0 + rect.at(3).get<int>(); ++y)
       for (int x = x0; x < x0 + rect.at(2).get<int>(); ++x, ++compared)
