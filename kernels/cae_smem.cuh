@@ -131,9 +131,10 @@ __device__ __forceinline__ void scan_words(const unsigned* ch, unsigned& lo, uns
 }
 
 // A word walk's step: the next non-empty word's four bins' (g, logf g) from the term table
-// (empty bytes read row 0: exact zeros), the word zeroed. Past the last word a slot loads row
-// 0 (G + 0 = G, fma(0, 0, S) = S). TermSlot and walk_acc serve the range walk as well
-// (channel_result_range, cae_chan_sampling.cuh).
+// (empty bytes read row 0: exact zeros), the word zeroed. Past the last word it would load row
+// 0 (G + 0 = G, fma(0, 0, S) = S), but WordWalk, its one caller since the one-channel kernels
+// walk level ranges, stops first. TermSlot and walk_acc serve the range walk as well
+// (channel_result_range, cae_chan_sampling.cuh, whose range_load is this load by word index).
 struct TermSlot {
   float2 t0, t1, t2, t3;
 };
