@@ -45,7 +45,7 @@ void launch_input_side(const KParams& P, const RawDevice& raw, RenderVariant v, 
 
 void launch_render(const RenderLayout& L, const TablesDevice& T, const RawDevice& raw,
                    const RenderConfig& config, const KernelTuning& tuning_in,
-                   const OutputDevice& out, cudaStream_t stream) {
+                   const OutputDevice& out, cudaStream_t stream, unsigned long long* block_trace) {
   const KernelTuning tuning = resolve(tuning_in, config.variant);
   LB_REQUIRE(L.patch >= 1 && L.patch <= kMaxPatch && L.lim >= 0 && L.lim <= kMaxLim,
              "render: patch or range limit out of range");
@@ -67,6 +67,7 @@ void launch_render(const RenderLayout& L, const TablesDevice& T, const RawDevice
   P.stages = kStagedSteps;
   P.reciprocal = config.original.reciprocal ? 1 : 0;
   P.sync_at_end = config.original.sync_at_end ? 1 : 0;
+  P.block_trace = block_trace;
 
   const int span = (2 * L.lim + 1) * L.patch;  // <= 9 * 64 = 576 threads: always fits
   static_assert((2 * kMaxLim + 1) * kMaxPatch <= kMaxInputBlock, "one row must fit a block");

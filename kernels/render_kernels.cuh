@@ -30,6 +30,9 @@ struct KParams {
   int stages;                   // staged NoSync: ring of step buffers
   int reciprocal;               // divide through __frcp_rn + exact fix-up
   int sync_at_end;              // Original: __syncthreads() after each neighbour
+  // Staged NoSync only (bench diagnostic, nullptr: off): per block 4 words, its start and end
+  // (%globaltimer, ns) and its SM (render_block_trace.hpp).
+  unsigned long long* block_trace;
 };
 
 constexpr int kStagedSteps = 8;  // ring of step buffers (staged NoSync)

@@ -57,10 +57,13 @@ struct OutputDevice {
 };
 
 // Validates the launch (throws lb::Error: layout/tuning out of range, output too small) and
-// enqueues one render kernel on `stream`. Checks the launch.
+// enqueues one render kernel on `stream`. Checks the launch. block_trace (bench diagnostic):
+// when the launch runs the staged NoSync, it records each block's start, end and SM there
+// (4 words per block, zeroed by the caller; see bench/src/render_block_trace.cpp).
 void launch_render(const RenderLayout& layout, const TablesDevice& tables, const RawDevice& raw,
                    const RenderConfig& config, const KernelTuning& tuning,
-                   const OutputDevice& out, cudaStream_t stream);
+                   const OutputDevice& out, cudaStream_t stream,
+                   unsigned long long* block_trace = nullptr);
 
 // Probe: can this process launch the kernels on the current device (a kernel image for its
 // architecture exists)? Returns cudaSuccess or the error.

@@ -249,6 +249,16 @@ __device__ __forceinline__ void mbar_arrive(std::uint64_t* bar) {
 __device__ __forceinline__ void cp_async_mbar_arrive_noinc(std::uint64_t* bar) {
   asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(smem_addr(bar)) : "memory");
 }
+__device__ __forceinline__ unsigned long long global_timer_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+__device__ __forceinline__ unsigned sm_id() {
+  unsigned s;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+  return s;
+}
 __device__ __forceinline__ void mbar_wait(std::uint64_t* bar, unsigned parity) {
   asm volatile(
       "{\n"
@@ -286,6 +296,12 @@ __global__ void __launch_bounds__(kMaxInputBlock, 1) render_nosync_staged_kernel
   const InputShared sh =
       carve_input_shared(reinterpret_cast<std::uint32_t*>(s_empty + NST), span, P.rows, S);
   const int seg0 = LIM * M;
+  unsigned long long* const trace =
+      P.block_trace ? P.block_trace + 4 * (blockIdx.y * gridDim.x + blockIdx.x) : nullptr;
+  if (trace && threadIdx.x == 0) {
+    trace[0] = global_timer_ns();
+    trace[2] = sm_id();
+  }
 
   setup_input(P, LIM, S, span, cs, ncols, sh);
   if (threadIdx.x == 0) {
@@ -397,6 +413,7 @@ __global__ void __launch_bounds__(kMaxInputBlock, 1) render_nosync_staged_kernel
     nxt = make_uint4(0, 0, 0, 0);
     x_out += S * M;
   }
+  if (trace && threadIdx.x % 32 == 0) atomicMax(trace + 1, global_timer_ns());  // the block ends with its last warp
 #endif
 }
 

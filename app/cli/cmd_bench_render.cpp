@@ -15,7 +15,7 @@ Action add_bench_render(CLI::App& bench, CLI::App** sub_out) {
     PlenopticOptions in;
     std::string json, backend = "cuda";
     int warmup = 20, reps = 100;
-    bool tuning = false, no_flush = false;
+    bool tuning = false, no_flush = false, trace = false;
   };
   auto o = std::make_shared<Opts>();
   CLI::App* render = bench.add_subcommand("render", "benchmark the plenoptic render variants");
@@ -27,6 +27,8 @@ Action add_bench_render(CLI::App& bench, CLI::App** sub_out) {
   render->add_option("--reps", o->reps, "timed launches per variant (>= 50)")->capture_default_str()->check(int_in(50, 100000));
   render->add_flag("--tuning", o->tuning, "also sweep block shapes and chunk lengths");
   render->add_flag("--no-flush", o->no_flush, "do not flush L2 between timed launches");
+  render->add_flag("--trace", o->trace,
+                   "also trace the default NoSync's blocks (start, end, SM): how evenly its one wave finishes");
   render->add_option("--json", o->json, "write a JSON report");
   return [o] {
     if (o->backend != "cuda" && o->backend != "auto")
@@ -51,6 +53,7 @@ Action add_bench_render(CLI::App& bench, CLI::App** sub_out) {
     opt.warmup = o->warmup;
     opt.reps = o->reps;
     opt.flush_l2 = !o->no_flush;
+    opt.trace = o->trace;
     progress("bench: timing " + std::to_string(variants.size()) + " variants ...");
     const bench::Report rep = bench::bench_render(scene.raw, scene.grid, params, variants, opt);
     progress_done();

@@ -16,6 +16,7 @@
 #include "lightbench/bench/render.hpp"
 #include "lightbench/render_cpu.hpp"
 #include "lightbench/render_tables.hpp"
+#include "render_block_trace.hpp"
 #include "render_launch.hpp"
 #include "timer.hpp"
 
@@ -159,6 +160,61 @@ class TouchedReads {
   DeviceBuffer d_rows_, d_cols_, d_all_, d_quads_, d_all_quads_, d_sink_{16};
 };
 
+// --trace: the default NoSync's blocks, launch by launch (untimed: %globaltimer per block).
+// Its one wave ends with its slowest block; the notes say how unevenly the blocks finish.
+void trace_blocks(std::vector<std::string>& notes, std::vector<Field>& fields,
+                  const std::vector<RenderBenchVariant>& variants, const RenderLayout& L, const TablesDevice& dt,
+                  const RawDevice& raw, const OutputDevice& out, cudaStream_t s) {
+  const auto it = std::find_if(variants.begin(), variants.end(), [](const RenderBenchVariant& v) {
+    return v.config.variant == RenderVariant::NoSync && !v.tuning.direct_loads && v.tuning.chunk == 0 &&
+           v.tuning.rows == 0;
+  });
+  if (it == variants.end()) return;
+  const int max_blocks = L.grid_nx * L.out_h;  // any launch shape
+  DeviceBuffer d_trace(static_cast<std::size_t>(max_blocks) * 4 * sizeof(std::uint64_t));
+  std::vector<std::uint64_t> words(static_cast<std::size_t>(max_blocks) * 4);
+  constexpr int kLaunches = 9;
+  std::vector<BlockTraceStats> runs;
+  for (int i = 0; i < 3 + kLaunches; ++i) {
+    CUDA_CHECK_THROW(cudaMemsetAsync(d_trace.get(), 0, d_trace.size(), s));
+    cuda::detail::launch_render(L, dt, raw, it->config, it->tuning, out, s, d_trace.as<unsigned long long>());
+    CUDA_CHECK_THROW(cudaMemcpyAsync(words.data(), d_trace.get(), d_trace.size(), cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK_THROW(cudaStreamSynchronize(s));
+    if (i >= 3) runs.push_back(block_trace_stats(words, max_blocks));  // after 3 warm-up launches
+  }
+  if (runs.front().blocks == 0) {
+    notes.push_back("trace: the default NoSync is not the staged kernel here (it needs sm_90+); nothing traced");
+    return;
+  }
+  auto med = [&](double BlockTraceStats::*f) {
+    std::vector<double> v;
+    for (const BlockTraceStats& r : runs) v.push_back(r.*f);
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  const BlockTraceStats& a = runs.front();
+  notes = {
+      "trace (default nosync, " + std::to_string(kLaunches) + " launches, medians): " +
+          std::to_string(a.blocks) + " blocks on " + std::to_string(a.sms) + " SMs, first start to last end " +
+          fmt(med(&BlockTraceStats::span_us), 1) + " us",
+      "  block durations " + fmt(med(&BlockTraceStats::dur_min_us), 1) + " / " +
+          fmt(med(&BlockTraceStats::dur_p50_us), 1) + " / " + fmt(med(&BlockTraceStats::dur_max_us), 1) +
+          " us (min / median / max); sd of the SMs' mean durations " +
+          fmt(med(&BlockTraceStats::between_sm_sd_us), 2) + " us, within an SM " +
+          fmt(med(&BlockTraceStats::within_sm_sd_us), 2) + " us",
+      "  SMs busy " + fmt(100.0 * med(&BlockTraceStats::sm_busy), 1) +
+          " % of that span; every SM at its own rate to a common end: " +
+          fmt(med(&BlockTraceStats::balanced_span_us), 1) + " us"};
+  fields.push_back(json_field("trace.span_us", med(&BlockTraceStats::span_us)));
+  fields.push_back(json_field("trace.block_us_min", med(&BlockTraceStats::dur_min_us)));
+  fields.push_back(json_field("trace.block_us_median", med(&BlockTraceStats::dur_p50_us)));
+  fields.push_back(json_field("trace.block_us_max", med(&BlockTraceStats::dur_max_us)));
+  fields.push_back(json_field("trace.between_sm_sd_us", med(&BlockTraceStats::between_sm_sd_us)));
+  fields.push_back(json_field("trace.within_sm_sd_us", med(&BlockTraceStats::within_sm_sd_us)));
+  fields.push_back(json_field("trace.sm_busy", med(&BlockTraceStats::sm_busy)));
+  fields.push_back(json_field("trace.balanced_span_us", med(&BlockTraceStats::balanced_span_us)));
+}
+
 }  // namespace
 
 Report bench_render(const ImageU8& raw_in, const PlenopticGrid& grid, const RenderParams& params,
@@ -258,6 +314,10 @@ Report bench_render(const ImageU8& raw_in, const PlenopticGrid& grid, const Rend
     entries.rows.push_back(e);
   }
 
+  std::vector<std::string> trace_notes;
+  std::vector<Field> trace_fields;
+  if (options.trace) trace_blocks(trace_notes, trace_fields, variants, L, dt, raw, out, s);
+
   // Copy reference on a buffer of the raw's RGBA size: bytes = read + write.
   {
     const std::size_t bytes = (W * H * 4 + 15) / 16 * 16;
@@ -304,7 +364,9 @@ Report bench_render(const ImageU8& raw_in, const PlenopticGrid& grid, const Rend
       "bytes: touched raw pixels x (4 or 3 B) + output x 4 B; copy: read + write",
       "reference: " + reference +
           (cpu_checked ? std::string("; vs lb::render_cpu: ") + (cpu_exact ? "bit-exact" : "MISMATCH") : "")};
+  rep.fields.insert(rep.fields.end(), trace_fields.begin(), trace_fields.end());
   rep.notes = summary(rep);
+  rep.notes.insert(rep.notes.end(), trace_notes.begin(), trace_notes.end());
   return rep;
 }
 

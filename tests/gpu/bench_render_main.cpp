@@ -33,10 +33,11 @@ int main(int argc, char** argv) {
     else if (a == "--no-flush") opt.flush_l2 = false;
     else if (a == "--scene") scene = true;
     else if (a == "--diag") opt.diagnostics = true;
+    else if (a == "--trace") opt.trace = true;
     else if (a == "--json") json = next();
     else if (a == "--preset") { if (std::string(next()) != "seed") { std::fprintf(stderr, "only --preset seed\n"); return 2; } }
     else {
-      std::fprintf(stderr, "usage: %s [--reps N] [--warmup N] [--tune] [--no-flush] [--scene] [--diag] [--json FILE]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--reps N] [--warmup N] [--tune] [--no-flush] [--scene] [--diag] [--trace] [--json FILE]\n", argv[0]);
       return 2;
     }
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpu_test_util.hpp"
+#include "render_block_trace.hpp"
 #include "lightbench/bench/depth.hpp"
 #include "lightbench/bench/lfdepth.hpp"
 #include "lightbench/bench/mad.hpp"
@@ -71,6 +72,7 @@ TEST_CASE("bench render: small workload, all variants exact, copy verified, JSON
   opt.reps = 10;  // raised to 50
   opt.flush_l2 = false;
   opt.diagnostics = true;
+  opt.trace = true;
   const bench::Report rep = bench::bench_render(raw, g, p, bench::default_render_variants(), opt);
   REQUIRE(rep.all_exact.has_value());
   CHECK(*rep.all_exact);
@@ -100,6 +102,24 @@ TEST_CASE("bench render: small workload, all variants exact, copy verified, JSON
   CHECK(text.find("all outputs bit-exact: yes") != std::string::npos);
   CHECK(text.find("fastest: ") != std::string::npos);
   CHECK(text.find("fastest vs the 16-byte read floor: ") != std::string::npos);
+  // --trace: the staged NoSync's block timeline (sm_90+; the GPU machine has one).
+  const bool staged = rep.device.cc_major >= 9;
+  CHECK((text.find("trace (default nosync") != std::string::npos) == staged);
+  if (staged) {
+    auto num = [&](const char* key) {
+      const bench::Field* f = rep.find_field(key);
+      REQUIRE_MESSAGE(f != nullptr, key);
+      return std::get<double>(f->value);
+    };
+    const double span = num("trace.span_us");
+    CHECK(span > 0.0);
+    CHECK(num("trace.block_us_min") <= num("trace.block_us_median"));
+    CHECK(num("trace.block_us_median") <= num("trace.block_us_max"));
+    CHECK(num("trace.block_us_max") <= span * 1.0001);
+    CHECK(num("trace.sm_busy") > 0.0);
+    CHECK(num("trace.sm_busy") <= 1.0001);
+    CHECK(num("trace.balanced_span_us") <= span * 1.0001);
+  }
 
   const json j = json::parse(bench::to_json(rep));
   expect_keys(j, {"device", "workload", "reference", "cpu_checked", "cpu_exact", "options", "variants", "copy",
@@ -411,4 +431,25 @@ TEST_CASE("bench mad: metric and statistics rows, JSON keys") {
                   {"workload", "what", "variant", "width", "height", "reps", "median_ms", "min_ms", "max_ms", "bytes",
                    "gbps", "mad"});
   expect_row_keys(j, "stages", {"workload", "stage", "variant", "reps", "median_ms", "bytes", "gbps"});
+}
+
+TEST_CASE("bench render trace: statistics of a made-up block timeline") {
+  // Two SMs: SM 3 runs two 10 us blocks, SM 7 two 20 us blocks (one starting 2 us late).
+  const std::vector<std::uint64_t> words = {
+      1000, 11000, 3, 0,   // SM 3
+      1000, 11000, 3, 0,   // SM 3
+      1000, 21000, 7, 0,   // SM 7
+      3000, 21000, 7, 0,   // SM 7: 18 us
+      0,    0,     0, 0};  // no record (ignored)
+  const bench::BlockTraceStats st = bench::block_trace_stats(words, 5);
+  CHECK(st.blocks == 4);
+  CHECK(st.sms == 2);
+  CHECK(st.span_us == doctest::Approx(20.0));
+  CHECK(st.dur_min_us == doctest::Approx(10.0));
+  CHECK(st.dur_max_us == doctest::Approx(20.0));
+  CHECK(st.between_sm_sd_us == doctest::Approx(4.5));  // SM means 10 and 19
+  CHECK(st.within_sm_sd_us == doctest::Approx(0.5));   // 0 and 1
+  CHECK(st.sm_busy == doctest::Approx((10.0 + 20.0) / 40.0));
+  CHECK(st.balanced_span_us == doctest::Approx(4.0 / (2.0 / 10.0 + 2.0 / 20.0)));
+  CHECK(bench::block_trace_stats({0, 0, 0, 0}, 1).blocks == 0);
 }

@@ -30,6 +30,7 @@ struct RenderBenchOptions {
   bool check_cpu = true;     // also compare the reference Original with lb::render_cpu
   int device = 0;
   bool diagnostics = false;  // also time raster reads of the touched pixel set (table "diagnostics")
+  bool trace = false;        // also trace the default NoSync's blocks (notes; JSON "trace")
 };
 
 // Times every variant on the raw (RGB or RGBA8; resident on the device for the whole run),
