@@ -197,9 +197,10 @@ __global__ void __launch_bounds__(kMaxInputBlock, 1) render_nosync_generic_kerne
 // other. (Tried and dropped, slower on the H200: a cp.async.bulk producer with one copy per
 // segment, a Sync kernel staged the same way, and NoSync staging a period per barrier. Not
 // faster on the H100: two or three producer warps, rings of 6-24 steps, the producer issuing
-// 2-8 steps per batch, an L2::128B prefetch. The kernel is bound by DRAM efficiency on its
-// scattered 220-byte segments: 108 MB read at 62 % of DRAM peak, where a raster read of the
-// same quads reaches 75 %; docs/perf/history.md.)
+// 2-8 steps per batch, an L2::128B prefetch, work stealing between blocks, a second phase of
+// small tail chunks. Its gap to a raster read of the same quads (~80 % of its speed) is its
+// one wave's uneven finish: a block runs at its SM's speed, 34-50 us on the H100, and the
+// kernel ends with the slowest SM (`bench render --trace`; docs/perf/history.md).)
 //
 // The RGBA raw on the device carries replicated border columns (RawDevice pads), so a
 // segment is fetched and indexed without clamping. Step buffer layout:
@@ -338,7 +339,9 @@ __global__ void __launch_bounds__(kMaxInputBlock, 1) render_nosync_staged_kernel
       for (int t = 0; t < T; ++t) {
         if (use > 0) mbar_wait(s_empty + st, (use - 1) & 1u);
         const int c = sh.col[t];
-        if (c != kNoColumn) {
+        // Step t loads column cs - LIM - 1 + t; past column cs + len - 1 + LIM (the end of a
+        // chunk inside a row) it would feed only the next chunk's outputs: not fetched.
+        if (c != kNoColumn && t <= len + 2 * LIM) {
           const int q0 = (c - seg0) >> 2;
           uint4* buf = s_stage + st * step_quads;
 #pragma unroll
