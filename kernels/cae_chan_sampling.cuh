@@ -52,7 +52,8 @@ __device__ __forceinline__ void gather_centre_row(const CaeArgs& a, const unsign
 // One channel's level range over a label's samples, as the bits of 2^23 + level: two samples
 // at a time by the three-operand min / max (Hopper DPX, one VIMNMX3 each; p holds a view
 // row's even sample). take(b, odd, last): odd pairs b with p, a row's last sample (N odd)
-// goes alone. exact_chan's; exact_stash keeps three channels' ranges (LevelRange) the same way.
+// goes alone. exact_chan's, one per channel; exact_stash's LevelRange holds one for channel 0
+// and pairs channels 1 and 2 the same way.
 struct ChannelRange {
   unsigned lo = 0xFFFFFFFFu, hi = 0u, p = 0u;
   __device__ __forceinline__ void take(unsigned b, bool odd, bool last) {

@@ -49,19 +49,16 @@ constexpr std::size_t stash_bytes() {
   return static_cast<std::size_t>(kChanWords + N * kRowWords<N>) * kSmemThreads * 4;
 }
 
-// The level range of a label's samples, per channel: channel 0 as the bits of 2^23 + level
-// (lo: min, hi: max), channels 1 and 2 as the 16-bit lanes of level 1 | level 2 << 16. The
-// walks go over the count words of that range instead of scanning all 64 for the non-empty
-// ones (channel_result_range). Two samples at a time by the three-operand min / max (Hopper
-// DPX: one VIMNMX3 each): p0 and `pending` hold the even sample's levels.
+// The level range of a label's samples, per channel: channel 0 as exact_chan keeps it
+// (ChannelRange: the bits of 2^23 + level), channels 1 and 2 as the 16-bit lanes of
+// level 1 | level 2 << 16, paired the same way (their even sample waits in the stash's
+// `pending`). The walks go over the count words of that range instead of scanning all 64 for
+// the non-empty ones (channel_result_range). Two samples at a time by the three-operand
+// min / max (Hopper DPX: one VIMNMX3 each).
 struct LevelRange {
-  unsigned lo0, hi0, lo12, hi12, p0;
+  ChannelRange c0;
+  unsigned lo12 = 0xFFFFFFFFu, hi12 = 0u;
 };
-__device__ __forceinline__ void range_init(LevelRange& r) {
-  r.lo0 = r.lo12 = 0xFFFFFFFFu;
-  r.hi0 = r.hi12 = 0u;
-  r.p0 = 0u;
-}
 
 // One sample of the first pass: channel 0 counted, channels 1 and 2 stashed (pending: an even
 // sample's L1 | L2 << 16, waiting for its odd neighbour; a stash word holds the pair's levels
@@ -81,18 +78,16 @@ __device__ __forceinline__ void take_sample(float v0, float v1, float v2, unsign
   if constexpr (uu % 2 == 0) {
     if constexpr (uu == N - 1) {  // the row's last sample (N odd): alone in its stash word
       srow[(uu / 2) * kSmemThreads] = __byte_perm(p16, 0u, 0x0020u);
-      rg.lo0 = min(rg.lo0, b0);
-      rg.hi0 = max(rg.hi0, b0);
+      rg.c0.take(b0, false, true);
       rg.lo12 = __vminu2(rg.lo12, p16);
       rg.hi12 = __vmaxu2(rg.hi12, p16);
     } else {
       pending = p16;
-      rg.p0 = b0;
+      rg.c0.take(b0, false, false);
     }
   } else {
     srow[(uu / 2) * kSmemThreads] = __byte_perm(pending, p16, 0x6420u);
-    rg.lo0 = __vimin3_u32(rg.lo0, rg.p0, b0);
-    rg.hi0 = __vimax3_u32(rg.hi0, rg.p0, b0);
+    rg.c0.take(b0, true, false);
     rg.lo12 = __vimin3_u16x2(rg.lo12, pending, p16);
     rg.hi12 = __vimax3_u16x2(rg.hi12, pending, p16);
   }
@@ -202,7 +197,6 @@ __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
     float acc0 = 0.0f, acc1 = 0.0f, acc2 = 0.0f;
     unsigned pending = 0u;
     LevelRange rg;
-    range_init(rg);
 #pragma unroll 1
     for (int v = a.v0; v < a.v0 + N; ++v) {
       unsigned* const srow = stash + (v - a.v0) * kRowWords<N> * kSmemThreads;
@@ -223,8 +217,8 @@ __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
       if (c > 0) count_stash<N>(ch, stash, 8 * (c - 1));
       const float acc = c == 0 ? acc0 : c == 1 ? acc1 : acc2;
       float hc, ec;
-      const unsigned lo = c == 0 ? rg.lo0 & 0xFFu : c == 1 ? rg.lo12 & 0xFFu : rg.lo12 >> 16;
-      const unsigned hi = c == 0 ? rg.hi0 & 0xFFu : c == 1 ? rg.hi12 & 0xFFu : rg.hi12 >> 16;
+      const unsigned lo = c == 0 ? rg.c0.lo & 0xFFu : c == 1 ? rg.lo12 & 0xFFu : rg.lo12 >> 16;
+      const unsigned hi = c == 0 ? rg.c0.hi & 0xFFu : c == 1 ? rg.hi12 & 0xFFu : rg.hi12 >> 16;
       channel_result_range<kDefocus>(ch, static_cast<int>((cw >> (8 * c)) & 0xFFu), terms, static_cast<int>(lo >> 2),
                                      static_cast<int>(hi >> 2), a.normalized, acc, n_views, hc, ec);
       if (c == 0) h[0] = hc, e[0] = ec;
