@@ -69,29 +69,6 @@ struct ChannelRange {
   }
 };
 
-// p + i * kBytes as one PTX mad.wide.u32 (ptxas: a LEA pair for a power of two). Written
-// in C++, nvcc turns the term addresses into 64-bit index sums: IADD3 / IADD3.X / LEA /
-// LEA.HI.X, ~5 instructions a term load (H100 exact_stash 9x9: 6.36 against 6.08 ms).
-template <unsigned kBytes>
-__device__ __forceinline__ const float2* wide_offset(const float2* p, unsigned i) {
-  const float2* r;
-  asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(r) : "r"(i), "n"(kBytes), "l"(p));
-  return r;
-}
-// Word k (clamped to 63) of a range walk: its four bins' (g, logf g) from the term table
-// (pb0: the centre's column for level 0 in row 0), the word zeroed.
-__device__ __forceinline__ void range_load(unsigned* ch, int k, const float2* __restrict__ pb0, TermSlot& s) {
-  const unsigned kk = min(static_cast<unsigned>(k), 63u);
-  unsigned* const pw = ch + kk * kSmemThreads;
-  const unsigned w = *pw;
-  *pw = 0u;
-  const float2* const pb = wide_offset<32>(pb0, kk);  // bin 4 kk's column in row 0
-  constexpr unsigned kRow = kSignedCols * sizeof(float2);
-  s.t0 = __ldg(wide_offset<kRow>(pb, __byte_perm(w, 0u, 0x4440)));
-  s.t1 = __ldg(wide_offset<kRow>(pb, __byte_perm(w, 0u, 0x4441)) + 1);
-  s.t2 = __ldg(wide_offset<kRow>(pb, __byte_perm(w, 0u, 0x4442)) + 2);
-  s.t3 = __ldg(wide_offset<kRow>(pb, __byte_perm(w, 0u, 0x4443)) + 3);
-}
 // One channel's entropy by the walk of its level range (which leaves its counts zero) and,
 // with the defocus cue, its deviation |mean - centre| of the channel's summed samples
 // (lfr::defocus_raw's dev). The walk goes over count words wlo .. whi, in which every
