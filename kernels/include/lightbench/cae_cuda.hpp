@@ -27,7 +27,8 @@
 //   exact_stash exact_chan loading each texel once per label: the first channel counted,
 //              the other two levels stashed as bytes in shared memory and counted after
 //              its walk (a third of the texel loads), each channel's walk over its
-//              level range (no scan; H100 9x9: 5.94 ms against exact_chan's 7.78).
+//              level range (no scan; H100 9x9: 5.94 ms; exact_chan 7.78 there before
+//              it walked ranges too).
 //              Bit-identical, defocus cost too.                                      [exact]
 //   exact_smem per thread 8-bit counts (3 x 64 words) in shared memory, word k of thread t
 //              at [k * 96 + t] (bank = lane whatever k: every data-dependent increment is
