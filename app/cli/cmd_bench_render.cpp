@@ -61,6 +61,10 @@ Action add_bench_render(CLI::App& bench, CLI::App** sub_out) {
                       {{"source", scene.source}, {"grid", to_json(scene.grid)}, {"render", to_json(params)},
                        {"warmup", o->warmup}, {"reps", o->reps}, {"flush_l2", opt.flush_l2}});
     if (!rep.all_exact.value_or(false)) throw Error("a variant's output differs from the reference (see table)");
+    // The report stands; what was asked for on top of it did not run.
+    if (o->trace && rep.find_field("trace.span_us") == nullptr)
+      throw Error("bench render --trace: nothing traced: the default NoSync is not the staged kernel on this device "
+                  "(it needs sm_90+)");
   };
 }
 

@@ -169,7 +169,10 @@ void trace_blocks(std::vector<std::string>& notes, std::vector<Field>& fields,
     return v.config.variant == RenderVariant::NoSync && !v.tuning.direct_loads && v.tuning.chunk == 0 &&
            v.tuning.rows == 0;
   });
-  if (it == variants.end()) return;
+  if (it == variants.end()) {
+    notes.push_back("trace: no default NoSync among the variants; nothing traced");
+    return;
+  }
   const int max_blocks = L.grid_nx * L.out_h;  // any launch shape
   DeviceBuffer d_trace(static_cast<std::size_t>(max_blocks) * 4 * sizeof(std::uint64_t));
   std::vector<std::uint64_t> words(static_cast<std::size_t>(max_blocks) * 4);

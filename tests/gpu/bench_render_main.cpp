@@ -66,6 +66,10 @@ int main(int argc, char** argv) {
     std::printf("raw: %s\n", scene ? "generator preset \"seed\"" : "random RGB (seed 2016)");
     std::fputs(lb::bench::to_text(rep).c_str(), stdout);
     if (!json.empty()) std::ofstream(json) << lb::bench::to_json(rep) << "\n";
+    if (opt.trace && rep.find_field("trace.span_us") == nullptr) {
+      std::fprintf(stderr, "lb_bench_render: --trace: nothing traced (no default NoSync run, or not the staged kernel)\n");
+      return 1;
+    }
     return rep.all_exact.value_or(false) ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "lb_bench_render: %s\n", e.what());
