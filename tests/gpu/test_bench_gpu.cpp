@@ -433,6 +433,26 @@ TEST_CASE("bench mad: metric and statistics rows, JSON keys") {
   expect_row_keys(j, "stages", {"workload", "stage", "variant", "reps", "median_ms", "bytes", "gbps"});
 }
 
+TEST_CASE("bench render trace: without the default NoSync among the variants, nothing traced, said so") {
+  LB_GPU_TEST_GUARD();
+  const PlenopticGrid g = small_grid();
+  const ImageU8 raw = test::random_raw(test::raw_extent(g.nx, g.pitch, g.ox, 1),
+                                       test::raw_extent(g.ny, g.pitch, g.oy, 1), 3, 5);
+  RenderParams p;
+  p.patch = 10;
+  bench::RenderBenchOptions opt;
+  opt.warmup = 1;
+  opt.reps = 10;  // raised to 50
+  opt.flush_l2 = false;
+  opt.trace = true;
+  bench::RenderBenchVariant v;  // NoSync, chunks of 3: not the default shape
+  v.config.variant = RenderVariant::NoSync;
+  v.tuning.chunk = 3;
+  const bench::Report rep = bench::bench_render(raw, g, p, {v}, opt);
+  CHECK(rep.find_field("trace.span_us") == nullptr);
+  CHECK(bench::to_text(rep).find("trace: no default NoSync among the variants; nothing traced") != std::string::npos);
+}
+
 TEST_CASE("bench render trace: statistics of a made-up block timeline") {
   // Two SMs: SM 3 runs two 10 us blocks, SM 7 two 20 us blocks (one starting 2 us late).
   const std::vector<std::uint64_t> words = {
