@@ -14,6 +14,9 @@ KernelTuning default_tuning(RenderVariant v, bool direct_loads) {
   if (v == RenderVariant::Sync) {
     t.chunk = 48;
     t.rows = 1;
+  } else if (v == RenderVariant::Tiled) {  // one output row x 12 micro-image columns
+    t.chunk = 12;
+    t.rows = 1;
   } else if (direct_loads) {
     t.chunk = 50;
     t.rows = 1;

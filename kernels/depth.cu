@@ -442,9 +442,11 @@ std::size_t depth_scratch_bytes(const DepthLayout& L) {
 }
 
 void launch_depth(const DepthLayout& L, const DepthTablesDevice& T, const RawDevice& raw,
-                  RenderVariant variant, const DepthTuning& tuning_in, std::uint32_t* scratch,
+                  RenderVariant variant_in, const DepthTuning& tuning_in, std::uint32_t* scratch,
                   const OutputDevice& out, cudaStream_t stream) {
   const DepthTuning tuning = resolve(tuning_in);
+  // The depth has no tiled kernel: its Original is the same output-side mapping.
+  const RenderVariant variant = variant_in == RenderVariant::Tiled ? RenderVariant::Original : variant_in;
   LB_REQUIRE(L.patch >= 1 && L.patch <= kMaxPatch && L.lim >= 1 && L.lim <= kMaxLim &&
                  L.pmin >= 1 && L.pmin <= L.pmax && L.count() <= kMaxDepthCandidates &&
                  L.window >= 1 && L.window % 2 == 1 && L.window <= kMaxDepthWindow,

@@ -1,5 +1,5 @@
 // Plenoptic rendering: validation and dispatch of one render launch onto the variant
-// families (render_original.cu, render_sync.cu, render_nosync.cu; shared pieces in
+// families (render_original.cu, render_sync.cu, render_nosync.cu, render_tiled.cu; shared pieces in
 // render_kernels.cuh). Every kernel computes exactly lb::render_pixel: integer weights and
 // sums (plenoptic_math.hpp), so the summation order does not matter and every variant is
 // bit-exact with the CPU reference. The bandwidth references of the benchmarks (simple
@@ -10,6 +10,7 @@
 //   sync / nosync (direct loads) <LIM in {2 (seed, compile-time lim), 0 (run-time
 //                 lim)}, writer in {surface, pitched u32}>                         8
 //   nosync_staged<LIM = 2, writer> (sm_90+ body; the default NoSync)                2
+//   tiled<LIM in {2, 0}, writer in {surface, pitched u32}> (render_tiled.cu)          4
 // The Original's other two switches (reciprocal division, barrier at the end of each
 // neighbour iteration) are uniform run-time flags: one branch per pixel or per iteration.
 // Launch shapes: KernelTuning (cuda_api.hpp), defaults tuned on an H200.
@@ -80,8 +81,18 @@ void launch_render(const RenderLayout& L, const TablesDevice& T, const RawDevice
   LB_REQUIRE(surface ? out.surface != 0 : out.ptr != nullptr, "render: no output target");
   LB_REQUIRE(surface || out.pitch >= static_cast<std::size_t>(L.out_w) * 4,
              "render: output pitch too small");
-  if (config.variant == RenderVariant::Original) {
-    const OriginalSwitches& sw = config.original;
+  if (config.variant == RenderVariant::Tiled) {
+    LB_REQUIRE(surface || out.pitch % 4 == 0, "render: output pitch must be a multiple of 4");
+    if (surface ? launch_render_tiled(P, raw, SurfaceWriter{out.surface}, stream)
+                : launch_render_tiled(P, raw, PitchedWriter<true>{static_cast<std::uint8_t*>(out.ptr), out.pitch},
+                                      stream))
+      return;
+    // No tile fits the shared memory (or the raw is not padded): the Original, which maps
+    // the threads the same way and loads directly, with the RGBA raw and vector stores.
+  }
+  if (config.variant == RenderVariant::Original || config.variant == RenderVariant::Tiled) {
+    OriginalSwitches sw = config.original;
+    if (config.variant == RenderVariant::Tiled) sw.rgba_input = sw.vector_store = true;
     if (surface) {
       launch_render_original(P, sw.rgba_input, block, SurfaceWriter{out.surface}, stream);
     } else if (sw.vector_store) {

@@ -141,5 +141,9 @@ void launch_render_nosync(const KParams& P, dim3 grid, dim3 block, std::size_t s
 // 16-byte aligned raw, shared memory within the device limit. Returns whether it was launched.
 template <class W>
 bool launch_render_nosync_staged(const KParams& P, const RawDevice& raw, const W& w, cudaStream_t stream);
+// render_tiled.cu: the Original over output tiles staged through shared memory, when the
+// raw is padded and aligned and a tile fits the shared memory. Returns whether it was launched.
+template <class W>
+bool launch_render_tiled(const KParams& P, const RawDevice& raw, const W& w, cudaStream_t stream);
 
 }  // namespace lb::cuda::detail

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "cuda_check.cuh"
+#include "render_async.cuh"
 #include "render_input_side.cuh"
 
 namespace lb::cuda::detail {
@@ -207,9 +208,6 @@ __global__ void __launch_bounds__(kMaxInputBlock, 1) render_nosync_generic_kerne
 // uint4 [rows][S][qmax] (segment-major), a warp reads consecutive words.
 // ---------------------------------------------------------------------------------------
 
-// Quads (16 bytes) fetched per row segment: S*M pixels at any alignment.
-__host__ __device__ constexpr int staged_quads(int span) { return (span + 6) / 4; }
-
 template <int S>
 __device__ __forceinline__ void load_row_weights(const InputShared& sh, int r, std::uint32_t (&wlo)[S],
                                                  std::uint32_t (&whi)[S], std::uint32_t& swy) {
@@ -225,17 +223,6 @@ __device__ __forceinline__ void load_row_weights(const InputShared& sh, int r, s
 
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-// 16-byte copy, global -> shared, with an L2 prefetch of the surrounding 256-byte block: a
-// step's row segment (S*M pixels, 220 B at the seed's M) and the next step's in the same raw
-// row then come from DRAM in fewer, larger requests (H100: 53.2 -> 50-52 us, three A/B runs).
-__device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
-}
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-}
 __device__ __forceinline__ unsigned smem_addr(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }

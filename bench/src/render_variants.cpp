@@ -20,6 +20,9 @@ std::vector<RenderBenchVariant> default_render_variants() {
     b.tuning.direct_loads = i == 2;
     v.push_back(b);
   }
+  RenderBenchVariant tiled;  // lightbench's output-side kernel over staged tiles
+  tiled.config.variant = RenderVariant::Tiled;
+  v.push_back(tiled);
   return v;
 }
 
@@ -41,6 +44,12 @@ std::vector<RenderBenchVariant> tuning_render_variants() {
         b.tuning.direct_loads = i == 2;
         v.push_back(b);
       }
+  for (int chunk : {6, 8, 10, 12, 16, 24}) {
+    RenderBenchVariant b;
+    b.config.variant = RenderVariant::Tiled;
+    b.tuning.chunk = chunk;
+    v.push_back(b);
+  }
   return v;
 }
 

@@ -21,6 +21,7 @@ const char* to_string(RenderVariant v) {
     case RenderVariant::Original: return "original";
     case RenderVariant::Sync: return "sync";
     case RenderVariant::NoSync: return "nosync";
+    case RenderVariant::Tiled: return "tiled";
   }
   return "?";
 }
@@ -31,11 +32,11 @@ RenderVariant parse_render_variant(const std::string& s) {
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   for (auto v : all_render_variants())
     if (l == to_string(v)) return v;
-  throw Error("unknown render variant '" + s + "' (use original, sync or nosync)");
+  throw Error("unknown render variant '" + s + "' (use original, sync, nosync or tiled)");
 }
 
 std::vector<RenderVariant> all_render_variants() {
-  return {RenderVariant::Original, RenderVariant::Sync, RenderVariant::NoSync};
+  return {RenderVariant::Original, RenderVariant::Sync, RenderVariant::NoSync, RenderVariant::Tiled};
 }
 
 void validate(const PlenopticGrid& g, int raw_width, int raw_height) {

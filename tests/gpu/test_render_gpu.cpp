@@ -38,9 +38,9 @@ struct Run {
   cuda::KernelTuning tuning;
 };
 
-// Original: all 16 switch combinations (default block) plus odd block sizes; Sync/NoSync
-// (with the reciprocal on and off): chunk lengths that split the grid unevenly and several
-// rows per block.
+// Original: all 16 switch combinations (default block) plus odd block sizes; Sync/NoSync and
+// Tiled (with the reciprocal on and off): chunk lengths that split the grid unevenly and
+// (Sync/NoSync) several rows per block.
 std::vector<Run> runs_for(const PlenopticGrid& g, bool thorough) {
   std::vector<Run> runs;
   for (const auto& c : original_configs()) runs.push_back({c, {}});
@@ -66,6 +66,15 @@ std::vector<Run> runs_for(const PlenopticGrid& g, bool thorough) {
         t.direct_loads = v == RenderVariant::NoSync && (chunk + 2 * r) % 3 == 0;  // both paths
         runs.push_back({c, t});
       }
+  // Tiled: tile widths that split the grid unevenly, wider than it, of one column; the
+  // Original's switches other than the reciprocal do not apply (RGBA input, 4-byte stores).
+  for (int chunk : chunks) {
+    RenderConfig c;
+    c.variant = RenderVariant::Tiled;
+    c.original.reciprocal = chunk % 2 == 1;
+    c.original.rgba_input = c.original.vector_store = chunk % 3 != 0;
+    runs.push_back({c, cuda::KernelTuning{0, chunk, 0}});
+  }
   return runs;
 }
 
@@ -217,6 +226,8 @@ TEST_CASE("gpu render: seed-size workload (96x72 micro-images, D=74.75)") {
         runs.push_back({c, t});
       }
     }
+  for (const cuda::KernelTuning& t : {cuda::KernelTuning{}, cuda::KernelTuning{0, 5, 0}, cuda::KernelTuning{0, 13, 0}})
+    runs.push_back({RenderConfig{RenderVariant::Tiled, {}}, t});
   RenderParams p;  // M = 11, lim = 2, sigma 15: the seed's parameters
   check_all(*be, raw, g, p, runs, outs);
   RenderParams q;

@@ -27,7 +27,10 @@ struct RenderParams {
   float sigma = 15.0f;    // Gaussian weight map sigma, raw pixels.
 };
 
-enum class RenderVariant { Original, Sync, NoSync };
+// Original, Sync, NoSync: the seed's kernels. Tiled: lightbench's output-side kernel over
+// tiles whose raw pieces are staged through shared memory (the fastest render on Hopper:
+// docs/PERFORMANCE.md); the depth has no tiled kernel and runs its Original for it.
+enum class RenderVariant { Original, Sync, NoSync, Tiled };
 
 // The seed's general optimisations of the Original kernel (its Table 4), as switches.
 // Every combination computes the identical image.
@@ -44,7 +47,7 @@ struct RenderConfig {
 };
 
 const char* to_string(RenderVariant v);
-// Accepts "original", "sync", "nosync" (any case); throws lb::Error otherwise.
+// Accepts "original", "sync", "nosync", "tiled" (any case); throws lb::Error otherwise.
 RenderVariant parse_render_variant(const std::string& s);
 std::vector<RenderVariant> all_render_variants();
 

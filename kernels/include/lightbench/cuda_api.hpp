@@ -56,15 +56,16 @@ bool device_memory(std::uint64_t* free_bytes, std::uint64_t* total_bytes, std::s
 // ---------------------------------------------------------------------------------------
 struct KernelTuning {
   int original_block = 0;  // Original: threads per block (1D, over the flattened output)
-  int chunk = 0;           // Sync/NoSync: micro-image columns walked by one block
-  int rows = 0;            // Sync/NoSync: output rows per block ((2lim+1)*M threads each)
+  int chunk = 0;           // Sync/NoSync: micro-image columns walked by one block; Tiled: per tile
+  int rows = 0;            // Sync/NoSync: output rows per block ((2lim+1)*M threads each); Tiled: 1
   // NoSync: the seed's direct 4-byte loads instead of the default staging of the raw
   // through shared memory (16-byte cp.async by a producer warp; lim = 2 on sm_90+ only,
   // other cases always load directly).
   bool direct_loads = false;
 };
 // Defaults tuned on an NVIDIA H200 (docs/PERFORMANCE.md): Original 128 threads; Sync
-// chunk 48, 1 row; NoSync staged chunk 96, 2 rows; NoSync direct chunk 50, 1 row.
+// chunk 48, 1 row; NoSync staged chunk 96, 2 rows; NoSync direct chunk 50, 1 row; on an
+// H100: Tiled chunk 12.
 KernelTuning default_tuning(RenderVariant v, bool direct_loads = false);
 // Fills the 0 fields of t from default_tuning(v, t.direct_loads).
 KernelTuning resolve(const KernelTuning& t, RenderVariant v);
@@ -84,9 +85,9 @@ ImageU8 read_back_rgba(Surface& s);
 ImageF read_back_scalar(Surface& s);
 
 // Name of a render configuration as the timing registry and the benchmark print it:
-// "render/original", "render/sync", "render/nosync".
+// "render/original", "render/sync", "render/nosync", "render/tiled".
 std::string kernel_name(const RenderConfig& c);
-// Benchmark label: "sync", "nosync", "original[rgba,vec,rcp,-]" (switch order: 4-byte input,
+// Benchmark label: "sync", "nosync", "tiled", "original[rgba,vec,rcp,-]" (switch order: 4-byte input,
 // vector store, reciprocal, sync-at-end; '-' = off, e.g. "original[rgb,bytes,div,sync]").
 std::string variant_label(const RenderConfig& c);
 
