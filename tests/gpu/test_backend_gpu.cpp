@@ -104,7 +104,8 @@ TEST_CASE("gpu backend: host-surface fallback, table cache, raw replacement, tim
     expect_exact(host.rgba(), want1, std::string("host surface ") + to_string(v));
   }
 
-  // Parameter changes must rebuild the tables; going back must too.
+  // Parameter changes must rebuild the tables; going back must too (NoSync from here on).
+  cfg.variant = RenderVariant::NoSync;
   auto surf = cuda::make_cuda_surface();
   for (const RenderParams* p : {&p1, &p2, &p1, &p2}) {
     be->render(g, *p, cfg, *surf);
@@ -127,6 +128,7 @@ TEST_CASE("gpu backend: host-surface fallback, table cache, raw replacement, tim
   CHECK(std::find(names.begin(), names.end(), "render/nosync") != names.end());
   CHECK(std::find(names.begin(), names.end(), "render/original") != names.end());
   CHECK(std::find(names.begin(), names.end(), "render/sync") != names.end());
+  CHECK(std::find(names.begin(), names.end(), "render/tiled") != names.end());
   const TimingStats st = be->timings().stats("render/nosync");
   CHECK(st.count == 6);  // 1 host-surface + 4 table-cache + 1 new-raw renders
   CHECK(st.median_ms > 0.0);
