@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cuda_check.cuh"
 #include "render_launch.hpp"
 
 namespace lb::cuda::detail {
@@ -120,6 +121,25 @@ __host__ __device__ constexpr std::size_t input_shared_words(int span, int rows,
 // Column-table length a chunk needs (both kernels, plus prefetch slack).
 __host__ __device__ constexpr int input_columns(int chunk, int S) {
   return ((chunk + S - 1) / S + 2) * S + kGenericPrefetch;
+}
+
+// ---------------------------------------------------------------------------------------
+// Shared by the kernels that stage the raw through shared memory (staged NoSync, Tiled)
+// ---------------------------------------------------------------------------------------
+// Their segments of (2lim+1)*M pixels are fetched in 16-byte quads without clamping: the RGBA
+// raw must carry enough replicated border columns and be 16-byte aligned row by row.
+inline bool raw_ready_for_staging(const KParams& P, const RawDevice& raw) {
+  const int lim = P.L.lim, M = P.L.patch;
+  return raw.rgba_pad_left >= lim * M + 3 && raw.rgba_pad_right >= (lim + 1) * M + 6 &&
+         reinterpret_cast<std::uintptr_t>(P.rgba) % 16 == 0 && P.rgba_pitch_w % 4 == 0;
+}
+
+// Opts the kernel in to more than 48 KB of dynamic shared memory when it needs it.
+template <class K>
+void allow_dynamic_shared(K kernel, std::size_t bytes) {
+  if (bytes > 48u * 1024u)
+    CUDA_CHECK_THROW(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(bytes)));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -415,13 +415,6 @@ std::size_t staged_shmem(const KParams& P) {
   return P.stages * step + 2u * P.stages * sizeof(std::uint64_t) + tables;
 }
 
-template <class K>
-void allow_shared(K kernel, std::size_t bytes) {
-  if (bytes > 48u * 1024u)
-    CUDA_CHECK_THROW(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(bytes)));
-}
-
 }  // namespace
 
 // The staged NoSync kernel, when it applies: lim = 2, sm_90+, a padded and 16-byte aligned
@@ -430,9 +423,7 @@ template <class W>
 bool launch_render_nosync_staged(const KParams& P, const RawDevice& raw, const W& w, cudaStream_t stream) {
   const int lim = P.L.lim, S = 2 * lim + 1, span = S * P.L.patch;
   if (lim != 2) return false;
-  if (raw.rgba_pad_left < lim * P.L.patch + 3 || raw.rgba_pad_right < (lim + 1) * P.L.patch + 6)
-    return false;
-  if (reinterpret_cast<std::uintptr_t>(P.rgba) % 16 != 0 || P.rgba_pitch_w % 4 != 0) return false;
+  if (!raw_ready_for_staging(P, raw)) return false;
   int dev = 0, major = 0, optin = 0;
   CUDA_CHECK_THROW(cudaGetDevice(&dev));
   CUDA_CHECK_THROW(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
@@ -446,7 +437,7 @@ bool launch_render_nosync_staged(const KParams& P, const RawDevice& raw, const W
   const dim3 block(static_cast<unsigned>((span * Pt.rows + 31) / 32 * 32 + 32));
   const dim3 grid(static_cast<unsigned>((P.L.grid_nx + P.chunk - 1) / P.chunk),
                   static_cast<unsigned>((P.L.out_h + Pt.rows - 1) / Pt.rows));
-  allow_shared(render_nosync_staged_kernel<2, W>, shmem);
+  allow_dynamic_shared(render_nosync_staged_kernel<2, W>, shmem);
   render_nosync_staged_kernel<2, W><<<grid, block, shmem, stream>>>(Pt, w);
   CUDA_CHECK_LAUNCH();
   return true;

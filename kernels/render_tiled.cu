@@ -208,20 +208,12 @@ __global__ void __launch_bounds__(kTiledMaxThreads) render_tiled_kernel(const KP
   }
 }
 
-template <class K>
-void allow_tiled_shared(K kernel, std::size_t bytes) {
-  if (bytes > 48u * 1024u)
-    CUDA_CHECK_THROW(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(bytes)));
-}
-
 }  // namespace
 
 template <class W>
 bool launch_render_tiled(const KParams& P_in, const RawDevice& raw, const W& w, cudaStream_t stream) {
   const int lim = P_in.L.lim, M = P_in.L.patch;
-  if (raw.rgba_pad_left < lim * M + 3 || raw.rgba_pad_right < (lim + 1) * M + 6) return false;
-  if (reinterpret_cast<std::uintptr_t>(P_in.rgba) % 16 != 0 || P_in.rgba_pitch_w % 4 != 0) return false;
+  if (!raw_ready_for_staging(P_in, raw)) return false;
   int dev = 0, optin = 0;
   CUDA_CHECK_THROW(cudaGetDevice(&dev));
   CUDA_CHECK_THROW(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
@@ -235,10 +227,10 @@ bool launch_render_tiled(const KParams& P_in, const RawDevice& raw, const W& w, 
   const dim3 block(static_cast<unsigned>(std::min(kTiledMaxThreads, (outputs + 31) / 32 * 32)));
   const dim3 grid(static_cast<unsigned>((P.L.grid_nx + P.chunk - 1) / P.chunk), static_cast<unsigned>(P.L.out_h));
   if (lim == 2) {
-    allow_tiled_shared(render_tiled_kernel<2, W>, bytes);
+    allow_dynamic_shared(render_tiled_kernel<2, W>, bytes);
     render_tiled_kernel<2, W><<<grid, block, bytes, stream>>>(P, w);
   } else {
-    allow_tiled_shared(render_tiled_kernel<0, W>, bytes);
+    allow_dynamic_shared(render_tiled_kernel<0, W>, bytes);
     render_tiled_kernel<0, W><<<grid, block, bytes, stream>>>(P, w);
   }
   CUDA_CHECK_LAUNCH();
