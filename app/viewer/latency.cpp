@@ -21,6 +21,7 @@ int LatencyProbe::frame_presented(double now) {
   int n = 0;
   for (const Open& o : open_) {
     Sample s;
+    s.pane = o.pane;
     s.total_ms = (now - o.submitted) * 1000.0;
     s.compute_ms = o.compute_ms;
     s.copy_ms = (o.copy_end - o.copy_start) * 1000.0;
@@ -49,6 +50,20 @@ nlohmann::json LatencyProbe::report() const {
           {"compute", stats(&Sample::compute_ms)}, {"copy", stats(&Sample::copy_ms)},
           {"draw", stats(&Sample::draw_ms)},   {"queue", stats(&Sample::queue_ms)},
           {"pickup", stats(&Sample::pickup_ms)}};
+}
+
+nlohmann::json LatencyProbe::samples_json() const {
+  auto us = [](double ms) { return std::round(ms * 1000.0) / 1000.0; };
+  nlohmann::json a = nlohmann::json::array();
+  for (const Sample& s : samples_)
+    a.push_back({{"pane", s.pane},
+                 {"total_ms", us(s.total_ms)},
+                 {"compute_ms", us(s.compute_ms)},
+                 {"copy_ms", us(s.copy_ms)},
+                 {"draw_ms", us(s.draw_ms)},
+                 {"queue_ms", us(s.queue_ms)},
+                 {"pickup_ms", us(s.pickup_ms)}});
+  return a;
 }
 
 }  // namespace lb::viewer

@@ -10,7 +10,8 @@
 // `--latency-sweep N [--latency-param NAME]` (headless or not) changes one parameter of the
 // current algorithm N times (after 2 warm-up changes), each once both panes show its result,
 // and reports the figures of every pane result (a change that reruns both panes gives two
-// samples) in the screenshot's sidecar ("latency") and on stdout.
+// samples) in the screenshot's sidecar ("latency", with every sample in "samples") and on
+// stdout (without the samples).
 #include <string>
 #include <vector>
 
@@ -27,12 +28,16 @@ class LatencyProbe {
   // accepted in it is on screen. Returns how many samples it completed.
   int frame_presented(double now);
   struct Sample {
+    int pane;
     double total_ms, compute_ms, copy_ms, draw_ms, queue_ms, pickup_ms;
   };
   const std::vector<Sample>& samples() const { return samples_; }
   void clear() { samples_.clear(); }
   // {count, total / compute / copy / draw / queue / pickup: {p50_ms, p99_ms, max_ms}}.
   nlohmann::json report() const;
+  // Every sample in the order completed: [{pane, total_ms, compute_ms, copy_ms, draw_ms,
+  // queue_ms, pickup_ms}] (us resolution), so that one slow frame can be traced to its part.
+  nlohmann::json samples_json() const;
 
  private:
   struct Open {

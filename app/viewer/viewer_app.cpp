@@ -497,8 +497,10 @@ int ViewerApp::run_frames() {
         layout["frames"] = frames_json();
         if (opt_.latency_sweep > 0) {
           layout["latency"] = latency_json();
+          nlohmann::json summary = layout["latency"];
+          summary.erase("samples");  // in the sidecar only
           std::printf("lightbench: latency %s %s: %s\n", algorithm().id().c_str(), sweep_.param.c_str(),
-                      layout["latency"].dump().c_str());
+                      summary.dump().c_str());
         }
         save_screenshot(opt_.screenshot, fb_w, fb_h, layout);
         std::printf("lightbench: screenshot %s (%dx%d, %d frames)\n", opt_.screenshot.c_str(),

@@ -80,6 +80,7 @@ nlohmann::json ViewerApp::latency_json() const {
   j["values"] = {sweep_.a, sweep_.b};
   j["changes"] = sweep_.changes;
   j["warmup"] = sweep_.warmup;
+  j["samples"] = latency_.samples_json();
   return j;
 }
 

@@ -14,6 +14,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -234,6 +235,18 @@ TEST_CASE("--latency-sweep: slider-to-pixels samples with their parts, one per p
   CHECK(total >= compute);
   CHECK(l["total"]["p99_ms"].get<double>() >= total);
   CHECK(s.log.find("lightbench: latency plenoptic patch") != std::string::npos);
+  CHECK(s.log.find("\"samples\"") == std::string::npos);  // the samples are in the sidecar only
+  // Every sample with its parts, in order: the slowest one is the summary's max.
+  REQUIRE(l["samples"].is_array());
+  CHECK(l["samples"].size() == l["count"].get<std::size_t>());
+  double slowest = 0.0;
+  for (const json& x : l["samples"]) {
+    CHECK((x["pane"] == 0 || x["pane"] == 1));
+    CHECK(x["total_ms"].get<double>() + 1e-3 >= x["compute_ms"].get<double>());
+    CHECK(x["copy_ms"].get<double>() >= 0.0);
+    slowest = std::max(slowest, x["total_ms"].get<double>());
+  }
+  CHECK(std::abs(slowest - l["total"]["max_ms"].get<double>()) <= 1e-3);  // samples kept to the us
   // A named parameter; one that does not exist, or the option without a screenshot, fail in one line.
   const Shot named = viewer("latency_named", "--preset tiny --latency-sweep 2 --latency-param sigma --frames 1");
   REQUIRE_MESSAGE(named.rc == 0, named.log);
