@@ -2,17 +2,7 @@
 # scripts/budget-table against made-up gpu-check logs: each row reads its log, compares with
 # its budget (met / NOT met), a missing log gives "no log", a corrupt one "unreadable log", and
 # the script always exits 0. Fails with the line that was expected.
-set -u
-root=${1:?usage: test_budget_table.sh PROJECT_ROOT}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
-expect() {  # expect OUTPUT REGEX
-  if ! grep -Eq "$2" <<<"$1"; then
-    echo "budget-table: expected a line matching: $2"
-    fail=1
-  fi
-}
+source "$(dirname "$0")/script_test_lib.sh" budget-table "$@"
 
 echo '{"compute_ms": 11.7}' >"$dir/lfdepth-refine-subpixel.json"
 cat >"$dir/bench-lfdepth.json" <<'J'

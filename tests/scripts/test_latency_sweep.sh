@@ -3,17 +3,7 @@
 # algorithm with the p50 / p99 and parts, "NO" past 16.7 ms, and for such an algorithm a '#'
 # line naming its slowest sample's parts (scripts/budget-table skips '#' lines). A viewer that
 # fails makes the script exit 1. Fails with the line that was expected.
-set -u
-root=${1:?usage: test_latency_sweep.sh PROJECT_ROOT}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
-expect() {  # expect OUTPUT REGEX
-  if ! grep -Eq "$2" <<<"$1"; then
-    echo "latency-sweep: expected a line matching: $2"
-    fail=1
-  fi
-}
+source "$(dirname "$0")/script_test_lib.sh" latency-sweep "$@"
 
 # The stand-in: --algorithm A --latency-param P ... --screenshot PNG; mad gets one slow frame
 # (its compute).
