@@ -58,22 +58,32 @@ PlenopticGrid small_grid() {
   return g;
 }
 
+// The render benches' small workload: small_grid() over a random RGB raw (seed), patch 10,
+// and quick options (10 reps, raised to 50; no L2 flush; with the block trace).
+struct SmallRender {
+  PlenopticGrid g = small_grid();
+  ImageU8 raw;
+  RenderParams p;
+  bench::RenderBenchOptions opt;
+  SmallRender(std::uint64_t seed, int warmup)
+      : raw(test::random_raw(test::raw_extent(g.nx, g.pitch, g.ox, 1), test::raw_extent(g.ny, g.pitch, g.oy, 1), 3,
+                             seed)) {
+    p.patch = 10;
+    opt.warmup = warmup;
+    opt.reps = 10;
+    opt.flush_l2 = false;
+    opt.trace = true;
+  }
+};
+
 }  // namespace
 
 TEST_CASE("bench render: small workload, all variants exact, copy verified, JSON keys") {
   LB_GPU_TEST_GUARD();
-  const PlenopticGrid g = small_grid();
-  const ImageU8 raw = test::random_raw(test::raw_extent(g.nx, g.pitch, g.ox, 1),
-                                       test::raw_extent(g.ny, g.pitch, g.oy, 1), 3, 3);
-  RenderParams p;
-  p.patch = 10;
-  bench::RenderBenchOptions opt;
-  opt.warmup = 2;
-  opt.reps = 10;  // raised to 50
-  opt.flush_l2 = false;
-  opt.diagnostics = true;
-  opt.trace = true;
-  const bench::Report rep = bench::bench_render(raw, g, p, bench::default_render_variants(), opt);
+  SmallRender w(3, 2);
+  const ImageU8& raw = w.raw;
+  w.opt.diagnostics = true;
+  const bench::Report rep = bench::bench_render(raw, w.g, w.p, bench::default_render_variants(), w.opt);
   REQUIRE(rep.all_exact.has_value());
   CHECK(*rep.all_exact);
   const bench::Table& variants = table(rep, "variants");
@@ -435,20 +445,11 @@ TEST_CASE("bench mad: metric and statistics rows, JSON keys") {
 
 TEST_CASE("bench render trace: without the default NoSync among the variants, nothing traced, said so") {
   LB_GPU_TEST_GUARD();
-  const PlenopticGrid g = small_grid();
-  const ImageU8 raw = test::random_raw(test::raw_extent(g.nx, g.pitch, g.ox, 1),
-                                       test::raw_extent(g.ny, g.pitch, g.oy, 1), 3, 5);
-  RenderParams p;
-  p.patch = 10;
-  bench::RenderBenchOptions opt;
-  opt.warmup = 1;
-  opt.reps = 10;  // raised to 50
-  opt.flush_l2 = false;
-  opt.trace = true;
+  const SmallRender w(5, 1);
   bench::RenderBenchVariant v;  // NoSync, chunks of 3: not the default shape
   v.config.variant = RenderVariant::NoSync;
   v.tuning.chunk = 3;
-  const bench::Report rep = bench::bench_render(raw, g, p, {v}, opt);
+  const bench::Report rep = bench::bench_render(w.raw, w.g, w.p, {v}, w.opt);
   CHECK(rep.find_field("trace.span_us") == nullptr);
   CHECK(bench::to_text(rep).find("trace: no default NoSync among the variants; nothing traced") != std::string::npos);
 }

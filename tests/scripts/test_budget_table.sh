@@ -26,9 +26,7 @@ echo '{"bench": {"floor": {"median_ms": 0.0423}, "variants": [{"label": "nosync"
 printf '# header\nalgorithm param count p50_ms p99_ms\nplenoptic patch 30 3.2 5.2\nlightfield sigma 30 5.8 7.8\n' \
   >"$dir/latency.txt"
 
-out=$(python3 "$root/scripts/budget-table" "$dir")
-rc=$?
-echo "$out"
+capture python3 "$root/scripts/budget-table" "$dir"
 [ $rc -eq 0 ] || { echo "budget-table: exit $rc"; fail=1; }
 expect "$out" '^LF depth.* 11\.700 ms .*<= 12 ms .* met$'
 expect "$out" '^CAE exact, 9x9 window .*8\.700 ms .* NOT met$'
@@ -42,9 +40,7 @@ expect "$out" '^budgets met: 4 of 7 rows measured'
 # Missing and corrupt logs.
 rm "$dir/bench-depth.json"
 echo '{"bench": {"entries": [{"views": 9}' >"$dir/bench-lfdepth.json"
-out=$(python3 "$root/scripts/budget-table" "$dir")
-rc=$?
-echo "$out"
+capture python3 "$root/scripts/budget-table" "$dir"
 [ $rc -eq 0 ] || { echo "budget-table: exit $rc"; fail=1; }
 expect "$out" '^plenoptic depth, seed workload +no log'
 expect "$out" '^CAE exact, 9x9 window +unreadable log'

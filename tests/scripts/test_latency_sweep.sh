@@ -30,9 +30,7 @@ PY
 V
 chmod +x "$dir/viewer"
 
-out=$(LB_SHARED_DATA_DIR="$dir/none" bash "$root/scripts/latency-sweep" "$dir/viewer" "$dir/out" cuda 4)
-rc=$?
-echo "$out"
+LB_SHARED_DATA_DIR="$dir/none" capture bash "$root/scripts/latency-sweep" "$dir/viewer" "$dir/out" cuda 4
 [ $rc -eq 0 ] || { echo "latency-sweep: exit $rc with a working viewer"; fail=1; }
 expect "$out" '^plenoptic +patch +4 +3\.50 +4\.00 .* yes$'
 expect "$out" '^mad +eight_bit +4 +3\.50 +17\.40 .* NO$'
@@ -42,8 +40,7 @@ mkdir -p "$dir/logs" && echo "$out" >"$dir/logs/latency.txt"
 table=$(python3 "$root/scripts/budget-table" "$dir/logs")
 expect "$table" '^slider to pixels, p99 +17\.40 ms \(worst: mad\) .* NOT met$'
 
-out=$(FAIL_ALGORITHM=stereo LB_SHARED_DATA_DIR="$dir/none" bash "$root/scripts/latency-sweep" "$dir/viewer" "$dir/out2" cuda 4)
-rc=$?
+FAIL_ALGORITHM=stereo LB_SHARED_DATA_DIR="$dir/none" capture bash "$root/scripts/latency-sweep" "$dir/viewer" "$dir/out2" cuda 4
 [ $rc -eq 1 ] || { echo "latency-sweep: exit $rc, not 1, with a failing viewer"; fail=1; }
 expect "$out" '^stereo: the viewer failed'
 exit $fail
