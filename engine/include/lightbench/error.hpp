@@ -2,8 +2,10 @@
 // Errors: everything the engine rejects becomes an lb::Error whose what() is one line that
 // names the problem (a file, a parameter, a CUDA call). Front ends print it and carry on
 // (viewer) or exit non-zero (CLI); nothing is silently ignored.
+#include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace lb {
 
@@ -15,6 +17,16 @@ class Error : public std::runtime_error {
 // Internal failures carry file:line so they can be traced; user-facing validation does not
 // need it (the message names the parameter or file instead).
 [[noreturn]] void throw_at(const char* file, int line, const std::string& msg);
+
+// Untrusted text (a file's contents, a name read from a file, a user's argument) made safe
+// for a one-line message: printable ASCII and valid UTF-8 (U+00A0 and up) are kept; every
+// other byte (control bytes such as ESC and NUL, DEL, C1 controls, invalid UTF-8) becomes
+// \xNN and a backslash becomes \\, so the text cannot move the cursor, clear the terminal,
+// break the line or cut the message. Longer than max_chars (of output): cut, with "..."
+// appended. THE one helper for quoting untrusted text in messages; tests/engine/test_error.cpp.
+std::string escape_untrusted(std::string_view text, std::size_t max_chars = 80);
+// The same in single quotes: 'text' (a quote inside is escaped as \x27).
+std::string quote_untrusted(std::string_view text, std::size_t max_chars = 80);
 
 }  // namespace lb
 
