@@ -1,6 +1,7 @@
 // lb::cuda::device_memory: free / total memory of the current device (cudaMemGetInfo).
 #include <cuda_runtime.h>
 
+#include "cuda_util.hpp"
 #include "lightbench/cuda_api.hpp"
 
 namespace lb::cuda {
@@ -17,5 +18,7 @@ bool device_memory(std::uint64_t* free_bytes, std::uint64_t* total_bytes, std::s
   if (total_bytes) *total_bytes = total_b;
   return true;
 }
+
+std::uint64_t device_bytes_counted() { return detail::device_bytes_in_use().load(); }
 
 }  // namespace lb::cuda

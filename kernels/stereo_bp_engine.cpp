@@ -4,6 +4,7 @@
 // with CUDA events.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "lightbench/cuda_api.hpp"
 #include "lightbench/engines/cuda.hpp"
 #include "lightbench/engines/stereo.hpp"
+#include "lightbench/memory_budget.hpp"
 #include "lightbench/stereo_cuda.hpp"
 #include "stereo_bp_launch.hpp"
 #include "stereo_device_outputs.hpp"
@@ -55,10 +57,12 @@ class CudaBpStereo final : public DeviceStereoEngine<stereo::BpParams> {
     stereo::StereoResult r;
     BpConfig c;
     bool fallback = false;
-    if (!bp_parse_variant(variant, p.ndisp, &c, &fallback)) {
+    const bool named = bp_parse_variant(variant, p.ndisp, &c, &fallback);
+    const bool sixteen_only = !fits_float_messages(p, variant, named, c);
+    if (!named) {
       dev_->upload(s);
       if (bp_is_auto(variant)) {
-        const BpTuneResult t = bp_autotune_any(*dev_, p, info_.name, variant == "auto:float", s);
+        const BpTuneResult t = bp_autotune_any(*dev_, p, info_.name, variant == "auto:float", s, sixteen_only);
         c = bp_config_of(t.best, p.ndisp);
         r.tuning = t.describe();
       } else {
@@ -83,6 +87,10 @@ class CudaBpStereo final : public DeviceStereoEngine<stereo::BpParams> {
       r.tuning += why;
     }
     if (!note.empty()) r.tuning += (r.tuning.empty() ? "" : "; ") + ("adjusted " + note);
+    if (sixteen_only)
+      r.tuning += std::string(r.tuning.empty() ? "" : "; ") + "16-bit messages: float ones need " +
+                  format_bytes(stereo::bp_device_bytes(p, dev_->width(), dev_->height(), 4)) + " of device memory, " +
+                  format_bytes(available_bytes()) + " available";
     CUDA_CHECK_THROW(cudaEventRecord(e_[0]->get(), s));
     dev_->upload(s);
     CUDA_CHECK_THROW(cudaEventRecord(e_[1]->get(), s));
@@ -104,6 +112,41 @@ class CudaBpStereo final : public DeviceStereoEngine<stereo::BpParams> {
     timings_.record("stereo/bp/" + key, ms, px * p.ndisp * 4 * 5);
     timings_.record("stereo/bp/" + key + (out ? "/total (to surface)" : "/total"), total, dev_->pair_bytes() + px * 4);
     return r;
+  }
+
+  // Device memory this run may take: the device's free memory plus what dev_ holds already,
+  // within the process's limit (--max-device-memory) where one is set.
+  std::uint64_t available_bytes() const {
+    std::uint64_t free_b = 0, total_b = 0;
+    std::string why;
+    if (!device_memory(&free_b, &total_b, &why)) throw Error("stereo-bp: " + why);
+    const std::uint64_t held = dev_->held_bytes();
+    std::uint64_t avail = free_b + held;
+    if (const std::uint64_t limit = max_device_memory()) {
+      const std::uint64_t others = detail::device_bytes_in_use().load() - std::min(held, detail::device_bytes_in_use().load());
+      avail = std::min(avail, limit > others ? limit - others : 0);
+    }
+    return avail;
+  }
+  // Whether the run's messages may be float (before anything is allocated). Past the memory:
+  // auto takes 16-bit messages (returns false); a variant whose messages do not fit, and a run
+  // that fits in no form, are refused in one line naming the sizes.
+  bool fits_float_messages(const stereo::BpParams& p, const std::string& variant, bool named,
+                           const BpConfig& c) const {
+    const int w = dev_->width(), h = dev_->height();
+    const std::uint64_t need32 = stereo::bp_device_bytes(p, w, h, 4), need16 = stereo::bp_device_bytes(p, w, h, 2);
+    const std::uint64_t avail = available_bytes();
+    if (need32 <= avail) return true;
+    const std::string size = std::to_string(w) + "x" + std::to_string(h) + "x" + std::to_string(p.ndisp);
+    const bool sixteen = named && c.store == BpStore::Warp && c.msg != BpMsgType::F32;
+    if (sixteen && need16 <= avail) return true;
+    if (need16 > avail)
+      throw Error("stereo-bp: " + size + " needs " + format_bytes(need16) + " of device memory even with 16-bit " +
+                  "messages, " + format_bytes(avail) + " available (fewer disparities or a smaller pair)");
+    if (variant == "auto") return false;
+    throw Error("stereo-bp: --variant " + variant + " at " + size + " needs " + format_bytes(need32) +
+                " of device memory (float messages), " + format_bytes(avail) +
+                " available; 16-bit messages fit: --variant auto, warp-fp16 or warp-bf16");
   }
 
   std::unique_ptr<BpDevice> dev_;

@@ -31,7 +31,8 @@ struct BpConfig {
 };
 
 // The warp variant (stereo_bp_warp.cu): K * G values per pixel, K per lane, G lanes;
-// K * G = bp_warp_span(L) (the next power of two >= L, at least 4), K <= 8.
+// K * G = bp_warp_span(L) (the next power of two >= L, at least 4), K <= 8 up to 256
+// disparities, K = 16 or 32 with G = 32 past 256.
 int bp_warp_span(int L);
 std::vector<int> bp_warp_lane_options(int L);  // valid G for L (ascending)
 int bp_warp_default_lanes(int L);               // span <= 32: max(4, span / 4), else span / 8
@@ -81,6 +82,10 @@ class BpDevice {
   const float* device_map() const { return static_cast<const float*>(d_map_.get()); }
   std::size_t max_shared_bytes() const { return max_shared_; }
   std::uint64_t pair_bytes() const { return in_bytes_; }
+  // Device memory this object holds now (its buffers' capacities).
+  std::uint64_t held_bytes() const {
+    return d_in_.size() + d_gray_.size() + d_tmp_.size() + d_data_.size() + d_msg_.size() + d_map_.size();
+  }
 
  private:
   void ensure(const stereo::BpParams& p);
@@ -116,8 +121,10 @@ bool bp_is_auto(const std::string& name);
 // messages only, the bit-exact ones), registers (when L has an instance) and the seed
 // scheme's hybrid split, timed on dev's pair; cached like the hybrid tuner (key prefixed
 // "auto|" / "auto:float|"). best.variant names the winner.
+// sixteen_only: only the 16-bit message types (warp-fp16 / warp-bf16): what the engine tunes
+// when float messages do not fit the device's memory (cached under "auto:16|").
 BpTuneResult bp_autotune_any(BpDevice& dev, const stereo::BpParams& p, const std::string& device_name,
-                             bool float_only, cudaStream_t s);
+                             bool float_only, cudaStream_t s, bool sixteen_only = false);
 // The config a tuning candidate names (variant and block shape).
 BpConfig bp_config_of(const BpTuneCandidate& c, int L);
 

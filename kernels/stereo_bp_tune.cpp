@@ -296,9 +296,10 @@ BpConfig bp_config_of(const BpTuneCandidate& c, int L) {
 }
 
 BpTuneResult bp_autotune_any(BpDevice& dev, const stereo::BpParams& p, const std::string& device_name,
-                             bool float_only, cudaStream_t s) {
+                             bool float_only, cudaStream_t s, bool sixteen_only) {
   BpTuneResult r;
-  r.key = std::string(kTuneGeneration) + (float_only ? "auto:float|" : "auto|") + device_name + "|" +
+  r.key = std::string(kTuneGeneration) + (float_only ? "auto:float|" : sixteen_only ? "auto:16|" : "auto|") +
+          device_name + "|" +
           std::to_string(dev.width()) + "x" + std::to_string(dev.height()) + "|" + std::to_string(p.ndisp);
   const std::string path = bp_tune_cache_path();
   if (from_cache(r, path, p.ndisp, true)) return r;
@@ -314,8 +315,13 @@ BpTuneResult bp_autotune_any(BpDevice& dev, const stereo::BpParams& p, const std
   };
   for (const char* t : {"", "-fp16", "-bf16"}) {
     if (float_only && *t) continue;
+    if (sixteen_only && !*t) continue;
     for (int g : bp_warp_lane_options(L))
       add(std::string("warp") + t + ":" + std::to_string(g), 32, 4, std::to_string(bp_warp_span(L) / g) + " values per lane");
+  }
+  if (sixteen_only) {  // the seed schemes store float messages
+    tune(r, std::move(cands), dev, p, path, s);
+    return r;
   }
   const auto& regs = bp_register_instances();
   if (std::find(regs.begin(), regs.end(), L) != regs.end()) add("registers", 32, 4, "");

@@ -413,6 +413,9 @@ void run_type(int K, int G, const float* gray, int w, int h, const stereo::BpPar
   LB_BP_WARP(2, 4) LB_BP_WARP(2, 8) LB_BP_WARP(2, 16) LB_BP_WARP(2, 32)
   LB_BP_WARP(4, 4) LB_BP_WARP(4, 8) LB_BP_WARP(4, 16) LB_BP_WARP(4, 32)
   LB_BP_WARP(8, 4) LB_BP_WARP(8, 8) LB_BP_WARP(8, 16) LB_BP_WARP(8, 32)
+  // Past 256 disparities (512, 1024 values per pixel): a whole warp, 16 or 32 values a lane
+  // (more registers than the budget holds at 32: the spills are correct, only slower).
+  LB_BP_WARP(16, 32) LB_BP_WARP(32, 32)
 #undef LB_BP_WARP
   LB_THROW("warp: no instance for " + std::to_string(K) + " values x " + std::to_string(G) + " lanes");
 }
@@ -430,14 +433,16 @@ std::vector<int> bp_warp_lane_options(int L) {
   std::vector<int> g;
   for (const int G : {4, 8, 16, 32})
     if (P % G == 0 && P / G <= 8) g.push_back(G);
+  if (g.empty()) g.push_back(32);  // past 256: the whole warp, P / 32 = 16 or 32 values a lane
   return g;
 }
 
 // What the tuner picked most on an H100 (docs/PERFORMANCE.md): 4 values per lane up to 32
-// disparities, 8 beyond (fewer shuffles per value, 8 pixels per warp at 64).
+// disparities, 8 beyond (fewer shuffles per value, 8 pixels per warp at 64); past 256 the
+// whole warp.
 int bp_warp_default_lanes(int L) {
   const int P = bp_warp_span(L);
-  return P <= 32 ? std::max(4, P / 4) : P / 8;
+  return P <= 32 ? std::max(4, P / 4) : std::min(32, P / 8);
 }
 
 void bp_warp_run(const float* gray, int w, int h, const stereo::BpParams& p, const BpConfig& c, DeviceBuffer& data,

@@ -46,7 +46,8 @@ void write_now(const std::string& path, const std::string& text) {
 // The run's signature: the given parameters by name (their parsed values), sorted.
 std::string params_signature(const GivenParams& given) {
   std::string s;
-  for (const auto& [name, g] : given) s += (s.empty() ? "" : ";") + name + "=" + number_text(g.value);
+  for (const auto& [name, g] : given)
+    s += (s.empty() ? "" : ";") + name + "=" + (g.none ? g.text : number_text(g.value));
   return s;
 }
 
@@ -147,8 +148,7 @@ bool compute_scene(Shared& sh, Runner& runner, const dataset::SceneRef& ref, Com
     const AlgorithmData& data = *c.in.scene.data;
     ParamValues values = complete_params(spec, data, checked_values(*o.given, spec, data));
     if (spec.validate) spec.validate(values, data);
-    std::string primary = o.def.primary;
-    if (!o.def.primary_if_param.empty() && o.given->count(o.def.primary_if_param)) primary = o.def.primary_if_output;
+    const std::string primary = primary_output(o.def, *o.given);
     const OutputInfo* info = spec.output(primary);
     LB_REQUIRE(info != nullptr, spec.id + ": no output '" + primary + "'");
     LB_REQUIRE(sh.iqa || info->format == SurfaceFormat::R32F, spec.id + ": its output '" + primary + "' is not a map");
@@ -332,7 +332,7 @@ void run_batch(const BatchOptions& o, const AlgorithmRegistry& reg) {
   }
   std::string variant;
   try {
-    variant = spec.variant_for(kind, o.variant);
+    variant = spec.variant_for(kind, o.variant, o.backend == "cpu");
   } catch (const Error& e) {
     throw Error(std::string("--variant: ") + e.what());
   }

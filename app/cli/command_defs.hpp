@@ -58,7 +58,9 @@ struct CommandDef {
   std::string default_method;
   std::string method_help;
   std::string primary;  // the output --out names and --repeat repeats
-  // When this parameter is given, the primary output is another (lfdepth --refine -> refined).
+  // The primary output is primary_if_output unless primary_if_param's alias is given its none
+  // word (lfdepth: the refined map, the best the product makes, unless --refine none, which
+  // writes the raw WTA map and reports no refinement parameter). primary_output() decides.
   std::string primary_if_param, primary_if_output;
   std::vector<ParamAlias> aliases;
   std::vector<OutputAlias> outputs;

@@ -123,8 +123,7 @@ void run_command(CommandState& st, const AlgorithmRegistry& reg) {
   if (st.repeat < 1 || st.repeat > st.def.max_repeat)
     throw Error("--repeat must be in 1.." + std::to_string(st.def.max_repeat));
   // Every check that needs no data comes first, so a typo costs nothing.
-  std::string primary = st.def.primary;
-  if (!st.def.primary_if_param.empty() && st.given->count(st.def.primary_if_param)) primary = st.def.primary_if_output;
+  const std::string primary = primary_output(st.def, *st.given);
   std::set<std::string> paths;
   for (OutputFlag& o : st.outputs) {
     if (o.path.empty()) continue;
@@ -150,7 +149,7 @@ void run_command(CommandState& st, const AlgorithmRegistry& reg) {
   const BackendKind kind = choose_backend(reg, spec, st.backend, &rec.reason);
   std::string variant;
   try {
-    variant = spec.variant_for(kind, st.variant);
+    variant = spec.variant_for(kind, st.variant, st.backend == "cpu");
   } catch (const Error& e) {
     throw Error(std::string("--variant: ") + e.what());
   }
@@ -162,7 +161,8 @@ void run_command(CommandState& st, const AlgorithmRegistry& reg) {
                                                     : spec.default_variant;
 
   ParamValues raw;
-  for (const auto& [name, g] : *st.given) raw[name] = g.value;
+  for (const auto& [name, g] : *st.given)
+    if (!g.none) raw[name] = g.value;
   const std::shared_ptr<const AlgorithmData> data = st.opener->open(raw);
   const ParamValues given = checked_values(*st.given, spec, *data);
   check_foreign_params(st, spec, *data);

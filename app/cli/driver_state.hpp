@@ -3,6 +3,7 @@
 // (driver_report.cpp).
 #include <deque>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,10 @@ struct CommandState {
   std::string views;     // render --views UxV ("": one image)
   double view_step = 0;  // render --view-step (0: the whole usable range)
 };
+
+// The parameters of a step the run left out (lfdepth --refine none: those only the refined
+// map depends on, refine_mode included): the report names none of them.
+std::set<std::string> left_out_params(const CommandDef& def, const AlgorithmSpec& spec, const std::string& primary);
 
 // render --views: the U x V light field of perspective views into the --out folder
 // (view_grid.cpp). Called by the driver instead of the runner when --views is given.

@@ -173,7 +173,7 @@ void add_alias_options(CLI::App& app, const std::vector<ParamAlias>& aliases,
            flag,
            [given, spec, info, flag, none](const std::string& text) {
              if (!none.empty() && text == none) {
-               given->erase(info.name);
+               (*given)[info.name] = GivenParam{flag, text, 0.0, true};
                return;
              }
              double v = 0;
@@ -224,11 +224,18 @@ void add_param_options(CLI::App& app, const std::vector<const AlgorithmSpec*>& s
   }
 }
 
+std::string primary_output(const CommandDef& def, const GivenParams& given) {
+  if (def.primary_if_param.empty()) return def.primary;
+  const auto it = given.find(def.primary_if_param);
+  return it != given.end() && it->second.none ? def.primary : def.primary_if_output;
+}
+
 ParamValues checked_values(const GivenParams& given, const AlgorithmSpec& spec, const AlgorithmData& data) {
   ParamValues v;
   if (!spec.params) return v;
   const ParamTable table = spec.params(&data);
   for (const auto& [name, g] : given) {
+    if (g.none) continue;  // the step is left out: its parameter keeps its default, unused
     const ParamInfo* p = find_param(table.infos, name);
     if (!p) continue;  // another method's parameter (stereo --radius with --method bp)
     double x = g.value;

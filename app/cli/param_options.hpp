@@ -21,6 +21,7 @@ struct GivenParam {
   std::string flag;  // as typed ("--sgm" or "--semi-global"), for messages
   std::string text;  // as typed
   double value = 0;  // parsed (a value name resolved)
+  bool none = false;  // the alias's none word ("--refine none"): the step is left out, no value
 };
 using GivenParams = std::map<std::string, GivenParam>;  // by parameter name
 
@@ -33,6 +34,10 @@ void add_alias_options(CLI::App& app, const std::vector<ParamAlias>& aliases,
 // algorithms), skipping flags the command already has.
 void add_param_options(CLI::App& app, const std::vector<const AlgorithmSpec*>& specs,
                        std::shared_ptr<GivenParams> given);
+
+// The command's primary output for what was given: primary_if_output unless the
+// primary_if_param's none word was given (lfdepth: the refined map unless --refine none).
+std::string primary_output(const CommandDef& def, const GivenParams& given);
 
 // The given values that the spec has, range-checked against its table for the data; throws
 // lb::Error naming the flag ("--patch: must be an integer in 1..34, got '0'").

@@ -78,7 +78,8 @@ void run_view_grid(CommandState& st, const AlgorithmSpec& spec) {
     throw Error("--json '" + st.json + "': names the views' folder");
 
   ParamValues raw;
-  for (const auto& [name, g] : *st.given) raw[name] = g.value;
+  for (const auto& [name, g] : *st.given)
+    if (!g.none) raw[name] = g.value;
   const std::shared_ptr<const AlgorithmData> data = st.opener->open(raw);
   const auto& scene = static_cast<const PlenopticData&>(*data).scene;
   const ParamValues given = checked_values(*st.given, spec, *data);

@@ -32,27 +32,31 @@ CaeMethod parse_cae_method(const std::string& s) {
 
 std::vector<CaeMethod> all_cae_methods() { return {CaeMethod::Cae, CaeMethod::Binned, CaeMethod::Exact}; }
 
+// The ranges are describe()'s (check_ranges); what no range can say is checked here.
 void validate(const CaeParams& p) {
-  LB_REQUIRE(p.views >= 1 && p.views % 2 == 1 && p.views <= cae::kMaxWindow,
-             "views: the angular window must be odd and in 1.." + std::to_string(cae::kMaxWindow) +
-                 ", got " + std::to_string(p.views));
-  LB_REQUIRE(p.labels >= 2 && p.labels <= cae::kMaxLabels,
-             "labels: must be in 2.." + std::to_string(cae::kMaxLabels) + ", got " + std::to_string(p.labels));
-  LB_REQUIRE(std::isfinite(p.dmin) && std::isfinite(p.dmax) && p.dmin < p.dmax,
-             "drange: dmin must be below dmax (got " + std::to_string(p.dmin) + "," +
-                 std::to_string(p.dmax) + ")");
-  LB_REQUIRE(std::fabs(p.dmin) <= 64.0f && std::fabs(p.dmax) <= 64.0f, "drange: |d| must be <= 64 px");
-  LB_REQUIRE(std::isfinite(p.sigma) && p.sigma > 0.0f && p.sigma <= 1000.0f,
-             "sigma: must be in (0, 1000], got " + std::to_string(p.sigma));
+  CaeParams q = p;
+  check_ranges(describe(q));
+  LB_REQUIRE(p.views % 2 == 1, "views: the angular window must be odd, got " + std::to_string(p.views));
+  LB_REQUIRE(p.dmin < p.dmax, "drange: dmin must be below dmax (got " + std::to_string(p.dmin) + "," +
+                                  std::to_string(p.dmax) + ")");
 }
 
 void validate(const CaeParams& p, const LightField4D& lf) {
   validate(p);
   validate(lf);
+  CaeParams q = p;
+  check_ranges(describe(q, &lf));
   (void)angular_window(lf, p.views);
 }
 
+double cae_max_abs_disparity(const LightField4D* lf) {
+  if (!lf || lf->empty()) return kMaxAbsDisparity;
+  const int radius = std::max(1, (std::max(lf->nu, lf->nv) - 1) / 2);
+  return std::clamp(std::floor(static_cast<double>(lf->width) / radius), 16.0, kMaxAbsDisparity);
+}
+
 std::vector<ParamInfo> describe(CaeParams& p, const LightField4D* lf) {
+  const double dlim = cae_max_abs_disparity(lf);
   int max_views = cae::kMaxWindow;
   if (lf && !lf->empty()) {
     const auto sizes = angular_window_sizes(*lf);
@@ -64,8 +68,8 @@ std::vector<ParamInfo> describe(CaeParams& p, const LightField4D* lf) {
        static_cast<double>(max_views)},
       {"labels", "Labels", "number of disparity labels A", K::Int, &p.labels, 2.0,
        static_cast<double>(cae::kMaxLabels)},
-      {"dmin", "Disparity min", "disparity of label 0 (px)", K::Float, &p.dmin, -16.0, 16.0},
-      {"dmax", "Disparity max", "disparity of label A-1 (px)", K::Float, &p.dmax, -16.0, 16.0},
+      {"dmin", "Disparity min", "disparity of label 0 (px per view step)", K::Float, &p.dmin, -dlim, dlim},
+      {"dmax", "Disparity max", "disparity of label A-1 (px per view step)", K::Float, &p.dmax, -dlim, dlim},
       {"sigma", "Sigma", "Gaussian constraint around the centre intensity", K::Float, &p.sigma, 0.5, 128.0},
   };
 }

@@ -38,28 +38,11 @@ LfRefineMode parse_lf_refine_mode(const std::string& s) {
   throw Error("--refine '" + s + "': use none, filter, subpixel or full");
 }
 
+// The ranges are describe()'s, the one declaration (check_ranges): the CLI, the viewer's
+// sliders and this check cannot disagree (they did: gf_radius 0..40 there, 0..256 here).
 void validate(const LfRefineParams& p) {
-  LB_REQUIRE(std::isfinite(p.defocus_weight) && p.defocus_weight >= 0.0f && p.defocus_weight <= 1.0f,
-             "--defocus-weight: must be in [0, 1], got " + std::to_string(p.defocus_weight));
-  LB_REQUIRE(p.defocus_radius >= 0 && p.defocus_radius <= 32,
-             "--defocus-radius: must be in 0..32, got " + std::to_string(p.defocus_radius));
-  LB_REQUIRE(p.defocus_filter_radius >= 0 && p.defocus_filter_radius <= 256,
-             "--defocus-filter-radius: must be in 0..256, got " + std::to_string(p.defocus_filter_radius));
-  LB_REQUIRE(p.radius >= 0 && p.radius <= 256, "--gf-radius (refine radius): must be in 0..256, got " + std::to_string(p.radius));
-  LB_REQUIRE(std::isfinite(p.eps) && p.eps > 0.0f && p.eps <= 100.0f,
-             "--gf-eps (refine eps): must be in (0, 100], got " + std::to_string(p.eps));
-  LB_REQUIRE(std::isfinite(p.sgm_p1) && p.sgm_p1 >= 0.0f && p.sgm_p1 <= 100.0f,
-             "--sgm-p1: must be in [0, 100], got " + std::to_string(p.sgm_p1));
-  LB_REQUIRE(std::isfinite(p.sgm_p2) && p.sgm_p2 >= 0.0f && p.sgm_p2 <= 100.0f,
-             "--sgm-p2: must be in [0, 100], got " + std::to_string(p.sgm_p2));
-  LB_REQUIRE(std::isfinite(p.sgm_edge) && p.sgm_edge > 0.0f && p.sgm_edge <= 10.0f,
-             "--sgm-edge: must be in (0, 10], got " + std::to_string(p.sgm_edge));
-  LB_REQUIRE(p.median_radius >= 0 && p.median_radius <= 32,
-             "--median-radius: must be in 0..32, got " + std::to_string(p.median_radius));
-  LB_REQUIRE(std::isfinite(p.median_sigma) && p.median_sigma > 0.0f && p.median_sigma <= 10.0f,
-             "--median-sigma: must be in (0, 10], got " + std::to_string(p.median_sigma));
-  LB_REQUIRE(p.median_iterations >= 0 && p.median_iterations <= 16,
-             "--median-iterations: must be in 0..16, got " + std::to_string(p.median_iterations));
+  LfRefineParams q = p;
+  check_ranges(describe(q));
 }
 
 std::vector<ParamInfo> describe(LfRefineParams& p) {

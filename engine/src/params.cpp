@@ -51,18 +51,27 @@ ParamValues read_values(const std::vector<ParamInfo>& params) {
   return v;
 }
 
+namespace {
+void require_in_range(const ParamInfo& p, double v) {
+  if (v >= p.min && v <= p.max) return;
+  std::ostringstream m;
+  m << "parameter '" << p.name << "' = " << v << " is outside " << p.min << " .. " << p.max;
+  throw Error(m.str());
+}
+}  // namespace
+
 void apply_values(const std::vector<ParamInfo>& params, const ParamValues& values) {
   for (const auto& p : params) {
     const auto it = values.find(p.name);
     if (it == values.end()) continue;
-    const double v = it->second;
-    if (!(v >= p.min && v <= p.max)) {
-      std::ostringstream m;
-      m << "parameter '" << p.name << "' = " << v << " is outside " << p.min << " .. " << p.max;
-      throw Error(m.str());
-    }
-    p.set(v);
+    require_in_range(p, it->second);
+    p.set(it->second);
   }
+}
+
+void check_ranges(const std::vector<ParamInfo>& params) {
+  for (const auto& p : params)
+    if (p.bound()) require_in_range(p, p.get());
 }
 
 }  // namespace lb

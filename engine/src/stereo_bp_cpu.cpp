@@ -17,45 +17,35 @@ namespace lb::stereo {
 using namespace bpm;
 static_assert(kBpMaxDisp == bpm::kMaxDisp, "one disparity limit for the CPU and the kernels");
 
+int bp_max_ndisp(int width) { return width > 0 ? std::min(kBpMaxDisp, width) : kBpMaxDisp; }
+
 void validate(const BpParams& p) {
-  LB_REQUIRE(p.levels >= 1 && p.levels <= kBpMaxLevels,
-             "levels: must be in 1.." + std::to_string(kBpMaxLevels) + ", got " + std::to_string(p.levels));
-  LB_REQUIRE(p.iterations >= 0 && p.iterations <= 1000,
-             "iterations: must be in 0..1000, got " + std::to_string(p.iterations));
-  LB_REQUIRE(std::isfinite(p.lambda) && p.lambda > 0.0f && p.lambda <= 1000.0f,
-             "lambda: must be in (0, 1000], got " + std::to_string(p.lambda));
-  LB_REQUIRE(std::isfinite(p.tau_data) && p.tau_data > 0.0f && p.tau_data <= 1e6f,
-             "tau_data: must be > 0, got " + std::to_string(p.tau_data));
-  LB_REQUIRE(std::isfinite(p.tau_disc) && p.tau_disc > 0.0f && p.tau_disc <= 1e6f,
-             "tau_disc: must be > 0, got " + std::to_string(p.tau_disc));
-  LB_REQUIRE(std::isfinite(p.sigma) && p.sigma >= 0.0f && p.sigma <= kBpMaxSigma,
-             "sigma: must be in 0.." + std::to_string(static_cast<int>(kBpMaxSigma)) + ", got " +
-                 std::to_string(p.sigma));
-  LB_REQUIRE(p.ndisp >= 2 && p.ndisp <= kBpMaxDisp,
-             "ndisp: must be in 2.." + std::to_string(kBpMaxDisp) + ", got " + std::to_string(p.ndisp));
+  BpParams q = p;
+  check_ranges(describe(q));
 }
 
 void validate(const BpParams& p, const StereoPair& pair) {
-  validate(p);
   validate(pair);
-  LB_REQUIRE(p.ndisp <= pair.left.width, "ndisp: " + std::to_string(p.ndisp) + " disparities exceed the image width " +
-                                             std::to_string(pair.left.width));
+  BpParams q = p;
+  check_ranges(describe(q, pair.left.width));
 }
 
-std::vector<ParamInfo> describe(BpParams& p) {
+std::vector<ParamInfo> describe(BpParams& p, int width) {
   using K = ParamInfo::Kind;
+  const double max_ndisp = bp_max_ndisp(width);
   return {
       {"levels", "Levels", "pyramid levels K", K::Int, &p.levels, 1.0, static_cast<double>(kBpMaxLevels)},
       {"iterations", "Iterations", "message passing iterations per level T", K::Int, &p.iterations, 0.0, 50.0},
       {"lambda", "Lambda", "weight of the data cost", K::Float, &p.lambda, 0.001, 1.0},
       {"tau_data", "Data truncation", "truncation of the data cost (gray levels)", K::Float, &p.tau_data, 1.0,
        255.0},
-      {"tau_disc", "Disc. truncation", "truncation of the smoothness cost (disparities)", K::Float, &p.tau_disc,
-       0.1, 20.0},
+      {"tau_disc", "Disc. truncation",
+       "truncation of the smoothness cost (disparity steps; the reference's ndisp / 7.5 fits any ndisp)", K::Float,
+       &p.tau_disc, 0.1, max_ndisp},
       {"sigma", "Smoothing sigma", "Gaussian smoothing of the inputs (0: none)", K::Float, &p.sigma, 0.0,
        static_cast<double>(kBpMaxSigma)},
-      {"ndisp", "Disparities", "number of disparity values L (0 .. L-1)", K::Int, &p.ndisp, 2.0,
-       static_cast<double>(kBpMaxDisp)},
+      {"ndisp", "Disparities", "number of disparity values L (0 .. L-1), up to the image width", K::Int, &p.ndisp,
+       2.0, max_ndisp},
   };
 }
 
@@ -353,12 +343,14 @@ std::uint64_t bp_host_bytes(const BpParams& p, int w, int h, int channels) {
          2 * 4 * n;
 }
 
-std::uint64_t bp_device_bytes(const BpParams& p, int w, int h) {
+std::uint64_t bp_device_bytes(const BpParams& p, int w, int h, int msg_bytes) {
   // Pair, gray and smoothing planes, map; data cost of every level; two level-0 message sets
-  // (ping-pong between levels) of 4 directions. L + 7: the warp variant pads each pixel's
-  // values to a multiple of its vector width (up to 8).
-  const std::uint64_t n = std::uint64_t(w) * std::uint64_t(h), L = std::uint64_t(std::max(p.ndisp, 1)) + 7;
-  return 8 * 4 * n + 4 * L * pyramid_pixels(std::max(p.levels, 1), w, h) + 2 * 4 * 4 * L * n;
+  // (ping-pong between levels) of 4 directions. The warp variant pads each pixel's values to a
+  // multiple of its vector width (up to 8 values, up to 32 past 256 disparities).
+  const std::uint64_t n = std::uint64_t(w) * std::uint64_t(h),
+                      L = std::uint64_t(std::max(p.ndisp, 1)) + (p.ndisp > 256 ? 31 : 7);
+  return 8 * 4 * n + 4 * L * pyramid_pixels(std::max(p.levels, 1), w, h) +
+         2 * 4 * std::uint64_t(std::max(msg_bytes, 1)) * L * n;
 }
 
 }  // namespace lb::stereo

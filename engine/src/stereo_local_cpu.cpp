@@ -13,18 +13,10 @@ namespace lb::stereo {
 
 using namespace local;
 
+// The ranges are describe()'s, the one declaration (check_ranges).
 void validate(const LocalParams& p) {
-  LB_REQUIRE(p.ndisp >= 1 && p.ndisp <= kMaxDisp,
-             "ndisp: must be in 1.." + std::to_string(kMaxDisp) + ", got " + std::to_string(p.ndisp));
-  LB_REQUIRE(p.radius >= 0 && p.radius <= kMaxRadius,
-             "radius: must be in 0.." + std::to_string(kMaxRadius) + ", got " + std::to_string(p.radius));
-  LB_REQUIRE(std::isfinite(p.gamma) && p.gamma >= 0.1f && p.gamma <= 1000.0f,
-             "gamma: must be in 0.1..1000, got " + std::to_string(p.gamma));
-  LB_REQUIRE(p.truncation >= 1 && p.truncation <= kMaxTruncation,
-             "truncation: must be in 1.." + std::to_string(kMaxTruncation) + ", got " + std::to_string(p.truncation));
-  LB_REQUIRE(p.variable_windows == 0 || p.variable_windows == 1,
-             "variable_windows: must be 0 or 1, got " + std::to_string(p.variable_windows));
-  LB_REQUIRE(p.lr_check == 0 || p.lr_check == 1, "lr_check: must be 0 or 1, got " + std::to_string(p.lr_check));
+  LocalParams q = p;
+  check_ranges(describe(q));
 }
 
 void validate(const LocalParams& p, const StereoPair& pair) {
@@ -40,7 +32,8 @@ void validate(const LocalParams& p, const StereoPair& pair) {
 std::vector<ParamInfo> describe(LocalParams& p) {
   using K = ParamInfo::Kind;
   return {
-      {"ndisp", "Disparities", "number of disparities 0..ndisp-1", K::Int, &p.ndisp, 1.0, 256.0},
+      {"ndisp", "Disparities", "number of disparities 0..ndisp-1", K::Int, &p.ndisp, 1.0,
+       static_cast<double>(kMaxDisp)},
       {"radius", "Radius", "window quadrant radius r (quadrants are (r+1)^2)", K::Int, &p.radius, 0.0,
        static_cast<double>(kMaxRadius)},
       {"gamma", "Gamma", "center bias: w(k) = exp(-k / gamma)", K::Float, &p.gamma, 0.5, 64.0},

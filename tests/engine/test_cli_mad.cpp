@@ -77,6 +77,8 @@ TEST_CASE("mad cli: bad input gives one line and a non-zero exit") {
       {"--ref " + dir.file("missing.png") + " --dist " + dir.file("a.png"), "missing.png"},
       {"--ref " + dir.file("a.png") + " --dist " + dir.file("bad.png"), "bad.png"},
       {"--ref " + dir.file("a.png") + " --dist " + dir.file("a.png") + " --variant gather", "variant"},  // a kernel (not the default) on the CPU
+      // The default kernel's name with --backend cpu: not a run of that kernel either (issue 39).
+      {"--ref " + dir.file("a.png") + " --dist " + dir.file("a.png") + " --variant fused", "is a CUDA kernel"},
       // --maps that cannot be made: refused before computing, nothing created.
       {"--ref " + dir.file("a.png") + " --dist " + dir.file("a.png") + " --maps " + dir.file("no/such/maps"),
        "--maps"},

@@ -81,7 +81,9 @@ TEST_CASE("bp cpu: fast reference == straightforward O(L^2) version on small inp
     bool random;
   };
   for (const Case c : {Case{23, 17, 8, 3, 5, 0.7f, true}, Case{31, 20, 12, 2, 7, 0.0f, true},
-                       Case{40, 29, 16, 4, 5, 1.0f, false}, Case{17, 9, 5, 1, 10, 0.7f, false}}) {
+                       Case{40, 29, 16, 4, 5, 1.0f, false}, Case{17, 9, 5, 1, 10, 0.7f, false},
+                       // past 256 disparities (the tree sum's 10th level; 1024 in the tree-sum test)
+                       Case{293, 2, 290, 1, 1, 0.0f, true}}) {
     const StereoPair pair = c.random ? StereoPair{lbt::random_image(c.w, c.h, 3, static_cast<std::uint32_t>(c.w)),
                                                   lbt::random_image(c.w, c.h, 3, static_cast<std::uint32_t>(c.h)), "r"}
                                      : synthetic_two_plane_pair(c.w, c.h, 1, 4, 3u);
@@ -135,6 +137,29 @@ TEST_CASE("bp params: validation errors name the parameter; describe binds all s
   q = p;
   q.iterations = -1;
   CHECK(fails(q, "iterations"));
+  // The reference's own settings at 256 disparities (tau_disc = ndisp / 7.5 = 34.13) and up to
+  // 1024 disparities; the width of the pair bounds ndisp (and tau_disc with it).
+  q = p;
+  q.ndisp = 256;
+  q.tau_disc = 256.0f / 7.5f;
+  CHECK_NOTHROW(validate(q));
+  q.ndisp = kBpMaxDisp;
+  q.tau_disc = kBpMaxDisp / 7.5f;
+  CHECK_NOTHROW(validate(q));
+  const StereoPair narrow{lbt::random_image(300, 4, 3, 1u), lbt::random_image(300, 4, 3, 2u), "n"};
+  q.ndisp = 300;
+  CHECK_NOTHROW(validate(q, narrow));
+  q.ndisp = 301;
+  CHECK(fails(q, "ndisp"));
+  {
+    BpParams r;
+    const auto wide = describe(r, 2964);
+    CHECK(find_param(wide, "ndisp")->max == kBpMaxDisp);
+    CHECK(find_param(wide, "tau_disc")->max == kBpMaxDisp);
+    const auto small = describe(r, 300);
+    CHECK(find_param(small, "ndisp")->max == 300);
+    CHECK(find_param(small, "tau_disc")->max == 300);
+  }
   const auto info = describe(p);
   CHECK(info.size() == 7);
   for (const auto& i : info) CHECK(i.bound());
@@ -379,7 +404,7 @@ float pairwise(const std::vector<float>& v, std::size_t lo, std::size_t n) {
 TEST_CASE("bp message: the tree sum is the padded perfect pairwise tree") {
   std::mt19937 rng(3);
   std::uniform_real_distribution<float> u(-5.0f, 5.0f);
-  for (int L = 1; L <= 256; L += (L < 40 ? 1 : 37)) {
+  for (int L = 1; L <= bpm::kMaxDisp; L += (L < 40 ? 1 : L < 256 ? 37 : 97)) {
     std::vector<float> v(static_cast<std::size_t>(L));
     for (auto& x : v) x = u(rng) * (1.0f + static_cast<float>(L % 7) * 1e3f);
     bpm::TreeSum ts(bpm::tree_span(L) - static_cast<unsigned>(L));

@@ -134,6 +134,8 @@ TEST_CASE("stereo local: separable reference equals the direct definition (exact
       {19, 11, 1, 1, 2, 0, 0, 256, 6.0f, 30},  {15, 9, 3, 6, 20, 0, 0, 16, 6.0f, 255},  // r > image
       {21, 14, 3, 9, 4, 1, 1, 8, 3.0f, 10},    {17, 13, 1, 7, 0, 0, 1, 256, 6.0f, 30},
       {26, 12, 3, 4, 5, 1, 0, 2, 40.0f, 255},  // few levels: many exact ties
+      // Middlebury 2014 disparity counts (290 .. 1024: the packed WTA's 10 bits)
+      {37, 5, 3, 290, 2, 0, 1, 256, 6.0f, 30}, {29, 4, 3, 1024, 1, 1, 0, 256, 6.0f, 30},
   };
   for (const Case& c : cases) {
     const StereoPair pair = random_pair(c.w, c.h, c.channels, 2, c.levels, static_cast<std::uint64_t>(c.w * 31 + c.ndisp));

@@ -13,7 +13,9 @@
 
 #include "shared_data.hpp"
 #include "gpu_test_util.hpp"
+#include "lightbench/cuda_api.hpp"
 #include "lightbench/engines/cuda.hpp"
+#include "lightbench/memory_budget.hpp"
 #include "lightbench/stereo_bp.hpp"
 #include "lightbench/stereo_cuda.hpp"
 #include "lightbench/stereo_io.hpp"
@@ -127,6 +129,87 @@ TEST_CASE("stereo bp gpu: every L in 2..256, float variants exact, fp16 / bf16 w
   }
   CHECK_THROWS_AS(gpu->run(BpParams{}, "warp:3"), Error);
   CHECK_THROWS_AS(gpu->run(BpParams{}, "warp-fp8"), Error);
+  std::filesystem::remove(cache);
+  cuda::set_bp_tune_cache_path("");
+}
+
+// Past 256 disparities (Middlebury 2014 / MiddEval3 scenes carry ndisp 290 .. ~800): every
+// float variant still equals the CPU reference bit for bit (the pairwise tree has 11 levels, the
+// warp variant 16 or 32 values a lane); 16-bit messages within the bounds above.
+TEST_CASE("stereo bp gpu: ndisp 290 .. 1024, float variants exact, fp16 / bf16 within bounds") {
+  LB_GPU_TEST_GUARD();
+  const std::string cache = lb::test::process_temp_path("lb_bp_tune_test_wide", ".json");
+  std::filesystem::remove(cache);
+  cuda::set_bp_tune_cache_path(cache);
+  auto gpu = cuda::make_stereo_bp_engine_cuda();
+  struct Case {
+    int w, h, L, levels;
+    bool random;
+  };
+  for (const Case c : {Case{301, 13, 290, 3, true}, Case{333, 21, 300, 4, false}, Case{517, 11, 512, 2, true},
+                       Case{611, 9, 513, 3, false}, Case{853, 7, 800, 3, true}, Case{1031, 5, 1024, 2, false}}) {
+    const StereoPair pair = c.random ? random_pair(c.w, c.h, 3, static_cast<std::uint64_t>(c.w * 13 + c.L))
+                                     : synthetic_two_plane_pair(c.w, c.h, c.L / 5, c.L - 1, 7u, nullptr, 1);
+    BpParams p;
+    p.ndisp = c.L;
+    p.levels = c.levels;
+    p.iterations = 4;
+    p.tau_disc = static_cast<float>(c.L) / 7.5f;  // the reference's own setting
+    const ImageF ref = bp_stereo_cpu(pair, p);
+    gpu->set_pair(pair);
+    std::vector<std::string> exact{"local", "shared", "hybrid:12,4", "auto:float"};
+    for (int g : cuda::bp_warp_lane_counts(c.L)) exact.push_back("warp:" + std::to_string(g));
+    CHECK(cuda::bp_warp_lane_counts(c.L) == std::vector<int>{32});
+    for (const std::string& v : exact) {
+      const StereoResult r = gpu->run(p, v);
+      const std::size_t diff = differing(r.disparity, ref);
+      INFO(c.w << "x" << c.h << " L=" << c.L << " variant " << v << " (" << r.variant << "): " << diff
+               << " differing pixels");
+      CHECK(diff == 0);
+    }
+    for (const char* t : {"warp-fp16", "warp-bf16", "auto"}) {
+      const StereoResult r = gpu->run(p, t);
+      const std::size_t diff = differing(r.disparity, ref);
+      std::printf("stereo bp gpu: %dx%d L=%d %s (%s): %zu of %zu pixels differ from the float reference (%s)\n",
+                  c.w, c.h, c.L, t, r.variant.c_str(), diff, ref.pixels(), c.random ? "random" : "synthetic");
+      INFO(c.w << "x" << c.h << " L=" << c.L << " variant " << t << " (" << r.variant << ")");
+      CHECK(diff * (c.random ? 10 : 50) <= ref.pixels());
+    }
+  }
+  std::filesystem::remove(cache);
+  cuda::set_bp_tune_cache_path("");
+}
+
+// Past the device's memory: auto stores 16-bit messages, a float variant is refused in one line
+// naming the sizes, and a run that fits in no form is refused before anything is allocated.
+TEST_CASE("stereo bp gpu: a device limit makes auto take 16-bit messages and refuses what cannot fit") {
+  LB_GPU_TEST_GUARD();
+  const std::string cache = lb::test::process_temp_path("lb_bp_tune_test_mem", ".json");
+  std::filesystem::remove(cache);
+  cuda::set_bp_tune_cache_path(cache);
+  const StereoPair pair = random_pair(400, 64, 3, 4242);
+  BpParams p;
+  p.ndisp = 300;
+  p.levels = 3;
+  p.iterations = 3;
+  const std::uint64_t f32 = bp_device_bytes(p, 400, 64, 4), f16 = bp_device_bytes(p, 400, 64, 2);
+  REQUIRE(f16 < f32);
+  const ImageF ref = bp_stereo_cpu(pair, p);
+  {
+    auto gpu = cuda::make_stereo_bp_engine_cuda();
+    gpu->set_pair(pair);
+    lb::set_max_device_memory((f16 + f32) / 2 + cuda::device_bytes_counted());
+    const StereoResult r = gpu->run(p, "auto");
+    INFO(r.variant << " / " << r.tuning);
+    CHECK(r.variant.find("16") != std::string::npos);
+    CHECK(r.tuning.find("16-bit messages") != std::string::npos);
+    CHECK(differing(r.disparity, ref) * 10 <= ref.pixels());
+    CHECK_THROWS_WITH_AS(gpu->run(p, "warp"), doctest::Contains("16-bit messages fit"), Error);
+    CHECK_THROWS_WITH_AS(gpu->run(p, "local"), doctest::Contains("of device memory"), Error);
+    lb::set_max_device_memory(f16 / 2 + cuda::device_bytes_counted());
+    CHECK_THROWS_WITH_AS(gpu->run(p, "auto"), doctest::Contains("even with 16-bit messages"), Error);
+    lb::set_max_device_memory(0);
+  }
   std::filesystem::remove(cache);
   cuda::set_bp_tune_cache_path("");
 }

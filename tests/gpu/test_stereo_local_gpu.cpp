@@ -123,6 +123,36 @@ TEST_CASE("stereo local gpu: every variant equals the CPU reference exactly") {
   CHECK(n_fallback >= 5);
 }
 
+// Middlebury 2014 / MiddEval3 disparity counts (290 .. 1024): every variant still equals the
+// CPU reference exactly (the packed WTA keeps 10 bits of disparity).
+TEST_CASE("stereo local gpu: ndisp 290 .. 1024, every variant equals the CPU reference exactly") {
+  LB_GPU_TEST_GUARD();
+  auto gpu = cuda::make_stereo_local_engine_cuda();
+  struct Case {
+    int w, h, ndisp, radius, vw, lr;
+  };
+  for (const Case c : {Case{331, 23, 290, 8, 0, 0}, Case{411, 17, 401, 16, 0, 1}, Case{533, 13, 512, 12, 1, 0},
+                       Case{817, 11, 800, 16, 0, 0}, Case{1037, 9, 1024, 8, 1, 1}, Case{301, 19, 1024, 4, 0, 0}}) {
+    const StereoPair pair = random_pair(c.w, c.h, 3, 2, 256, static_cast<std::uint64_t>(c.w * 5 + c.ndisp));
+    LocalParams p;
+    p.ndisp = c.ndisp;
+    p.radius = c.radius;
+    p.variable_windows = c.vw;
+    p.lr_check = c.lr;
+    const std::vector<int> cpu = local_disparity_cpu(pair, p);
+    gpu->set_pair(pair);
+    for (const std::string& v : local_variants()) {
+      const StereoResult r = gpu->run(p, v);
+      INFO(c.w << "x" << c.h << " ndisp " << c.ndisp << " r " << c.radius << " vw " << c.vw << " lr " << c.lr
+               << " variant " << v);
+      std::string first;
+      const std::size_t bad = mismatches(r.disparity, cpu, &first);
+      INFO("first mismatch " << first);
+      CHECK(bad == 0);
+    }
+  }
+}
+
 TEST_CASE("stereo local gpu: interface, timings, errors") {
   LB_GPU_TEST_GUARD();
   auto gpu = cuda::make_stereo_local_engine_cuda();

@@ -60,6 +60,13 @@ std::uint64_t cae_host_bytes(const CaeParams& p, int views, int w, int h);
 std::uint64_t cae_device_bytes(const CaeParams& p, int w, int h);
 // Live parameters bound to p (views, labels, dmin, dmax, sigma), ranges from lf when given.
 std::vector<ParamInfo> describe(CaeParams& p, const LightField4D* lf = nullptr);
+// The largest |disparity| (px per view step) the ranges of dmin, dmax (and the refocus plane)
+// allow: for a light field, its width over the angular radius of its largest window (a shift
+// past that takes even the nearest views wholly outside the image), at least 16 px, at most
+// kMaxAbsDisparity; without one, kMaxAbsDisparity. Wide-baseline light fields need more than
+// the HCI benchmark's few pixels.
+constexpr double kMaxAbsDisparity = 1024.0;
+double cae_max_abs_disparity(const LightField4D* lf);
 // d(alpha) for these parameters.
 float cae_label_disparity(const CaeParams& p, int alpha);
 

@@ -45,5 +45,10 @@ ParamValues read_values(const std::vector<ParamInfo>& params);
 // parameter's range (or NaN) throws lb::Error naming the parameter and the range: runners
 // never clamp a request silently.
 void apply_values(const std::vector<ParamInfo>& params, const ParamValues& values);
+// The range check of a bound table's current values: the ONE place a parameter's range is
+// enforced (validate() of every parameter struct calls it with its describe() table, so the
+// table's range is the only declaration). Throws lb::Error naming the first value outside its
+// parameter's range (or NaN), in apply_values' words.
+void check_ranges(const std::vector<ParamInfo>& params);
 
 }  // namespace lb

@@ -40,22 +40,32 @@ struct BpParams {
   int ndisp = 16;          // L: disparities 0 .. L-1
 };
 
-constexpr int kBpMaxDisp = 256;
+// Up to 1024 disparities (Middlebury 2014 / MiddEval3 at full size: ndisp up to ~800). Past
+// what float messages fit in device memory, the CUDA backend's auto variant stores messages
+// in 16 bits; a run that fits in no form is refused in one line before allocating.
+constexpr int kBpMaxDisp = 1024;
 constexpr int kBpMaxLevels = 10;
 constexpr float kBpMaxSigma = 8.0f;
 
-// Throws lb::Error with a one-line message naming the parameter.
+// Throws lb::Error with a one-line message naming the parameter: every range is describe()'s
+// (check_ranges), the one declaration.
 void validate(const BpParams& p);
-// Also: the pair is usable and the coarsest level keeps at least 1x1 pixels.
+// Also: the pair is usable, ndisp fits its width (describe(p, width)'s range).
 void validate(const BpParams& p, const StereoPair& pair);
 // Upper bound of the host memory a BP run takes on a w x h pair of `channels` channels: the
 // pair, the smoothed inputs, data cost + 4 message arrays (L floats) on every pyramid level,
 // the output. The CUDA backend's host mirrors are no larger. (memory_budget.hpp)
 std::uint64_t bp_host_bytes(const BpParams& p, int w, int h, int channels);
 // Device: the same pyramid (data + 4 messages per level, L floats) + inputs and output.
-std::uint64_t bp_device_bytes(const BpParams& p, int w, int h);
-// Live parameters bound to p for the viewer's side panel.
-std::vector<ParamInfo> describe(BpParams& p);
+// msg_bytes: the size of one stored message value (4 float, 2 fp16 / bf16).
+std::uint64_t bp_device_bytes(const BpParams& p, int w, int h, int msg_bytes = 4);
+// Live parameters bound to p for the viewer's side panel, the CLI and validate(): THE ranges.
+// width > 0 (the pair's): ndisp up to min(kBpMaxDisp, width) (a disparity past the width
+// matches nothing) and tau_disc up to that largest disparity count (truncating past the
+// largest disparity step changes nothing; the reference's own ndisp / 7.5 always fits).
+std::vector<ParamInfo> describe(BpParams& p, int width = 0);
+// The largest ndisp for a pair of this width (0: no pair, kBpMaxDisp).
+int bp_max_ndisp(int width);
 
 // The float gray image after conversion and smoothing (what the data cost reads).
 ImageF bp_preprocess(const ImageU8& img, float sigma);

@@ -55,8 +55,11 @@ LB_HD float fwd_key(float h, int d) { return sub(h, static_cast<float>(d)); }
 LB_HD float bwd_key(float F, int d) { return add(add(F, static_cast<float>(d)), static_cast<float>(d)); }
 LB_HD float from_bwd(float G, int d) { return sub(G, static_cast<float>(d)); }
 
-// Largest disparity count (= lb::stereo::kBpMaxDisp).
-constexpr int kMaxDisp = 256;
+// Largest disparity count (= lb::stereo::kBpMaxDisp): Middlebury 2014 full size reaches ~800.
+constexpr int kMaxDisp = 1024;
+// Levels of the pairwise tree: 2^(kTreeLevels - 1) >= kMaxDisp leaves.
+constexpr int kTreeLevels = 11;
+static_assert((1 << (kTreeLevels - 1)) >= kMaxDisp, "the tree sum must hold kMaxDisp leaves");
 
 #if defined(__CUDA_ARCH__)
 #define LB_BP_UNROLL _Pragma("unroll")
@@ -71,15 +74,15 @@ constexpr int kMaxDisp = 256;
 // is set; the levels are unrolled so that nothing is indexed at run time (a thread's stack
 // would go to local memory on the GPU).
 struct TreeSum {
-  float lvl[9];
+  float lvl[kTreeLevels];
   unsigned n;
   LB_HD explicit TreeSum(unsigned pad) : n(pad) {
     LB_BP_UNROLL
-    for (int i = 0; i < 9; ++i) lvl[i] = 0.0f;
+    for (int i = 0; i < kTreeLevels; ++i) lvl[i] = 0.0f;
   }
   LB_HD void push(float v) {
     LB_BP_UNROLL
-    for (int i = 0; i < 9; ++i) {
+    for (int i = 0; i < kTreeLevels; ++i) {
       if (n & (1u << i)) {
         v = add(lvl[i], v);
       } else {
@@ -93,7 +96,7 @@ struct TreeSum {
   LB_HD float total() const {
     float r = lvl[0];
     LB_BP_UNROLL
-    for (int i = 1; i < 9; ++i)
+    for (int i = 1; i < kTreeLevels; ++i)
       if (n == (1u << i)) r = lvl[i];
     return r;
   }

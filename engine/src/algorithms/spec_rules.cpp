@@ -7,7 +7,7 @@
 
 namespace lb {
 
-std::string AlgorithmSpec::variant_for(BackendKind kind, const std::string& requested) const {
+std::string AlgorithmSpec::variant_for(BackendKind kind, const std::string& requested, bool user_named) const {
   // "name:options" (stereo BP's warp:G, hybrid:R,S): the name is the table's, the options the
   // kernel's own to parse.
   const auto colon = requested.find(':');
@@ -20,8 +20,10 @@ std::string AlgorithmSpec::variant_for(BackendKind kind, const std::string& requ
   // the user should hear about, not a silent substitution.
   // The default variant is accepted too: naming it asks for nothing beyond no variant (a
   // viewer's sidecar records it on the CPU, and a script can pass it on any machine).
+  // A user who names a kernel (the CLI's --variant) hears that it does not run here, the
+  // default's name included: `mad --variant fused --backend cpu` is not a run of fused.
   if (requested.empty() || requested == "reference" || requested == "auto") return "";
-  if (resolve_variant(requested) == default_variant) return "";
+  if (!user_named && resolve_variant(requested) == default_variant) return "";
   const std::string known = resolve_variant(requested);
   throw Error("variant '" + known + "' is a CUDA kernel of " + id +
               "; the CPU backend runs the reference (use the CUDA backend, or no variant)");

@@ -4,6 +4,7 @@
 //   left, right, truth   the data
 // One runner shape for both methods, over the method's StereoEngine (CPU reference, or the
 // CUDA matcher from kernels/, which keeps the map on the device for the error map and score).
+#include <algorithm>
 #include <sstream>
 
 #include "lightbench/algorithms.hpp"
@@ -26,8 +27,10 @@ struct MethodTraits<stereo::BpParams> {
   static std::uint64_t host_bytes(const stereo::BpParams& p, const ImageU8& l) {
     return stereo::bp_host_bytes(p, l.width, l.height, l.channels);
   }
+  // The least a run takes (16-bit messages, which auto falls back to): the CUDA engine checks
+  // the variant's own need against the device's free memory before allocating.
   static std::uint64_t device_bytes(const stereo::BpParams& p, const ImageU8& l) {
-    return stereo::bp_device_bytes(p, l.width, l.height);
+    return stereo::bp_device_bytes(p, l.width, l.height, 2);
   }
 };
 template <>
@@ -144,11 +147,22 @@ StereoData const* stereo_data(const AlgorithmData* d) {
   return d ? &data_as<StereoData>(*d, DataKind::StereoPair) : nullptr;
 }
 
+// The method's table for the pair (ranges that follow the data: BP's ndisp and tau_disc up to
+// the width), its ndisp defaulting to the data set's (calib.txt's ndisp, the published table's).
+std::vector<ParamInfo> describe_for(stereo::BpParams& p, const StereoData* s) {
+  return stereo::describe(p, s ? s->pair.left.width : 0);
+}
+std::vector<ParamInfo> describe_for(stereo::LocalParams& p, const StereoData*) { return stereo::describe(p); }
+
 template <class P>
 ParamTable stereo_table(const AlgorithmData* d) {
   P p;
-  if (const auto* s = stereo_data(d); s && s->ndisp_hint > 0) p.ndisp = s->ndisp_hint;
-  return param_table(describe(p));
+  const StereoData* s = stereo_data(d);
+  if (s && s->ndisp_hint > 0) {
+    const ParamInfo* nd = find_param(describe_for(p, s), "ndisp");
+    p.ndisp = std::min(s->ndisp_hint, static_cast<int>(nd->max));
+  }
+  return param_table(describe_for(p, s));
 }
 
 }  // namespace

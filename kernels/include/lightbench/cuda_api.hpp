@@ -50,6 +50,8 @@ int device_count();
 // Memory of the current CUDA device (cudaMemGetInfo): bytes free and in total. False (and
 // *why) when it cannot be read. The viewer's soak checks that device memory stays flat.
 bool device_memory(std::uint64_t* free_bytes, std::uint64_t* total_bytes, std::string* why = nullptr);
+// Device bytes this process's lb_kernels allocations hold now (what --max-device-memory counts).
+std::uint64_t device_bytes_counted();
 
 // ---------------------------------------------------------------------------------------
 // Launch shapes of the render kernels. 0 fields mean "the tuned default" of the variant.
