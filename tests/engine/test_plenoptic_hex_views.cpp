@@ -15,7 +15,7 @@ using namespace lb;
 
 namespace {
 
-const PlenopticScene& hex_small() {
+const PlenopticScene& hex_views_small() {
   static const PlenopticScene s = to_scene(generate_hex_scene(hex_generator_preset("hex-small")), "hex-small");
   return s;
 }
@@ -59,7 +59,7 @@ double best_shift(const ImageU8& a, const ImageU8& b, const ImageF& truth, float
 }  // namespace
 
 TEST_CASE("hex views: frame-sized light field; every view is render_hex at its shift") {
-  const PlenopticScene& s = hex_small();
+  const PlenopticScene& s = hex_views_small();
   ViewGridOptions o;  // M: the truth's (8); step: min((24 - 8) / 2, 8 / 4) = 2
   const LightField4D lf = plenoptic_view_grid(s, 3, 2, o);
   const MlaLayout mla(*s.mla);
@@ -110,7 +110,7 @@ TEST_CASE("hex views: frame-sized light field; every view is render_hex at its s
 }
 
 TEST_CASE("hex views: the in-focus plane stays, nearer and farther planes move apart") {
-  const PlenopticScene& s = hex_small();
+  const PlenopticScene& s = hex_views_small();
   ViewGridOptions o;
   o.step = 4.0;  // views at +4, 0, -4 raw pixels at M = 8
   const LightField4D lf = plenoptic_view_grid(s, 3, 1, o);
