@@ -45,7 +45,7 @@ TEST_CASE("generate-stereo: scenes in the Middlebury 2014 layout, with truth and
 // its ndisp from calib.txt; the reference's own tau_disc (ndisp / 7.5) is accepted.
 TEST_CASE("generate-stereo --ndisp 290: both stereo methods run the folder at its own ndisp") {
   lbt::TempDir dir("gen290");
-  const auto g = lbt::run_cli("generate-stereo --out " + dir.file("set") + " --count 1 --size 301x9 --ndisp 290 --seed 2");
+  const auto g = lbt::run_cli("generate-stereo --out " + dir.file("set") + " --count 1 --size 301x16 --ndisp 290 --seed 2");
   REQUIRE_MESSAGE(g.status == 0, g.output);
   const std::string scene = dir.file("set/scene_000");
   for (const char* m : {"bp", "local"}) {
