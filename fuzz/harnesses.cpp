@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <stdexcept>
 #include <unistd.h>
 
 #include "lightbench/assets.hpp"
+#include "lightbench/csv.hpp"
 #include "lightbench/dataset.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/generator.hpp"
@@ -181,12 +183,70 @@ void raytrix_calib(const std::uint8_t* data, std::size_t size) {
   }
 }
 
+// The one CSV reader (lightbench/csv.hpp) as `batch` resume (a torn last row dropped) and
+// `batch --merge` read it. Option byte: bit 0 the resume tail (Tail::DropTorn), else
+// Tail::Complete; the rest is the file. Besides not crashing, what it accepts must hold:
+// every row has the header's field count, the table written back reads back the same, and
+// the resume reading differs from the merge reading by at most the one torn last row (no
+// row is ever lost elsewhere).
+void csv(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return;
+  const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
+  const bool resume = data[0] & 1;
+  const csv::Table t = csv::parse(text, "fuzz/b.csv", resume ? csv::Tail::DropTorn : csv::Tail::Complete);
+  for (const auto& r : t.rows)
+    if (r.size() != t.header.size()) throw std::logic_error("csv: a row of another field count was accepted");
+  const csv::Table back = csv::parse(csv::text(t), "fuzz/back.csv", csv::Tail::Complete);
+  if (back.header != t.header || back.rows != t.rows) throw std::logic_error("csv: the table does not read back");
+  csv::Table other;
+  try {
+    other = csv::parse(text, "fuzz/b.csv", resume ? csv::Tail::Complete : csv::Tail::DropTorn);
+  } catch (const Error&) {
+    if (!resume) throw std::logic_error("csv: a file read whole is refused as a resume file");
+    return;  // the resume reading dropped a torn last row that the whole reading refuses
+  }
+  const csv::Table& whole = resume ? other : t;
+  const csv::Table& torn = resume ? t : other;
+  if (whole.header != torn.header || whole.rows.size() < torn.rows.size() ||
+      whole.rows.size() > torn.rows.size() + 1 ||
+      !std::equal(torn.rows.begin(), torn.rows.end(), whole.rows.begin()))
+    throw std::logic_error("csv: the resume reading lost a row other than the torn last one");
+}
+
+// An IQA method's score list (`eval --scores`: lb::csv::parse_scores); an accepted list is
+// written back as CSV and must read back the same.
+void scores(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const std::map<std::string, double> s = csv::parse_scores(text, "fuzz/scores.csv");
+  csv::Table t;
+  t.header = {"name", "score"};
+  for (const auto& [name, v] : s) t.rows.push_back({name, csv::number_text(v)});
+  if (csv::parse_scores(csv::text(t), "fuzz/back.csv") != s) throw std::logic_error("scores: do not read back");
+}
+
+// An HCI folder's parameters.cfg (its reader in lightfield.cpp, reached through
+// load_lightfield): the file next to nine 4x3 views input_Cam000..008.png, written once.
+void hci_cfg(const std::uint8_t* data, std::size_t size) {
+  static const fs::path dir = [] {
+    const fs::path d = temp_root() / "hci";
+    fs::create_directories(d);
+    for (int i = 0; i < 9; ++i) {
+      ImageU8 v(4, 3, 3);
+      for (std::size_t k = 0; k < v.data.size(); ++k) v.data[k] = static_cast<std::uint8_t>(k * 29 + i * 7);
+      save_image((d / ("input_Cam00" + std::to_string(i) + ".png")).string(), v);
+    }
+    return d;
+  }();
+  write_bytes(dir / "parameters.cfg", data, size);
+  load_lightfield(dir.string(), LightFieldLoadOptions{});
+}
+
 }  // namespace
 
 const std::vector<std::string>& harness_names() {
   static const std::vector<std::string> names{"image", "pfm", "pnm", "scene", "assets",
                                               "lightfield", "stereo", "image16", "dataset_text",
-                                              "raytrix_calib"};
+                                              "raytrix_calib", "csv", "scores", "hci_cfg"};
   return names;
 }
 
@@ -202,6 +262,9 @@ bool run_harness(const std::string& name, const std::uint8_t* data, std::size_t 
     else if (name == "image16") image16(data, size);
     else if (name == "dataset_text") dataset_text(data, size);
     else if (name == "raytrix_calib") raytrix_calib(data, size);
+    else if (name == "csv") csv(data, size);
+    else if (name == "scores") scores(data, size);
+    else if (name == "hci_cfg") hci_cfg(data, size);
     else throw std::invalid_argument("no fuzz harness named '" + name + "'");
   } catch (const Error&) {
     return false;

@@ -12,7 +12,7 @@
 namespace lb::fuzz {
 
 // The harness names: image, pfm, pnm, scene, assets, lightfield, stereo, image16, dataset_text,
-// raytrix_calib.
+// raytrix_calib, csv, scores, hci_cfg.
 const std::vector<std::string>& harness_names();
 
 // Runs one input through the named harness. Returns true when the input was accepted, false

@@ -203,6 +203,36 @@ int main(int argc, char** argv) {
       const std::string one = head + "</RayCalibData>\n";
       put(out / "raytrix_calib", "one_type.xml", Bytes(one.begin(), one.end()));
     }
+    // csv: the option byte (bit 0: read as a resume file), then a batch CSV: quoted fields
+    // with commas, quotes and line breaks, CRLF, a torn last row.
+    {
+      const std::string head =
+          "scene,algorithm,variant,params,mask,bad100,rms,map,error,open_ms,compute_ms,score_ms,write_ms\n";
+      const std::string rows =
+          "s0,stereo-bp,,ndisp=8,all,12.5,1.25,s0.pfm,,1,2,3,4\n"
+          "s0,stereo-bp,,ndisp=8,nonocc,10,1,s0.pfm,,1,2,3,4\n"
+          "\"s,1\",stereo-local,fused2,ndisp=8;radius=3,,,,,\"'im0.png': bad \"\"magic\"\"\nline 2\",0.5,,,\n";
+      const auto with = [](std::uint8_t k, const std::string& t) {
+        Bytes b{k};
+        b.insert(b.end(), t.begin(), t.end());
+        return b;
+      };
+      put(out / "csv", "merge", with(0, head + rows));
+      put(out / "csv", "resume", with(1, head + rows));
+      put(out / "csv", "resume_torn", with(1, head + rows + "s2,stereo-bp,,nd"));
+      put(out / "csv", "torn_quote", with(1, head + rows + "s2,stereo-bp,,\"ndisp"));
+      put(out / "csv", "crlf", with(0, "a,b\r\n1,\"x\r\ny\"\r\n\r\n"));
+      put(out / "csv", "bom", with(0, "\xEF\xBB\xBFname,score\n\"\",1\n"));
+    }
+    // scores: `eval --scores` lists, with and without a header.
+    put(out / "scores", "header", text("name,score\nI01_01_1.bmp,3.25\ni01_02_1,-1e-3\n\"a,b.bmp\",7\n"));
+    put(out / "scores", "bare", text("i01_01_1.bmp,1\r\ni01_01_2.bmp,2.5,extra\r\n"));
+    // hci_cfg: parameters.cfg as the HCI benchmark writes it (the harness's folder holds 3x3 views).
+    put(out / "hci_cfg", "benchmark",
+        text("[intrinsics]\nfocal_length_mm = 100\n\n[extrinsics]\nnum_cams_x = 3\nnum_cams_y = 3\n"
+             "baseline_mm = 90\n\n[meta]\ndisp_min = -1.5\ndisp_max = 1.5\nframes = 1\n"));
+    put(out / "hci_cfg", "crlf", text("num_cams_x = 3\r\nnum_cams_y = 3\r\n"));
+    put(out / "hci_cfg", "nine", text("num_cams_x = 9\nnum_cams_y = 9\n"));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "fuzz_make_seeds: %s\n", e.what());
     return 1;

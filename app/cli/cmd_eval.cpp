@@ -11,6 +11,7 @@
 #include "csv_table.hpp"
 #include "lightbench/atomic_file.hpp"
 #include "lightbench/error.hpp"
+#include "lightbench/input_file.hpp"
 #include "map_match.hpp"
 #include "option_checks.hpp"
 #include "score_rows.hpp"
@@ -142,21 +143,11 @@ void eval_maps(const EvalOptions& o, const dataset::Dataset& ds) {
   if (failed) set_exit_status(1);
 }
 
-// "name,score" rows (a header line is skipped when its score is not a number).
+// "name,score" rows (a header line is skipped when its score is not a number): a regular file
+// of at most 64 MiB, read by the one CSV reader (lb::csv::parse_scores).
 std::map<std::string, double> read_scores(const std::string& path) {
-  const CsvTable t = read_csv(path, "--scores", false);
-  std::map<std::string, double> out;
-  std::vector<std::vector<std::string>> rows = t.rows;
-  double v = 0;
-  if (t.header.size() >= 2 && parse_number(t.header[1], &v)) rows.insert(rows.begin(), t.header);
-  if (t.header.size() < 2) throw Error("--scores '" + path + "': expected 'name,score' rows");
-  for (const auto& r : rows) {
-    if (!parse_number(r[1], &v) || !std::isfinite(v))
-      throw Error("--scores '" + path + "': '" + r[1] + "' (for '" + r[0] + "') is not a finite number");
-    if (!out.emplace(lower(r[0]), v).second) throw Error("--scores '" + path + "': '" + r[0] + "' listed twice");
-  }
-  if (out.empty()) throw Error("--scores '" + path + "': no rows");
-  return out;
+  return lb::csv::parse_scores(read_text_file(path, "--scores", kCsvFileLimit),
+                               "--scores " + quote_untrusted(path, 4096));
 }
 
 // An IQA method's scores against the database's MOS / DMOS.

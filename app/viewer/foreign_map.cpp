@@ -9,6 +9,7 @@
 #include "lightbench/dataset.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/input_file.hpp"
 
 namespace lb::viewer {
 namespace {
@@ -54,7 +55,7 @@ bool parse_file_spec(const std::string& spec, std::string* path) {
 }
 
 ForeignFile load_foreign_file(const std::string& path) {
-  LB_REQUIRE(std::filesystem::is_regular_file(path), "pane file '" + path + "': file not found");
+  lb::require_regular_file(path, "pane file");  // a named pipe is refused before opening
   ForeignFile f;
   f.path = path;
   const std::string ext = file_extension(path);

@@ -8,6 +8,7 @@
 #include "lightbench/calibrated_raw.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/input_file.hpp"
 #include "viewer_app.hpp"
 
 namespace lb::viewer {
@@ -28,7 +29,7 @@ bool ViewerApp::open_calibrated(const std::string& raw, const std::string& calib
         if (!cur && a->data_kind() == DataKind::PlenopticScene) cur = a->data();
       LB_REQUIRE(cur != nullptr, "calibration '" + calib + "': no plenoptic raw is open to apply it to");
       const PlenopticScene& open = static_cast<const PlenopticData&>(*cur).scene;
-      LB_REQUIRE(std::filesystem::is_regular_file(calib), "calibration '" + calib + "': file not found");
+      lb::require_regular_file(calib, "calibration");  // a named pipe is refused before opening
       // The raw's own name (a calibrated scene's source is "raw + xml (...)").
       const std::string name = open.source.substr(0, open.source.find(" + "));
       s = calibrated_scene(open.raw, load_raytrix_calibration(calib), CalibFit::Auto, name, calib, &info);

@@ -13,6 +13,7 @@
 
 #include "lightbench/assets.hpp"
 #include "lightbench/error.hpp"
+#include "lightbench/input_file.hpp"
 
 namespace lb {
 namespace detail {
@@ -125,12 +126,9 @@ AssetText read_asset(const std::string& kind, const std::string& name) {
   if (!dir.empty()) {
     const fs::path path = fs::path(dir) / rel;
     std::error_code ec;
-    if (fs::is_regular_file(path, ec)) {
-      std::ifstream f(path, std::ios::binary);
-      std::ostringstream text;
-      text << f.rdbuf();
-      if (!f) throw Error("'" + path.string() + "': cannot read");
-      return {path.string(), text.str()};
+    if (fs::exists(path, ec)) {
+      // An override: a regular file of at most 16 MiB (a named pipe is refused before opening).
+      return {path.string(), read_text_file(path.string(), kind + " asset", kJsonFileLimit)};
     }
   }
   const auto& table = detail::embedded_assets();

@@ -9,6 +9,7 @@
 
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/input_file.hpp"
 
 namespace lb {
 
@@ -82,6 +83,9 @@ PlenopticScene calibrated_scene(ImageU8 raw, const MlaGeometry& g, CalibFit fit,
 
 PlenopticScene load_calibrated_raw(const std::string& raw_path, const std::string& calib_path, CalibFit fit,
                                    CalibInfo* info) {
+  // Regular files, checked before opening (a named pipe would block): one line naming each.
+  require_regular_file(raw_path, "raw");
+  require_regular_file(calib_path, "calibration");
   std::error_code ec;
   LB_REQUIRE(std::filesystem::is_regular_file(raw_path, ec), "raw '" + raw_path + "': file not found");
   LB_REQUIRE(std::filesystem::is_regular_file(calib_path, ec), "calibration '" + calib_path + "': file not found");

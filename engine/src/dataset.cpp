@@ -15,6 +15,7 @@
 #include "lightbench/error.hpp"
 #include "lightbench/hci_metrics.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/input_file.hpp"
 #include "lightbench/lightfield.hpp"
 
 namespace lb::dataset {
@@ -75,15 +76,7 @@ std::map<std::string, std::string> detail::list_lower(const fs::path& dir, bool 
 }
 
 std::string detail::read_text_file(const fs::path& p, const std::string& what, std::uintmax_t max_bytes) {
-  std::error_code ec;
-  const auto size = fs::file_size(p, ec);
-  LB_REQUIRE(!ec && size <= max_bytes, what + " '" + p.string() + "' is not a text file of at most " +
-                                           std::to_string(max_bytes) + " bytes");
-  std::ifstream in(p, std::ios::binary);
-  LB_REQUIRE(in.good(), what + " '" + p.string() + "': cannot read it");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return lb::read_text_file(p.string(), what, TextLimit{max_bytes, kScoreListLimit.applies_to});
 }
 
 const char* to_string(Layout l) {

@@ -7,6 +7,7 @@
 #include "lightbench/dataset.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/input_file.hpp"
 
 namespace lb::dataset {
 
@@ -15,8 +16,7 @@ constexpr double kKittiScale = 256.0;
 }
 
 ImageF load_disparity_map(const std::string& path, double png8_scale) {
-  std::error_code ec;
-  LB_REQUIRE(std::filesystem::is_regular_file(path, ec), "disparity map '" + path + "': file not found");
+  require_regular_file(path, "disparity map");  // a named pipe, a folder, a missing file: one line
   const std::string ext = file_extension(path);
   if (ext == ".pfm") {
     ImageF d = load_pfm(path);

@@ -1,6 +1,7 @@
 #include "lightbench/image_io.hpp"
 
 #include "lightbench/atomic_file.hpp"
+#include "lightbench/input_file.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -30,9 +31,11 @@ bool known_magic(const std::vector<unsigned char>& b);
 // Reads the whole file. A regular file larger than any image of `max_pixels` pixels can be
 // (16 bytes a pixel plus 64 MiB of metadata) is refused before it is read.
 std::vector<unsigned char> read_file(const std::string& path, std::uint64_t max_pixels) {
+  // A regular file only, checked before opening (a named pipe would block the open, a device
+  // never ends): lb::input_file_problem, the one rule for every input file.
+  if (const std::string why = input_file_problem(path); !why.empty())
+    io_fail(path, why == "is a directory, not a file" ? "is a directory, not an image" : why);
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) io_fail(path, "no such file");
-  if (std::filesystem::is_directory(path, ec)) io_fail(path, "is a directory, not an image");
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
   const std::uint64_t cap = max_pixels > (std::uint64_t{1} << 58) ? UINT64_MAX
                                                                  : max_pixels * 16 + (64u << 20);

@@ -14,6 +14,7 @@
 
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/input_file.hpp"
 #include "image_io_internal.hpp"
 #include "stb_image_impl.hpp"
 
@@ -144,6 +145,8 @@ bool image_ext(const std::filesystem::path& p) {
 
 ImageHeader probe_image_header(const std::string& path) {
   ImageHeader h;
+  // Not a regular file (a named pipe would block the open): unknown, the loader refuses it.
+  if (!input_file_problem(path).empty()) return h;
   std::ifstream f(path, std::ios::binary);
   if (!f) return h;
   // The header: JPEG's frame header can follow large metadata segments, so read generously.

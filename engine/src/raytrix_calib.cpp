@@ -13,6 +13,7 @@
 #include <pugixml.hpp>
 
 #include "lightbench/error.hpp"
+#include "lightbench/input_file.hpp"
 #include "lightbench/mla_geometry.hpp"
 
 namespace lb {
@@ -191,18 +192,9 @@ MlaGeometry parse_raytrix_calibration(const std::string& xml_text, const std::st
 }
 
 MlaGeometry load_raytrix_calibration(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path + ": cannot open the calibration file");
-  std::string text;
-  char buf[65536];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxCalibBytes)
-      throw Error(path + ": calibration file is too large (over " +
-                  std::to_string(kMaxCalibBytes) + " bytes)");
-  }
-  if (in.bad()) throw Error(path + ": cannot read the calibration file");
-  return parse_raytrix_calibration(text, path);
+  static_assert(kCalibXmlLimit.bytes == kMaxCalibBytes, "the file's limit is the parser's");
+  // A regular file (a named pipe is refused before opening), at most 4 MiB however it is read.
+  return parse_raytrix_calibration(read_text_file(path, "calibration file", kCalibXmlLimit), path);
 }
 
 MlaGeometry raytrix_r42_calibration() {

@@ -10,6 +10,7 @@
 #include "lightbench/assets.hpp"
 #include "lightbench/atomic_file.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/input_file.hpp"
 #include "lightbench/plenoptic_hex.hpp"
 
 namespace lb {
@@ -103,11 +104,11 @@ void check_general_scene(const PlenopticScene& s, const std::string& json_path) 
 
 PlenopticScene load_scene(const std::string& json_path) {
   namespace fs = std::filesystem;
-  std::ifstream f(json_path);
-  if (!f) throw Error("'" + json_path + "': cannot open scene file");
+  // A regular file (a named pipe is refused before opening) of at most 16 MiB.
+  const std::string text = read_text_file(json_path, "scene file", kJsonFileLimit);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(f);
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw Error("'" + json_path + "': not valid JSON (" + std::string(e.what()) + ")");
   }

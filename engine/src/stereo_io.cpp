@@ -7,6 +7,7 @@
 #include <random>
 
 #include "lightbench/image_io.hpp"
+#include "lightbench/input_file.hpp"
 #include "lightbench/stereo_io.hpp"
 
 namespace lb::stereo {
@@ -58,6 +59,7 @@ StereoPair load_stereo_pair(const std::string& left, const std::string& right, c
 namespace {
 // The file starts with the PNG signature (the format is decided by the bytes, as load_image does).
 bool is_png_file(const std::string& path) {
+  if (!input_file_problem(path).empty()) return false;  // load_image refuses it, before opening
   std::ifstream in(path, std::ios::binary);
   unsigned char sig[8] = {0};
   in.read(reinterpret_cast<char*>(sig), 8);

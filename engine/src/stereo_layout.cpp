@@ -11,6 +11,7 @@
 
 #include "dataset_internal.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/input_file.hpp"
 #include "lightbench/stereo_io.hpp"
 
 namespace lb::stereo {
@@ -44,14 +45,7 @@ struct PairNames {
 const PairNames kPairs2001[] = {{"imL", "imR", "groundtruth"}, {"view1", "view5", "disp1"}, {"im2", "im6", "disp2"}};
 
 std::string read_small_text(const fs::path& p, const std::string& what) {
-  std::error_code ec;
-  const auto size = fs::file_size(p, ec);
-  LB_REQUIRE(!ec && size < (1u << 16), what + " '" + p.string() + "' is not a small text file");
-  std::ifstream in(p, std::ios::binary);
-  LB_REQUIRE(in.good(), what + " '" + p.string() + "': cannot read it");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return lb::read_text_file(p.string(), what, kConfigFileLimit);
 }
 
 double parse_number(const std::string& v, const std::string& where, const std::string& key) {
@@ -228,7 +222,9 @@ StereoScene load_stereo_scene(const std::string& dir_s, double gt_scale, StereoL
   if (layout == StereoLayout::Middlebury2014) {
     require_pair(l14, r14, "im0.png", "im1.png");
     const fs::path cp = dir / "calib.txt";
-    LB_REQUIRE(fs::is_regular_file(cp), "stereo folder '" + dir_s + "': calib.txt is missing (Middlebury 2014 layout)");
+    // Present but not a regular file (a named pipe, a folder): read_small_text refuses it.
+    std::error_code ec;
+    LB_REQUIRE(fs::exists(cp, ec), "stereo folder '" + dir_s + "': calib.txt is missing (Middlebury 2014 layout)");
     s.calib = parse_stereo_calib(read_small_text(cp, "calib"), "calib.txt '" + cp.string() + "'");
     s.has_calib = true;
     LB_REQUIRE(s.calib.width == s.pair.left.width && s.calib.height == s.pair.left.height,
@@ -254,7 +250,7 @@ StereoScene load_stereo_scene(const std::string& dir_s, double gt_scale, StereoL
   s.suggested_ndisp = known_ndisp(name);
   const std::string g = first_present(dir, {std::string(pn.gt) + ".png", std::string(pn.gt) + ".pgm",
                                             "groundtruth.png", "disp1.png", "disp2.png"});
-  if (fs::is_regular_file(dir / "dmin.txt")) {
+  if (std::error_code ec; fs::exists(dir / "dmin.txt", ec)) {
     const std::string t = trim(read_small_text(dir / "dmin.txt", "dmin"));
     s.dmin = parse_number(t, "dmin.txt '" + (dir / "dmin.txt").string() + "'", "dmin");
   }

@@ -139,7 +139,7 @@ TEST_CASE("calibrated raw: broken inputs are one line naming the files") {
   // Missing files; the XML given as the raw; a raw that is not an image.
   m = error_of([&] { load_calibrated_raw(tmp.file("none.png"), tmp.file("ok.xml")); });
   CHECK(m.find("none.png") != std::string::npos);
-  CHECK(m.find("not found") != std::string::npos);
+  CHECK(m.find("no such file") != std::string::npos);
   m = error_of([&] { load_calibrated_raw(tmp.file("raw.png"), tmp.file("none.xml")); });
   CHECK(m.find("none.xml") != std::string::npos);
   m = error_of([&] { load_calibrated_raw(tmp.file("ok.xml"), tmp.file("ok.xml")); });

@@ -1,4 +1,4 @@
-// The CSV reports' reader and writer (app/cli/csv_table.cpp): RFC 4180 quoting round trips,
+// The CSV reports' reader and writer (lightbench/csv.hpp through app/cli/csv_table.hpp): RFC 4180 quoting round trips,
 // a row torn by a kill is dropped only at the end, numbers round-trip exactly.
 #include <doctest/doctest.h>
 
@@ -23,8 +23,13 @@ TEST_CASE("csv: quoting round trip, torn tail, malformed rows, numbers") {
   const std::string torn = text + "d,half";
   CHECK(parse_csv(torn, "t", true).rows == t.rows);
   CHECK(parse_csv(torn, "t", false).rows.size() == 4);  // a complete last row without its line break
-  CHECK(parse_csv(text + "d\n", "t", true).rows == t.rows);  // too few fields at the end: torn
+  CHECK(parse_csv(text + "d", "t", true).rows == t.rows);  // too few fields, no line break: torn
+  // A whole line of too few fields is no kill's work (a kill cuts the last row short, before
+  // its line break): refused at the end as in the middle, never dropped.
+  CHECK_THROWS_AS(parse_csv(text + "d\n", "t", true), lb::Error);
   CHECK_THROWS_AS(parse_csv("scene,error\nd\na,b\n", "t", true), lb::Error);  // in the middle: malformed
+  // An unclosed quote in the middle is not a torn tail: the rows after it are not dropped.
+  CHECK_THROWS_AS(parse_csv("scene,error\na,\"x\nb,c\nd,e\n", "t", true), lb::Error);
   CHECK_THROWS_AS(parse_csv("", "t", true), lb::Error);
   for (double v : {0.1, 1.0 / 3.0, 1e-300, 168750.0, -2.5}) {
     double r = 0;

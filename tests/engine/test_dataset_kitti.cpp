@@ -201,7 +201,7 @@ TEST_CASE("disparity files: KITTI 16-bit PNG round trip, invalid values, PFM as 
   CHECK(std::isnan(s.at(0, 0)));
 
   // Other refusals, each naming the file; nothing written by a refused save.
-  CHECK(has(msg([&] { load_disparity_map(dir.file("none.png")); }), "none.png': file not found"));
+  CHECK(has(msg([&] { load_disparity_map(dir.file("none.png")); }), "none.png': no such file"));
   save_image(dir.file("g.bmp"), g);
   CHECK(has(msg([&] { load_disparity_map(dir.file("g.bmp")); }), "use .pfm"));
   save_pfm(dir.file("c.pfm"), ImageF(2, 2, 3, 1.0f));

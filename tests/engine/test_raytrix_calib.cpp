@@ -305,8 +305,14 @@ TEST_CASE("raytrix calib: broken files are refused in one line naming the file a
   for (int k = 3; k < 20; ++k)
     many.insert(many.find("</RayCalibData>"), "<lens_type id=\"" + std::to_string(k) + "\"/>");
   refused(many, "more than 16 lens_type elements");
-  // A file that cannot be opened, and one far too large.
+  // A file that cannot be opened, and one far too large (refused by lb::read_text_file:
+  // "calibration file '<path>' ...").
   CHECK_THROWS_WITH_AS(load_raytrix_calibration(tmp.file("missing.xml")),
-                       doctest::Contains("missing.xml: cannot open"), Error);
-  refused(calib_xml("34.8647", std::string(5u << 20, ' ')), "too large");
+                       doctest::Contains("missing.xml': no such file"), Error);
+  write(path, calib_xml("34.8647", std::string(5u << 20, ' ')));
+  CHECK_THROWS_WITH_AS(load_raytrix_calibration(path),
+                       doctest::Contains(("calibration file '" + path +
+                                          "' is larger than 4 MiB (the limit for calibration XML files)")
+                                             .c_str()),
+                       Error);
 }

@@ -7,6 +7,7 @@
 // byte-identical (a sentinel is put at each output path first), leave no temporary file, stay
 // under a memory bound and finish in time. Odd but valid inputs must still work.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -966,6 +967,82 @@ void add_calib_cases(Suite& s) {
          kRender + "--raw {in}/g/raw.png --calib {in}/calib_good.xml --fit-grid maybe --out {out}/o.png", "--fit-grid");
 }
 
+// Special and huge input files, broken CSVs (issue 39, items 4 and 5): a named pipe wherever
+// a file is read (it used to block the open forever), /dev/zero as a CSV (it used to grow to
+// 8.5 GB), a folder, sparse files past the text limits, and CSVs whose rows would be lost
+// (an unclosed quote in the middle, a garbage line): each one line, at once, nothing written.
+// Uses {in}/ds of add_dataset_cases.
+void add_input_file_cases(Suite& s) {
+  const fs::path sp = s.in / "special";
+  fs::create_directories(sp);
+  REQUIRE(::mkfifo((sp / "pipe").c_str(), 0600) == 0);
+  // A TID2013-like database of two pairs, for eval --scores.
+  fs::create_directories(s.in / "tid" / "reference_images");
+  fs::create_directories(s.in / "tid" / "distorted_images");
+  lb::save_image(s.p("tid/reference_images/I01.bmp"), noise(40, 40, 3, 21));
+  lb::save_image(s.p("tid/distorted_images/i01_01_1.bmp"), noise(40, 40, 3, 22));
+  lb::save_image(s.p("tid/distorted_images/i01_01_2.bmp"), noise(40, 40, 3, 23));
+  s.put("tid/mos_with_names.txt", "5.1 i01_01_1.bmp\n4.2 i01_01_2.bmp\n");
+  // A Middlebury 2014 scene whose calib.txt is a named pipe, one whose calib.txt is 2 MiB; a
+  // light field whose parameters.cfg is a named pipe, one whose parameters.cfg is 2 MiB.
+  fs::copy(s.in / "ds" / "scene_000", sp / "pipecalib", fs::copy_options::recursive);
+  fs::remove(sp / "pipecalib" / "calib.txt");
+  REQUIRE(::mkfifo((sp / "pipecalib" / "calib.txt").c_str(), 0600) == 0);
+  fs::copy(s.in / "ds" / "scene_000", sp / "bigcalib", fs::copy_options::recursive);
+  fs::resize_file(sp / "bigcalib" / "calib.txt", 2u << 20);
+  fs::copy(s.in / "lf", sp / "pipecfg", fs::copy_options::recursive);
+  REQUIRE(::mkfifo((sp / "pipecfg" / "parameters.cfg").c_str(), 0600) == 0);
+  fs::copy(s.in / "lf", sp / "bigcfg", fs::copy_options::recursive);
+  s.put("special/bigcfg/parameters.cfg", "num_cams_x = 3\n");
+  fs::resize_file(sp / "bigcfg" / "parameters.cfg", 2u << 20);
+  s.put("special/big.csv", "name,score\n");
+  fs::resize_file(sp / "big.csv", 65u << 20);  // sparse: no disk used
+  fs::create_directories(sp / "folder.csv");
+
+  const std::string pipe = "{in}/special/pipe";
+  const std::string scores = "eval --dataset {in}/tid --json {out}/r.json --scores ";
+  const std::string merge = "batch --merge ";
+  const std::string local = "batch stereo-local --backend cpu --dataset {in}/ds --out {out}/maps ";
+  s.fail("named pipe: mad --ref", kMad + "--ref " + pipe + " --dist {in}/m2.png --json {out}/r.json", "named pipe");
+  s.fail("named pipe: stereo --left", kStereo + "--left " + pipe + " --right {in}/r.png --out {out}/o.pfm",
+         "named pipe");
+  s.fail("named pipe: eval --scores", scores + pipe, "named pipe");
+  s.fail("named pipe: batch --merge", merge + pipe + " --csv {out}/m.csv", "named pipe");
+  s.fail("named pipe: the resume --csv", local + "--csv " + pipe, "not a regular file");
+  s.fail("named pipe: calib.txt", kStereo + "--scene {in}/special/pipecalib --out {out}/o.pfm", "named pipe");
+  s.fail("named pipe: eval over calib.txt", "eval --dataset {in}/special/pipecalib --disp {in}/gt.pfm --json {out}/r.json",
+         "named pipe");
+  s.fail("named pipe: parameters.cfg", kLf + "--lf {in}/special/pipecfg --out {out}/o.pfm", "named pipe");
+  s.fail("named pipe: Raytrix calibration", kRender + "--raw {in}/g/raw.png --calib " + pipe + " --out {out}/o.png",
+         "named pipe");
+  s.fail("named pipe: scene file", kRender + "--scene " + pipe + " --out {out}/o.png", "named pipe");
+  s.fail("/dev/zero: eval --scores", scores + "/dev/zero", "character device");
+  s.fail("/dev/zero: batch --merge", merge + "/dev/zero --csv {out}/m.csv", "character device");
+  s.fail("/dev/zero: Raytrix calibration", kRender + "--raw {in}/g/raw.png --calib /dev/zero --out {out}/o.png",
+         "character device");
+  s.fail("/dev/zero: scene file", kRender + "--scene /dev/zero --out {out}/o.png", "character device");
+  s.fail("a folder: eval --scores", scores + "{in}/special/folder.csv", "is a directory");
+  s.fail("a folder: batch --merge", merge + "{in}/special/folder.csv --csv {out}/m.csv", "is a directory");
+  s.fail("65 MiB: eval --scores", scores + "{in}/special/big.csv", "larger than 64 MiB");
+  s.fail("65 MiB: batch --merge", merge + "{in}/special/big.csv --csv {out}/m.csv", "larger than 64 MiB");
+  s.fail("2 MiB: calib.txt", kStereo + "--scene {in}/special/bigcalib --out {out}/o.pfm", "larger than 1 MiB");
+  s.fail("2 MiB: parameters.cfg", kLf + "--lf {in}/special/bigcfg --out {out}/o.pfm", "larger than 1 MiB");
+  // CSVs that would lose rows: refused, never read as a torn tail.
+  const std::string head = "scene,algorithm,variant,params,mask,bad050,map,error,open_ms,compute_ms,score_ms,write_ms\n";
+  const std::string row = "scene_000,stereo-bp,,ndisp=8,,,,,1,2,3,4\n";
+  s.put("special/unclosed.csv", head + row + "scene_000,stereo-bp,,\"ndisp=8\n" + row + row);
+  s.put("special/garbage.csv", head + row + "garbage\n" + row);
+  s.put("special/quote_inside.csv", head + "scene\"000,stereo-bp,,ndisp=8,,,,,1,2,3,4\n");
+  s.fail("CSV: an unclosed quote in the middle (--merge)", merge + "{in}/special/unclosed.csv --csv {out}/m.csv",
+         "never closed");
+  s.fail("CSV: a garbage line in the middle (--merge)", merge + "{in}/special/garbage.csv --csv {out}/m.csv",
+         "line 3: 1 field");
+  s.fail("CSV: a quote inside an unquoted field (--merge)", merge + "{in}/special/quote_inside.csv --csv {out}/m.csv",
+         "quote inside");
+  s.put("special/scores_unclosed.csv", "name,score\ni01_01_1.bmp,\"1\ni01_01_2.bmp,2\n");
+  s.fail("CSV: an unclosed quote in --scores", scores + "{in}/special/scores_unclosed.csv", "never closed");
+}
+
 TEST_CASE("robustness: bad inputs, options and outputs over every command") {
   Suite s;
   make_base_inputs(s);
@@ -978,6 +1055,7 @@ TEST_CASE("robustness: bad inputs, options and outputs over every command") {
   add_found_defect_cases(s);
   add_dataset_cases(s);
   add_calib_cases(s);
+  add_input_file_cases(s);
   CHECK(s.cases.size() >= 120);
   run_all(s, "bad inputs");
 }
