@@ -210,3 +210,27 @@ TEST_CASE("resolve_roi: overflowing x + w or y + h is refused (issue 10), the ed
   CHECK(all.w == 64);
   CHECK(all.h == 48);
 }
+
+// Issue 39: the disparity range follows the light field (wide baselines shift far more than
+// the HCI benchmark's few pixels), declared once in describe() and enforced by validate().
+TEST_CASE("cae: the drange bound comes from the light field; validate reads describe's ranges") {
+  const LightField4D hci_like = synthetic_plane_lightfield(512, 20, 9, 9, 1.0f, 1u);
+  CHECK(cae_max_abs_disparity(&hci_like) == 128.0);  // 512 px over an angular radius of 4
+  const LightField4D small = synthetic_plane_lightfield(40, 20, 9, 9, 1.0f, 1u);
+  CHECK(cae_max_abs_disparity(&small) == 16.0);  // never below 16
+  CHECK(cae_max_abs_disparity(nullptr) == kMaxAbsDisparity);
+  CaeParams p;
+  p.views = 3;
+  p.dmin = -100.0f;
+  p.dmax = 100.0f;
+  CHECK_NOTHROW(validate(p, hci_like));
+  CHECK_THROWS_WITH_AS(validate(p, small), doctest::Contains("dmin"), Error);
+  const auto table = describe(p, &hci_like);
+  CHECK(find_param(table, "dmax")->max == 128.0);
+  p.dmin = 2.0f;
+  p.dmax = 1.0f;
+  CHECK_THROWS_WITH_AS(validate(p), doctest::Contains("drange"), Error);
+  p = CaeParams{};
+  p.views = 4;
+  CHECK_THROWS_WITH_AS(validate(p), doctest::Contains("odd"), Error);
+}
