@@ -15,7 +15,7 @@ namespace lb::cli {
 
 std::pair<double, double> parse_pair(const std::string& option, const std::string& text) {
   const auto comma = text.find(',');
-  auto bad = [&] { return Error(option + " expects two numbers 'a,b', got '" + text + "'"); };
+  auto bad = [&] { return Error(option + " expects two numbers 'a,b', got " + quote_untrusted(text)); };
   if (comma == std::string::npos) throw bad();
   try {
     std::size_t u1 = 0, u2 = 0;
@@ -45,7 +45,7 @@ LightFieldLoadOptions parse_lf_grid(const std::string& text) {
     o.grid_v = side(text.substr(x + 1));
   }
   if (x == std::string::npos || o.grid_u < 1 || o.grid_v < 1)
-    throw Error("--grid expects UxV with U, V in 1..1000, e.g. 9x9, got '" + text + "'");
+    throw Error("--grid expects UxV with U, V in 1..1000, e.g. 9x9, got " + quote_untrusted(text));
   return o;
 }
 
@@ -91,7 +91,7 @@ bool tty() { return isatty(fileno(stderr)) != 0; }
 
 void progress(const std::string& line) {
   if (!tty()) return;
-  std::fprintf(stderr, "\r\033[K%s", line.c_str());
+  std::fprintf(stderr, "\r\033[K%s", safe_line(line, 200).c_str());  // names a user's folder
   std::fflush(stderr);
 }
 

@@ -44,11 +44,11 @@ Action add_bench_lfdepth(CLI::App& bench, CLI::App** sub_out) {
       try {
         opt.windows.push_back(std::stoi(item));
       } catch (const std::exception&) {
-        throw Error("--windows expects odd numbers like 5,9, got '" + o->windows + "'");
+        throw Error("--windows expects odd numbers like 5,9, got " + quote_untrusted(o->windows));
       }
       const int n = opt.windows.back();
       if (n < 1 || n > 15 || n % 2 == 0)
-        throw Error("--windows expects odd numbers in 1..15 like 5,9, got '" + o->windows + "'");
+        throw Error("--windows expects odd numbers in 1..15 like 5,9, got " + quote_untrusted(o->windows));
     }
     const auto dr = parse_pair("--drange", o->drange);
     opt.dmin = static_cast<float>(dr.first);

@@ -123,7 +123,7 @@ Action add_bench_local(CLI::App& bench, CLI::App** sub_out) {
       if (std::filesystem::exists(dir + "/imL.png"))
         wls.push_back(middlebury_workload(dir, name, ndisp, scale));
       else
-        std::fprintf(stderr, "bench local: %s not found, skipped\n", dir.c_str());
+        std::fprintf(stderr, "bench local: %s not found, skipped\n", quote_untrusted(dir, 200).c_str());
     }
     // The seed's workload (60 disparities) and the second count (64).
     wls.push_back(synthetic_workload(450, 375, 60));

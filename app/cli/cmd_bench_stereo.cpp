@@ -76,7 +76,7 @@ Action add_bench_stereo(CLI::App& bench, CLI::App** sub_out) {
     for (const char* name : {"tsukuba", "venus"}) {
       const std::filesystem::path dir = std::filesystem::path(o->data) / name;
       if (!std::filesystem::exists(dir)) {
-        std::fprintf(stderr, "bench stereo: no %s at %s, skipped\n", name, dir.string().c_str());
+        std::fprintf(stderr, "bench stereo: no %s at %s, skipped\n", name, quote_untrusted(dir.string(), 200).c_str());
         continue;
       }
       stereo::StereoScene sc = stereo::load_stereo_scene(dir.string());

@@ -30,7 +30,7 @@ void parse_size(const std::string& s, int* w, int* h) {
   const bool ok = std::sscanf(s.c_str(), "%d%c%d%n", w, &x, h, &n) == 3 && x == 'x' &&
                   n == static_cast<int>(s.size());
   LB_REQUIRE(ok && *w >= 16 && *h >= 16 && *w <= 8192 && *h <= 8192,
-             "--size '" + s + "': expected WxH with both sides in 16..8192, e.g. 450x375");
+             "--size " + quote_untrusted(s, 300) + ": expected WxH with both sides in 16..8192, e.g. 450x375");
 }
 
 // mask0nocc.png's code per left pixel: 255 seen in both views, 128 occluded in the right view
@@ -85,7 +85,7 @@ Action add_generate_stereo(CLI::App& app) {
     parse_size(o->size, &w, &h);
     std::error_code ec;
     LB_REQUIRE(!fs::exists(o->out, ec) || fs::is_directory(o->out, ec),
-               "--out '" + o->out + "': exists and is not a folder");
+               "--out " + quote_untrusted(o->out, 300) + ": exists and is not a folder");
     check_host_memory("generate-stereo", static_cast<std::uint64_t>(w) * h * 16);
     progress("generate-stereo: " + std::to_string(o->count) + " scenes ...");
     for (int i = 0; i < o->count; ++i) {
@@ -99,7 +99,7 @@ Action add_generate_stereo(CLI::App& app) {
       std::snprintf(name, sizeof name, "scene_%03d", i);
       const fs::path dir = fs::path(o->out) / name;
       fs::create_directories(dir, ec);
-      LB_REQUIRE(!ec, "--out '" + o->out + "': cannot create " + dir.string() + " (" + ec.message() + ")");
+      LB_REQUIRE(!ec, "--out " + quote_untrusted(o->out, 300) + ": cannot create " + dir.string() + " (" + ec.message() + ")");
       save_image((dir / "im0.png").string(), p.left);
       save_image((dir / "im1.png").string(), p.right);
       save_pfm((dir / "disp0GT.pfm").string(), truth);

@@ -206,8 +206,8 @@ class ImagePairOpener final : public DataOpener {
   }
   std::shared_ptr<const AlgorithmData> open(const ParamValues&) override {
     auto d = std::make_shared<ImagePairData>();
-    d->reference = load(ref_, "--ref");
-    d->distorted = load(dist_, "--dist");
+    d->reference = load(ref_, "--ref", &d->reference_origin);
+    d->distorted = load(dist_, "--dist", &d->distorted_origin);
     d->source = ref_ + " vs " + dist_;
     size_ = {d->reference.width, d->reference.height};
     return d;
@@ -220,9 +220,10 @@ class ImagePairOpener final : public DataOpener {
   }
 
  private:
-  static ImageU8 load(const std::string& path, const std::string& what) {
+  // 8-bit values: a 16-bit PNG is converted (v/257) and *origin says so (the report's inputs).
+  static ImageU8 load(const std::string& path, const std::string& what, ImageOrigin* origin) {
     if (!std::filesystem::exists(path)) throw Error(what + " '" + path + "': file not found");
-    return load_image(path);  // names the file when it cannot decode it
+    return load_image_8bit(path, origin);  // names the file when it cannot decode it
   }
   std::string ref_, dist_;
   nlohmann::json size_;

@@ -57,7 +57,7 @@ const MethodChoice& choose_method(const CommandState& st) {
   const std::string want = st.method.empty() ? def.default_method : lower(st.method);
   for (const auto& m : def.methods)
     if (m.name == want) return m;
-  throw Error("--method '" + st.method + "': use " + method_names(def));
+  throw Error("--method " + quote_untrusted(st.method, 300) + ": use " + method_names(def));
 }
 
 // The folder of a folder output must take the files: an existing one each of them, a new
@@ -140,7 +140,7 @@ void run_command(CommandState& st, const AlgorithmRegistry& reg) {
       throw Error(o.flag + " '" + o.path + "': another output names the same file (each needs its own path)");
   }
   if (!st.json.empty() && paths.count(std::filesystem::absolute(st.json).lexically_normal().string()))
-    throw Error("--json '" + st.json + "': another output names the same file (each needs its own path)");
+    throw Error("--json " + quote_untrusted(st.json, 300) + ": another output names the same file (each needs its own path)");
   const Region crop = parse_region("--crop", st.crop);
   RunRecord rec;
   rec.spec = &spec;

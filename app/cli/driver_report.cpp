@@ -2,12 +2,25 @@
 // parameters (plus the documented nesting of each command), the runner's scores (also at the
 // top level, where the documented keys have always been) and its timings.
 #include <algorithm>
+#include <set>
 
 #include "cli_common.hpp"
 #include "driver_state.hpp"
 #include "output_files.hpp"
 
 namespace lb::cli {
+
+std::set<std::string> left_out_params(const CommandDef& def, const AlgorithmSpec& spec, const std::string& primary) {
+  std::set<std::string> out;
+  if (def.primary_if_param.empty() || primary == def.primary_if_output) return out;
+  const OutputInfo* skipped = spec.output(def.primary_if_output);
+  const OutputInfo* ran = spec.output(primary);
+  if (!skipped || !ran) return out;
+  for (const auto& p : skipped->params)
+    if (std::find(ran->params.begin(), ran->params.end(), p) == ran->params.end()) out.insert(p);
+  out.insert(def.primary_if_param);
+  return out;
+}
 
 void write_report(const CommandState& st, const RunRecord& rec, Runner& runner, const AlgorithmData& data) {
   const AlgorithmSpec& spec = *rec.spec;
@@ -21,15 +34,31 @@ void write_report(const CommandState& st, const RunRecord& rec, Runner& runner, 
   if (const VariantInfo* v = spec.variant(rec.variant_requested); v && !v->method.empty()) j["method"] = v->method;
   else if (!rec.method->name.empty()) j["method"] = rec.method->name;
   j["primary_output"] = rec.primary;
+  // Every image file the data was read from: its depth, and how a 16-bit one became 8 bits.
+  j["inputs"] = nlohmann::json::array();
+  for (const DataInput& in : data_inputs(data)) {
+    nlohmann::json i = {{"role", in.role}, {"path", in.origin.path}, {"bit_depth", in.origin.bit_depth}};
+    if (in.origin.was_converted()) i["converted"] = in.origin.converted;
+    j["inputs"].push_back(i);
+  }
 
   nlohmann::json params = nlohmann::json::object();
   st.opener->describe(params, j);
   const ParamTable table = spec.params ? spec.params(&data) : ParamTable{};
+  // A step left out (lfdepth --refine none): its parameters are not reported, nor the groups
+  // that name them (a report describes what ran).
+  const std::set<std::string> left_out = left_out_params(st.def, spec, rec.primary);
   for (const ParamInfo& p : table.infos)
-    if (const auto it = rec.values.find(p.name); it != rec.values.end()) params[p.name] = value_json(spec, p, it->second);
+    if (const auto it = rec.values.find(p.name); it != rec.values.end() && !left_out.count(p.name))
+      params[p.name] = value_json(spec, p, it->second);
   TimingRegistry& timings = runner.timings();
   const auto rows = timings.kernels();
   for (const auto& [group, entries] : st.def.json_groups) {
+    const bool names_left_out = std::any_of(entries.begin(), entries.end(), [&](const std::string& e) {
+      const auto eq = e.find('=');
+      return left_out.count(eq == std::string::npos ? e : e.substr(eq + 1)) > 0;
+    });
+    if (names_left_out) continue;
     nlohmann::json g = nlohmann::json::object();
     for (const auto& e : entries) {
       const auto eq = e.find('=');

@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
       lb::cli::add_bench);
   // CLI11's messages, one line each, like every other error.
   app.failure_message([](const CLI::App*, const CLI::Error& e) {
-    return std::string("lightbench-cli: error: ") + e.what() + "\n";
+    return "lightbench-cli: error: " + lb::safe_line(e.what()) + "\n";  // option values echoed back
   });
   // A mistyped command is named as such (CLI11 would only say "A subcommand is required").
   std::string names;
@@ -122,7 +122,8 @@ int main(int argc, char** argv) {
   }
   if (argv[1][0] != '-') {
     if (!known) {
-      std::fprintf(stderr, "lightbench-cli: error: unknown command '%s' (commands: %s)\n", argv[1], names.c_str());
+      std::fprintf(stderr, "lightbench-cli: error: unknown command %s (commands: %s)\n",
+                   lb::quote_untrusted(argv[1]).c_str(), names.c_str());
       return 2;
     }
     // The same for a command's own commands (bench render | depth | ...).
@@ -136,8 +137,8 @@ int main(int argc, char** argv) {
         sub_names += (sub_names.empty() ? "" : ", ") + sub->get_name();
       }
       if (!sub_known) {
-        std::fprintf(stderr, "lightbench-cli: error: unknown command '%s %s' (%s commands: %s)\n", argv[1], argv[2],
-                     argv[1], sub_names.c_str());
+        std::fprintf(stderr, "lightbench-cli: error: unknown command %s (%s commands: %s)\n",
+                     lb::quote_untrusted(std::string(argv[1]) + " " + argv[2]).c_str(), argv[1], sub_names.c_str());
         return 2;
       }
     }
@@ -160,10 +161,12 @@ int main(int argc, char** argv) {
     for (auto* sub : app.get_subcommands()) actions.at(sub)();
     outputs.commit();
   } catch (const lb::Error& e) {
-    std::fprintf(stderr, "lightbench-cli: error: %s\n", e.what());
+    // One clean line whatever the message quoted (lb::safe_line: no raw control byte, NUL or
+    // newline reaches the terminal; the parts were quoted with lb::quote_untrusted already).
+    std::fprintf(stderr, "lightbench-cli: error: %s\n", lb::safe_line(e.what()).c_str());
     return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "lightbench-cli: error: %s\n", e.what());
+    std::fprintf(stderr, "lightbench-cli: error: %s\n", lb::safe_line(e.what()).c_str());
     return 1;
   }
   // A command that wrote its reports but had a failing part (eval: a scene without a map;

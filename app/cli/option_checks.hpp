@@ -27,7 +27,7 @@ inline CLI::Validator int_in(long long lo, long long hi) {
   const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
   return CLI::Validator(
       [lo, hi, range](std::string& s) -> std::string {
-        const std::string bad = "must be an integer in " + range + ", got '" + s + "'";
+        const std::string bad = "must be an integer in " + range + ", got " + quote_untrusted(s);
         if (s.empty()) return bad;
         errno = 0;
         char* end = nullptr;
@@ -42,7 +42,7 @@ inline CLI::Validator int_in(long long lo, long long hi) {
 inline CLI::Validator uint64_any() {
   return CLI::Validator(
       [](std::string& s) -> std::string {
-        const std::string bad = "must be an integer in 0..18446744073709551615, got '" + s + "'";
+        const std::string bad = "must be an integer in 0..18446744073709551615, got " + quote_untrusted(s);
         if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) return bad;
         errno = 0;
         (void)std::strtoull(s.c_str(), nullptr, 10);
@@ -57,7 +57,7 @@ inline CLI::Validator real_in(double lo, double hi) {
   const std::string range = detail::fmt_num(lo) + ".." + detail::fmt_num(hi);
   return CLI::Validator(
       [lo, hi, range](std::string& s) -> std::string {
-        const std::string bad = "must be a finite number in " + range + ", got '" + s + "'";
+        const std::string bad = "must be a finite number in " + range + ", got " + quote_untrusted(s);
         if (s.empty()) return bad;
         char* end = nullptr;
         const double v = std::strtod(s.c_str(), &end);

@@ -77,7 +77,7 @@ std::string parse_value(const AlgorithmSpec& spec, const ParamInfo& info, const 
   const std::string kind = info.kind == ParamInfo::Kind::Bool    ? "0 | 1 (on | off)"
                            : info.kind == ParamInfo::Kind::Int ? "an integer"
                                                                 : "a finite number";
-  return "must be " + (names ? join_names(*names) + " or " : std::string()) + kind + ", got '" + text + "'";
+  return "must be " + (names ? join_names(*names) + " or " : std::string()) + kind + ", got " + quote_untrusted(text);
 }
 
 // Parse time, before any data: the form, and for a parameter that cannot be negative its
@@ -87,7 +87,7 @@ std::string parse_checked(const AlgorithmSpec& spec, const ParamInfo& info, cons
   std::string err = parse_value(spec, info, text, &v);
   if (err.empty() && info.min >= 0 && v < info.min && info.kind != ParamInfo::Kind::Bool)
     err = std::string("must be ") + (info.kind == ParamInfo::Kind::Int ? "an integer" : "a finite number") +
-          " >= " + detail::fmt_num(info.min) + ", got '" + text + "'";
+          " >= " + detail::fmt_num(info.min) + ", got " + quote_untrusted(text);
   return err;
 }
 
@@ -160,7 +160,7 @@ void add_alias_options(CLI::App& app, const std::vector<ParamAlias>& aliases,
             }
             const auto [x, y] = xy;
             if (!std::isfinite(x) || !std::isfinite(y))
-              throw CLI::ValidationError(flag + " expects two finite numbers, got '" + text + "'");
+              throw CLI::ValidationError(flag + " expects two finite numbers, got " + quote_untrusted(text));
             store(*given, first, flag, text, x);
             store(*given, second, flag, text, y);
           },
@@ -189,7 +189,7 @@ void add_alias_options(CLI::App& app, const std::vector<ParamAlias>& aliases,
                 for (const auto& n : *names)
                   if (n == text) return {};
                 return "must be " + (none.empty() ? std::string() : none + " | ") + join_names(*names) +
-                       ", got '" + text + "'";
+                       ", got " + quote_untrusted(text);
               }
               return parse_checked(*spec, info, text);
             },
@@ -248,7 +248,7 @@ ParamValues checked_values(const GivenParams& given, const AlgorithmSpec& spec, 
     if (!(x >= p->min && x <= p->max)) {
       const std::string what = p->kind == ParamInfo::Kind::Int ? "an integer" : "a finite number";
       const std::string value = g.text.find(',') == std::string::npos ? g.text : detail::fmt_num(x) + " (" + name + ")";
-      throw Error(g.flag + ": must be " + what + " in " + range_text(*p) + ", got '" + value + "'");
+      throw Error(g.flag + ": must be " + what + " in " + range_text(*p) + ", got " + quote_untrusted(value));
     }
     v[name] = x;
   }

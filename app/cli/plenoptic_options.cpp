@@ -46,21 +46,21 @@ void PlenopticOptions::add_render(CLI::App& app) {
 
 PlenopticScene PlenopticOptions::load(int truth_patch) const {
   if (!calib.empty() && raw.empty())
-    throw Error("--calib '" + calib + "' needs --raw FILE (the raw image it calibrates)");
+    throw Error("--calib " + quote_untrusted(calib, 300) + " needs --raw FILE (the raw image it calibrates)");
   const int sources = !raw.empty() + !scene.empty() + !preset.empty();
   if (sources != 1) throw Error("give exactly one of --raw, --scene or --preset");
   // The grid of a scene file or preset is its own: --grid / --offset would be ignored.
   if (raw.empty() && !grid.empty())
-    throw Error("--grid '" + grid + "' applies to --raw only (the " + (scene.empty() ? "preset" : "scene file") +
+    throw Error("--grid " + quote_untrusted(grid, 300) + " applies to --raw only (the " + (scene.empty() ? "preset" : "scene file") +
                 " has its own grid)");
   if (raw.empty() && offset != "0,0")
-    throw Error("--offset '" + offset + "' applies to --raw only (the " + (scene.empty() ? "preset" : "scene file") +
+    throw Error("--offset " + quote_untrusted(offset, 300) + " applies to --raw only (the " + (scene.empty() ? "preset" : "scene file") +
                 " has its own grid)");
   if (!fit_grid.empty() && calib.empty()) throw Error("--fit-grid applies to --calib only");
   calib_info_ = CalibInfo{};
   if (!calib.empty()) {
     // The calibration is the whole grid: the rectangular grid's flags would contradict it.
-    if (raw.empty()) throw Error("--calib '" + calib + "' needs --raw FILE (the raw image it calibrates)");
+    if (raw.empty()) throw Error("--calib " + quote_untrusted(calib, 300) + " needs --raw FILE (the raw image it calibrates)");
     if (pitch > 0) throw Error("--pitch applies to a raw without --calib (the calibration has the lens diameter)");
     if (offset != "0,0") throw Error("--offset applies to a raw without --calib (the calibration has the offset)");
     if (!grid.empty()) throw Error("--grid applies to a raw without --calib (the calibration has the lens grid)");
@@ -91,12 +91,12 @@ PlenopticScene PlenopticOptions::load(int truth_patch) const {
     s = to_scene(generate_scene(gp), "preset " + preset);
   } else {
     if (pitch <= 0) throw Error("--raw needs --pitch D (the micro-image pitch in pixels) or --calib FILE.xml");
-    s.raw = load_image(raw);
+    s.raw = load_image_8bit(raw, &s.raw_origin);  // 16-bit PNG: converted, v/257
     s.source = raw;
     const auto [ox, oy] = parse_pair("--offset", offset);
     if (!std::isfinite(ox) || !std::isfinite(oy) || ox < 0 || oy < 0 || ox >= s.raw.width || oy >= s.raw.height)
       throw Error("--offset expects two finite numbers in 0..(raw size) (raw is " + std::to_string(s.raw.width) +
-                  "x" + std::to_string(s.raw.height) + "), got '" + offset + "'");
+                  "x" + std::to_string(s.raw.height) + "), got " + quote_untrusted(offset));
     s.grid.pitch = pitch;
     s.grid.ox = ox;
     s.grid.oy = oy;
@@ -106,7 +106,7 @@ PlenopticScene PlenopticOptions::load(int truth_patch) const {
     } else {
       const auto [gx, gy] = parse_pair("--grid", grid);
       if (gx != std::floor(gx) || gy != std::floor(gy) || gx < 1 || gy < 1 || gx > 1e5 || gy > 1e5)
-        throw Error("--grid expects two positive integers NX,NY, got '" + grid + "'");
+        throw Error("--grid expects two positive integers NX,NY, got " + quote_untrusted(grid));
       s.grid.nx = static_cast<int>(gx);
       s.grid.ny = static_cast<int>(gy);
     }
@@ -126,7 +126,7 @@ RenderParams PlenopticOptions::render_params(const PlenopticGrid& g) const {
   if (sigma != -1) p.sigma = sigma;
   const auto [sx, sy] = parse_pair("--view", view);
   if (!std::isfinite(sx) || !std::isfinite(sy) || std::fabs(sx) > 1e6 || std::fabs(sy) > 1e6)
-    throw Error("--view expects two finite numbers SX,SY (raw pixels), got '" + view + "'");
+    throw Error("--view expects two finite numbers SX,SY (raw pixels), got " + quote_untrusted(view));
   p.view_x = static_cast<float>(sx);
   p.view_y = static_cast<float>(sy);
   validate(p, g);

@@ -11,7 +11,7 @@ namespace lb::cli {
 Region parse_region(const std::string& option, const std::string& text) {
   if (text.empty()) return {};
   auto bad = [&] {
-    return Error(option + " expects X,Y,W,H (X, Y >= 0, W, H >= 1, each at most 2147483647), got '" + text + "'");
+    return Error(option + " expects X,Y,W,H (X, Y >= 0, W, H >= 1, each at most 2147483647), got " + quote_untrusted(text));
   };
   long long v[4];
   const char* p = text.c_str();

@@ -45,7 +45,7 @@ void check_view_folder(const std::string& dir, int nu, int nv) {
   std::error_code ec;
   if (std::filesystem::exists(dir, ec)) {
     if (!std::filesystem::is_directory(dir, ec))
-      throw Error("--out '" + dir + "': exists and is not a folder (--views writes view_U_V.png files into a folder)");
+      throw Error("--out " + quote_untrusted(dir, 300) + ": exists and is not a folder (--views writes view_U_V.png files into a folder)");
     check_output_path(dir + "/view_" + std::to_string(nu - 1) + "_" + std::to_string(nv - 1) + ".png", "--out");
   } else {
     check_output_path(dir, "--out");
@@ -75,7 +75,7 @@ void run_view_grid(CommandState& st, const AlgorithmSpec& spec) {
   check_view_folder(out->path, nu, nv);
   if (!st.json.empty() && std::filesystem::absolute(st.json).lexically_normal() ==
                               std::filesystem::absolute(out->path).lexically_normal())
-    throw Error("--json '" + st.json + "': names the views' folder");
+    throw Error("--json " + quote_untrusted(st.json, 300) + ": names the views' folder");
 
   ParamValues raw;
   for (const auto& [name, g] : *st.given)
@@ -107,7 +107,7 @@ void run_view_grid(CommandState& st, const AlgorithmSpec& spec) {
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   std::error_code ec;
   std::filesystem::create_directories(out->path, ec);
-  if (ec) throw Error("--out '" + out->path + "': cannot create the folder (" + ec.message() + ")");
+  if (ec) throw Error("--out " + quote_untrusted(out->path, 300) + ": cannot create the folder (" + ec.message() + ")");
   save_lightfield(out->path, lf);
 
   std::printf("render: %dx%d views of %dx%d (patch %d, step %.4g raw px) on cpu: %.3f ms -> %s\n", nu, nv, lf.width,

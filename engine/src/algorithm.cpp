@@ -1,11 +1,13 @@
 // The algorithm contract's shared pieces: data ids, spec lookups, the registry, run keys.
 #include "lightbench/algorithm.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <sstream>
 
 #include "lightbench/error.hpp"
+#include "lightbench/image_io.hpp"
 
 namespace lb {
 namespace {
@@ -48,6 +50,52 @@ bool write_image_pair_input(const ImagePairData& d, const std::string& output, S
   out.resize(img.width, img.height);
   out.upload_host(img);
   return true;
+}
+
+std::vector<DataInput> data_inputs(const AlgorithmData& data) {
+  std::vector<DataInput> out;
+  auto add = [&](const char* role, const ImageOrigin& o) {
+    if (!o.path.empty()) out.push_back({role, o});
+  };
+  switch (data.kind()) {
+    case DataKind::PlenopticScene:
+      add("raw", static_cast<const PlenopticData&>(data).scene.raw_origin);
+      break;
+    case DataKind::LightField:
+      add("views", static_cast<const LightFieldData&>(data).lf.views_origin);
+      break;
+    case DataKind::StereoPair: {
+      const auto& p = static_cast<const StereoData&>(data).pair;
+      add("left", p.left_origin);
+      add("right", p.right_origin);
+      break;
+    }
+    case DataKind::ImagePair: {
+      const auto& d = static_cast<const ImagePairData&>(data);
+      add("reference", d.reference_origin);
+      add("distorted", d.distorted_origin);
+      break;
+    }
+  }
+  return out;
+}
+
+std::string conversion_notes(const AlgorithmData& data) {
+  const std::vector<DataInput> inputs = data_inputs(data);
+  std::vector<std::pair<std::string, std::string>> groups;  // note, roles
+  std::size_t converted = 0;
+  for (const DataInput& in : inputs) {
+    const std::string note = conversion_note(in.origin);
+    if (note.empty()) continue;
+    ++converted;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == note; });
+    if (it == groups.end()) groups.push_back({note, in.role});
+    else it->second += ", " + in.role;
+  }
+  if (groups.size() == 1 && converted == inputs.size()) return groups[0].first;
+  std::string notes;
+  for (const auto& [note, roles] : groups) notes += (notes.empty() ? "" : "; ") + roles + ": " + note;
+  return notes;
 }
 
 void throw_data_kind_mismatch(DataKind got, DataKind expected) {

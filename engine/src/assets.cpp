@@ -252,7 +252,7 @@ MadAsset parse_mad_asset(const std::string& text, const std::string& where) {
     const std::string kind = d.text("kind");
     const auto kinds = all_distort_kinds();
     const auto it = std::find_if(kinds.begin(), kinds.end(), [&](DistortKind k) { return kind == to_string(k); });
-    if (it == kinds.end()) d.fail("kind", "expected blur, noise, jpeg or contrast, got \"" + kind + "\"");
+    if (it == kinds.end()) d.fail("kind", "expected blur, noise, jpeg or contrast, got \"" + escape_untrusted(kind, 40) + "\"");
     a.distortion.kind = static_cast<int>(it - kinds.begin());
     // The strength ranges distort() accepts, per kind.
     const double max_strength[] = {100.0, 255.0, 99.0, 1.0};

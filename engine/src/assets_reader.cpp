@@ -14,20 +14,21 @@ nlohmann::json parse_json(const std::string& text, const std::string& where) {
   } catch (const nlohmann::json::exception& e) {
     // nlohmann's message is one line: "[json.exception.parse_error.101] parse error at line 3, ...";
     // a number too large for a double is out_of_range.406, not a parse_error (found by fuzz_assets).
-    throw Error(where + ": not valid JSON (" + e.what() + ")");
+    // It quotes the bytes it stopped at: escaped (lb::safe_line).
+    throw Error(where + ": not valid JSON (" + safe_line(e.what(), 300) + ")");
   }
 }
 
+// A value in a message: its JSON (control characters escaped by the dump; invalid UTF-8
+// replaced rather than thrown on), cut at 40 characters.
 std::string brief(const nlohmann::json& v) {
-  std::string s = v.dump();
-  if (s.size() > 40) s = s.substr(0, 37) + "...";
-  return s;
+  return safe_line(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), 37);
 }
 
 Fields::Fields(const nlohmann::json& obj, std::string where, std::string path)
     : obj_(obj), where_(std::move(where)), path_(std::move(path)) {
   if (!obj_.is_object()) {
-    const std::string what = path_.empty() ? "the file" : "'" + path_ + "':";
+    const std::string what = path_.empty() ? "the file" : quote_untrusted(path_) + ":";
     throw Error(where_ + ": " + what + " must be a JSON object, got " + brief(obj_));
   }
 }
@@ -35,7 +36,7 @@ Fields::Fields(const nlohmann::json& obj, std::string where, std::string path)
 std::string Fields::key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
 
 void Fields::fail(const std::string& key, const std::string& problem) const {
-  throw Error(where_ + ": '" + key_path(key) + "': " + problem);
+  throw Error(where_ + ": " + quote_untrusted(key_path(key)) + ": " + problem);  // a key from the file
 }
 
 bool Fields::has(const std::string& key) const { return obj_.contains(key); }

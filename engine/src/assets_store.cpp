@@ -30,7 +30,7 @@ std::string g_dir;  // set_assets_dir(); empty: none
 void check_kind(const std::string& kind) {
   const auto kinds = asset_kinds();
   if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
-    throw Error("unknown asset kind '" + kind + "' (use plenoptic, lightfield, stereo, mad or plenoptic_hex)");
+    throw Error("unknown asset kind " + quote_untrusted(kind) + " (use plenoptic, lightfield, stereo, mad or plenoptic_hex)");
 }
 
 // Names become file names: keep them to [a-z0-9_-] so a name never leaves its folder.
@@ -120,7 +120,7 @@ std::vector<std::string> asset_names(const std::string& kind) {
 AssetText read_asset(const std::string& kind, const std::string& name) {
   check_kind(kind);
   if (!valid_name(name))
-    throw Error("asset name '" + name + "': use lower-case letters, digits, '_' and '-'");
+    throw Error("asset name " + quote_untrusted(name) + ": use lower-case letters, digits, '_' and '-'");
   const std::string rel = kind + "/" + name + ".json";
   const std::string dir = assets_dir();
   if (!dir.empty()) {
@@ -135,7 +135,7 @@ AssetText read_asset(const std::string& kind, const std::string& name) {
   const auto it = table.find(rel);
   if (it == table.end()) {
     const std::set<std::string> names = collect_names(kind);
-    throw Error("unknown " + kind + " asset '" + name + "' (have: " +
+    throw Error("unknown " + kind + " asset " + quote_untrusted(name) + " (have: " +
                 join({names.begin(), names.end()}) + ")");
   }
   return {"assets/" + rel, std::string(it->second)};

@@ -90,8 +90,11 @@ PlenopticScene load_calibrated_raw(const std::string& raw_path, const std::strin
   LB_REQUIRE(std::filesystem::is_regular_file(raw_path, ec), "raw '" + raw_path + "': file not found");
   LB_REQUIRE(std::filesystem::is_regular_file(calib_path, ec), "calibration '" + calib_path + "': file not found");
   const MlaGeometry g = load_raytrix_calibration(calib_path);  // one line naming the file
-  ImageU8 raw = load_image(raw_path);                          // names the file it cannot decode
-  return calibrated_scene(std::move(raw), g, fit, raw_path, calib_path, info);
+  ImageOrigin origin;
+  ImageU8 raw = load_image_8bit(raw_path, &origin);  // names the file it cannot decode; 16-bit: v/257
+  PlenopticScene s = calibrated_scene(std::move(raw), g, fit, raw_path, calib_path, info);
+  s.raw_origin = origin;
+  return s;
 }
 
 namespace {

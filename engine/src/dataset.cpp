@@ -104,7 +104,7 @@ bool parse_layout(const std::string& name, Layout* out) {
     try {
       s = stereo::parse_stereo_layout(n);
     } catch (const Error&) {
-      throw Error("--layout '" + name + "': use auto, middlebury2001 (2001-2006), middlebury2014 (2014, 2021, "
+      throw Error("--layout " + quote_untrusted(name) + ": use auto, middlebury2001 (2001-2006), middlebury2014 (2014, 2021, "
                   "MiddEval3), kitti (2012, 2015), hci, tid2013 or kadid10k");
     }
     l = s == stereo::StereoLayout::Middlebury2014 ? Layout::Middlebury2014 : Layout::Middlebury2001;
@@ -257,8 +257,9 @@ Dataset open_dataset(const std::string& dir_s, const std::string& force) {
   if (is_forced) return open_forced(dir, forced);
 
   auto ambiguous = [](const fs::path& d, const std::vector<Found>& f) {
-    return Error("'" + d.string() + "' holds both " + f[0].example + " (" + to_string(f[0].layout) + ") and " +
-                 f[1].example + " (" + to_string(f[1].layout) + "); choose one with --layout");
+    return Error(quote_untrusted(d.string(), 300) + " holds both " + escape_untrusted(f[0].example) + " (" +
+                 to_string(f[0].layout) + ") and " + escape_untrusted(f[1].example) + " (" + to_string(f[1].layout) +
+                 "); choose one with --layout");
   };
   const std::vector<Found> here = detect(dir);
   if (here.size() > 1) throw ambiguous(dir, here);
@@ -273,14 +274,15 @@ Dataset open_dataset(const std::string& dir_s, const std::string& force) {
     if (f.empty()) continue;
     if (f.size() > 1) throw ambiguous(sub, f);
     const Layout l = f[0].layout;
-    LB_REQUIRE(is_scene_layout(l), "'" + dir_s + "': its sub-folder '" + sub.filename().string() + "' is a " +
-                                       to_string(l) + " data set, not a scene; open '" + sub.string() + "' itself");
+    LB_REQUIRE(is_scene_layout(l), quote_untrusted(dir_s, 300) + ": its sub-folder " + quote_untrusted(sub.filename().string()) +
+                                       " is a " + to_string(l) + " data set, not a scene; open " +
+                                       quote_untrusted(sub.string(), 300) + " itself");
     if (ds.scenes.empty()) {
       ds.layout = l;
       first_name = sub.filename().string();
     }
-    LB_REQUIRE(l == ds.layout, "'" + dir_s + "' mixes layouts: '" + first_name + "' is " + to_string(ds.layout) +
-                                   ", '" + sub.filename().string() + "' is " + to_string(l) +
+    LB_REQUIRE(l == ds.layout, quote_untrusted(dir_s, 300) + " mixes layouts: " + quote_untrusted(first_name) + " is " +
+                                   to_string(ds.layout) + ", " + quote_untrusted(sub.filename().string()) + " is " + to_string(l) +
                                    "; a collection holds scenes of one layout (pick one with --layout)");
     ds.scenes.push_back(scene_ref(sub, l));
   }
@@ -297,20 +299,21 @@ const SceneRef& select_scene(const Dataset& ds, const std::string& name) {
     if (lower(s.name) == lower(name)) hit = &s, ++hits;
   if (hits == 1) return *hit;
   std::string list;
-  for (std::size_t i = 0; i < ds.scenes.size() && i < 5; ++i) list += (i ? ", " : "") + ds.scenes[i].name;
+  for (std::size_t i = 0; i < ds.scenes.size() && i < 5; ++i) list += (i ? ", " : "") + escape_untrusted(ds.scenes[i].name);
   if (ds.scenes.size() > 5) list += ", ...";
-  throw Error("no scene '" + name + "' in '" + ds.root + "' (" + std::to_string(ds.scenes.size()) + " " +
+  throw Error("no scene " + quote_untrusted(name) + " in " + quote_untrusted(ds.root, 300) + " (" + std::to_string(ds.scenes.size()) + " " +
               to_string(ds.layout) + " scene" + (ds.scenes.size() == 1 ? "" : "s") + ": " + list + ")");
 }
 
 namespace {
 
-// An IQA image as 8-bit grey or RGB (alpha dropped), as the image-pair algorithms take it.
-ImageU8 iqa_image(const std::string& path) {
+// An IQA image as 8-bit grey or RGB (alpha dropped), as the image-pair algorithms take it;
+// a 16-bit PNG is converted (v/257) and *origin says so.
+ImageU8 iqa_image(const std::string& path, ImageOrigin* origin) {
   LB_REQUIRE(is_file(path), "image '" + path + "': file not found");
-  ImageU8 img = load_image(path);
-  if (img.channels == 2) img = load_image(path, 1);
-  if (img.channels == 4) img = load_image(path, 3);
+  ImageU8 img = load_image_8bit(path, origin);
+  if (img.channels == 2) img = load_image_8bit(path, origin, 1);
+  if (img.channels == 4) img = load_image_8bit(path, origin, 3);
   return img;
 }
 
@@ -364,8 +367,8 @@ OpenedScene open_scene(const SceneRef& scene, double gt_scale) {
     case Layout::Tid2013:
     case Layout::Kadid10k: {
       auto d = std::make_shared<ImagePairData>();
-      d->reference = iqa_image(scene.reference);
-      d->distorted = iqa_image(scene.path);
+      d->reference = iqa_image(scene.reference, &d->reference_origin);
+      d->distorted = iqa_image(scene.path, &d->distorted_origin);
       LB_REQUIRE(d->reference.width == d->distorted.width && d->reference.height == d->distorted.height,
                  "'" + scene.path + "' is " + std::to_string(d->distorted.width) + "x" +
                      std::to_string(d->distorted.height) + ", its reference '" + scene.reference + "' is " +

@@ -24,7 +24,8 @@ namespace {
 // The score files: TID2013's has 3000 lines (~70 KB), KADID-10k's 10125 (~400 KB).
 constexpr std::uintmax_t kMaxScoreFile = 16u << 20;
 
-std::string shown(const std::string& s) { return "'" + (s.size() > 60 ? s.substr(0, 60) + "..." : s) + "'"; }
+// A cell or line of a score file (untrusted: control bytes escaped, lb::quote_untrusted), cut at 60.
+std::string shown(const std::string& s) { return quote_untrusted(s, 60); }
 
 double score(const std::string& v, const std::string& at) {
   double x = 0;

@@ -112,9 +112,9 @@ stereo::StereoScene load_kitti_frame(const std::string& training_dir, const std:
   LB_REQUIRE(is_dir(t), "KITTI training folder '" + training_dir + "': no such folder");
   static const std::regex frame_re(R"(\d{6}_\d{2})");
   LB_REQUIRE(std::regex_match(frame, frame_re),
-             "KITTI frame '" + frame + "': not a frame name (NNNNNN_10, e.g. 000000_10)");
+             "KITTI frame " + quote_untrusted(frame) + ": not a frame name (NNNNNN_10, e.g. 000000_10)");
   const KittiFolders f = kitti_folders(t);
-  const std::string where = "KITTI frame " + frame + " of '" + training_dir + "'";
+  const std::string where = "KITTI frame " + frame + " of " + quote_untrusted(training_dir, 300);  // frame: matched
   LB_REQUIRE(!f.left.empty() && !f.right.empty(),
              where + ": the " + (f.left.empty() ? "left" : "right") +
                  " images' folder is missing (image_0 + image_1 or image_2 + image_3)");
@@ -132,7 +132,7 @@ stereo::StereoScene load_kitti_frame(const std::string& training_dir, const std:
 
   stereo::StereoScene s;
   s.layout = "kitti";
-  s.pair = stereo::load_stereo_pair(l.string(), r.string(), frame);  // 8-bit only: 16-bit refused
+  s.pair = stereo::load_stereo_pair(l.string(), r.string(), frame);  // 16-bit: converted (v/257)
   const int w = s.pair.left.width, h = s.pair.left.height;
   // A truth folder that is there must hold the frame: a missing file is a broken download.
   auto truth = [&](const std::string& sub) -> fs::path {

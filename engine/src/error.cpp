@@ -37,7 +37,7 @@ std::size_t printable_utf8(std::string_view s, std::size_t i) {
   return n;
 }
 
-std::string escape_impl(std::string_view text, std::size_t max_chars, bool quotes) {
+std::string escape_impl(std::string_view text, std::size_t max_chars, bool quotes, bool keep_backslash = false) {
   static const char* hex = "0123456789abcdef";
   std::string out;
   bool cut = false;
@@ -45,7 +45,7 @@ std::string escape_impl(std::string_view text, std::size_t max_chars, bool quote
     const unsigned char c = static_cast<unsigned char>(text[i]);
     std::string piece;
     std::size_t used = 1;
-    if (c == '\\') {
+    if (c == '\\' && !keep_backslash) {
       piece = "\\\\";
     } else if (quotes && c == '\'') {
       piece = "\\x27";
@@ -76,6 +76,10 @@ std::string escape_untrusted(std::string_view text, std::size_t max_chars) {
 
 std::string quote_untrusted(std::string_view text, std::size_t max_chars) {
   return escape_impl(text, max_chars, true);
+}
+
+std::string safe_line(std::string_view message, std::size_t max_chars) {
+  return escape_impl(message, max_chars, false, true);
 }
 
 }  // namespace lb

@@ -283,9 +283,72 @@ std::uint64_t max_decode_pixels() {
   for (char ch : v) ok = ok && std::isdigit(static_cast<unsigned char>(ch));
   if (ok) n = std::stoull(v);
   if (!ok || n == 0)
-    throw Error("LB_MAX_PIXELS='" + v + "' is not a positive whole number of pixels");
+    throw Error("LB_MAX_PIXELS=" + quote_untrusted(v) + " is not a positive whole number of pixels");
   return n;
 }
+
+namespace {
+
+// Bits needed for a PNM's maxval (255: 8, 65535: 16, 1023: 10).
+int maxval_bits(long maxval) {
+  int bits = 1;
+  while ((1L << bits) - 1 < maxval) ++bits;
+  return bits;
+}
+
+// load_image's decoding; convert16: a 16-bit PNG becomes 8 bits by to_8bit instead of being
+// refused. *origin (when given) records the file's depth and the conversion.
+ImageU8 decode_any(const std::vector<unsigned char>& bytes, const std::string& path, int want_channels,
+                   std::uint64_t max_pixels, bool convert16, ImageOrigin* origin) {
+  LB_REQUIRE(want_channels >= 0 && want_channels <= 4 && want_channels != 2,
+             "load_image: channels must be 0, 1, 3 or 4");
+  const std::uint64_t limit = pixel_limit(max_pixels);
+  if (bytes.empty()) io_fail(path, "file is empty");
+  if (bytes.size() < 8) io_fail(path, "file too short to be an image");
+  ImageOrigin o;
+  o.path = path;
+  ImageU8 img;
+  const Format format = sniff(bytes);
+  if (format == Format::Other) unsupported(path, bytes);
+  if (format == Format::Pfm)
+    io_fail(path, "is a PFM (floating-point) image; an 8-bit image (PNG, JPEG, BMP, PNM) is "
+                  "expected here");
+  if (format == Format::Pnm) {
+    long maxval = 255;
+    img = decode_pnm(path, bytes, limit, &maxval);
+    if (maxval != 255) {
+      o.bit_depth = maxval_bits(maxval);
+      // (v * 255 + M / 2) / M; for M = 65535 it is exactly round(v / 257).
+      o.converted = maxval == 65535 ? "v/257" : "v*255/" + std::to_string(maxval);
+    }
+  } else if (format == Format::Png) {
+    check_png(path, bytes, limit);
+    // IHDR (checked above): the bit depth is its byte 24.
+    if (convert16 && bytes[24] == 16) {
+      const ImageU16 wide = decode_png16(path, bytes, limit, nullptr);
+      img = ImageU8(wide.width, wide.height, wide.channels);
+      for (std::size_t i = 0; i < wide.data.size(); ++i) img.data[i] = to_8bit(wide.data[i]);
+      o.bit_depth = 16;
+      o.converted = "v/257";
+    } else {
+      img = decode_png(path, bytes, limit);
+    }
+  } else if (format == Format::Jpeg) {
+    img = decode_jpeg(path, bytes, limit);
+  } else {  // BMP: stb, after check_bmp
+    check_bmp(path, bytes, limit);
+    std::string why;
+    if (!stb_decode(bytes.data(), bytes.size(), img, why))
+      io_fail(path, "not a readable image (" + why + ")");
+  }
+  if (origin) *origin = o;
+  if (want_channels == 0 || want_channels == img.channels) return img;
+  if (want_channels == 4) return to_rgba(img);
+  if (want_channels == 3) return to_rgb(img);
+  return to_gray(img);
+}
+
+}  // namespace
 
 ImageU8 load_image(const std::string& path, int want_channels, std::uint64_t max_pixels) {
   LB_REQUIRE(want_channels >= 0 && want_channels <= 4 && want_channels != 2,
@@ -296,34 +359,33 @@ ImageU8 load_image(const std::string& path, int want_channels, std::uint64_t max
 
 ImageU8 decode_image(const std::vector<unsigned char>& bytes, const std::string& path,
                      int want_channels, std::uint64_t max_pixels) {
+  return decode_any(bytes, path, want_channels, max_pixels, false, nullptr);
+}
+
+ImageU8 load_image_8bit(const std::string& path, ImageOrigin* origin, int want_channels,
+                        std::uint64_t max_pixels) {
   LB_REQUIRE(want_channels >= 0 && want_channels <= 4 && want_channels != 2,
              "load_image: channels must be 0, 1, 3 or 4");
   const std::uint64_t limit = pixel_limit(max_pixels);
-  if (bytes.empty()) io_fail(path, "file is empty");
-  if (bytes.size() < 8) io_fail(path, "file too short to be an image");
-  ImageU8 img;
-  const Format format = sniff(bytes);
-  if (format == Format::Other) unsupported(path, bytes);
-  if (format == Format::Pfm)
-    io_fail(path, "is a PFM (floating-point) image; an 8-bit image (PNG, JPEG, BMP, PNM) is "
-                  "expected here");
-  if (format == Format::Pnm) {
-    img = decode_pnm(path, bytes, limit);
-  } else if (format == Format::Png) {
-    check_png(path, bytes, limit);
-    img = decode_png(path, bytes, limit);
-  } else if (format == Format::Jpeg) {
-    img = decode_jpeg(path, bytes, limit);
-  } else {  // BMP: stb, after check_bmp
-    check_bmp(path, bytes, limit);
-    std::string why;
-    if (!stb_decode(bytes.data(), bytes.size(), img, why))
-      io_fail(path, "not a readable image (" + why + ")");
-  }
-  if (want_channels == 0 || want_channels == img.channels) return img;
-  if (want_channels == 4) return to_rgba(img);
-  if (want_channels == 3) return to_rgb(img);
-  return to_gray(img);
+  return decode_image_8bit(read_file(path, limit), path, origin, want_channels, limit);
+}
+
+ImageU8 decode_image_8bit(const std::vector<unsigned char>& bytes, const std::string& path,
+                          ImageOrigin* origin, int want_channels, std::uint64_t max_pixels) {
+  return decode_any(bytes, path, want_channels, max_pixels, true, origin);
+}
+
+std::string conversion_note(const ImageOrigin& origin) {
+  if (!origin.was_converted()) return "";
+  return std::to_string(origin.bit_depth) + "-bit input converted to 8 bits (" + origin.converted + ")";
+}
+
+ImageOrigin deepest_origin(const std::vector<ImageOrigin>& files, const std::string& path) {
+  ImageOrigin out;
+  for (const ImageOrigin& f : files)
+    if (f.bit_depth > out.bit_depth || (f.was_converted() && !out.was_converted())) out = f;
+  out.path = path;
+  return out;
 }
 
 ImageU16 load_image16(const std::string& path, std::uint64_t max_pixels, int* bit_depth) {
@@ -370,7 +432,7 @@ void save_image(const std::string& path, const ImageU8& img, int jpeg_quality) {
             std::to_string(h) + "\n255\n";
     bytes.append(reinterpret_cast<const char*>(conv.data.data()), conv.data.size());
   } else {
-    io_fail(path, "unknown image extension '" + ext + "' (use .png .jpg .bmp .ppm .pgm or .pfm)");
+    io_fail(path, "unknown image extension " + quote_untrusted(ext) + " (use .png .jpg .bmp .ppm .pgm or .pfm)");
   }
   if (!ok || bytes.empty()) io_fail(path, "image encoding failed");
   write_file_atomic(path, bytes);

@@ -10,8 +10,10 @@
 
 namespace lb::image_io_detail {
 
+// The path quoted as untrusted text (a name from a folder listing or a scene file may hold
+// control bytes): 'path' for every ordinary name.
 [[noreturn]] inline void io_fail(const std::string& path, const std::string& why) {
-  throw Error("'" + path + "': " + why);
+  throw Error(quote_untrusted(path, 300) + ": " + why);
 }
 
 // Reads the whole file. A regular file larger than any image of `max_pixels` pixels can be
@@ -22,8 +24,10 @@ std::uint64_t pixel_limit(std::uint64_t max_pixels);
 // Throws (naming the path) when a w x h header exceeds the budget, before any allocation.
 void check_pixels(const std::string& path, std::uint64_t w, std::uint64_t h, std::uint64_t limit);
 std::uint32_t le32(const unsigned char* p);
-// Binary PNM (P5 / P6, maxval up to 65535, scaled to 8 bits) from the file's bytes.
-ImageU8 decode_pnm(const std::string& path, const std::vector<unsigned char>& bytes, std::uint64_t limit);
+// Binary PNM (P5 / P6, maxval up to 65535, scaled to 8 bits) from the file's bytes;
+// *maxval (when given) receives the file's maxval.
+ImageU8 decode_pnm(const std::string& path, const std::vector<unsigned char>& bytes, std::uint64_t limit,
+                   long* maxval = nullptr);
 
 // PNG through libpng (image_io_png_jpeg.cpp): 8-bit samples; a 16-bit file is refused in one
 // line. Palette indices are checked against the palette; tRNS becomes an alpha channel.

@@ -43,7 +43,7 @@ struct Cursor {
 };
 
 ImageU8 decode_pnm(const std::string& path, const std::vector<unsigned char>& bytes,
-                   std::uint64_t limit) {
+                   std::uint64_t limit, long* maxval_out) {
   const int channels = bytes[1] == '5' ? 1 : 3;
   Cursor c{bytes, 2};
   long w = 0, h = 0, maxval = 0;
@@ -51,6 +51,7 @@ ImageU8 decode_pnm(const std::string& path, const std::vector<unsigned char>& by
     io_fail(path, "corrupt PNM header");
   if (w <= 0 || h <= 0 || w > 65535 || h > 65535) io_fail(path, "PNM size out of range");
   if (maxval <= 0 || maxval > 65535) io_fail(path, "PNM maxval out of range");
+  if (maxval_out) *maxval_out = maxval;
   check_pixels(path, static_cast<std::uint64_t>(w), static_cast<std::uint64_t>(h), limit);
   if (c.i >= bytes.size() || !std::isspace(bytes[c.i])) io_fail(path, "corrupt PNM header");
   ++c.i;  // exactly one whitespace byte before the raster

@@ -86,7 +86,8 @@ static HciCfg read_hci_cfg(const std::string& dir) {
   if (!fs::exists(cfg, ec)) return c;
   // There: a regular file of at most 1 MiB (a named pipe or a device is refused before opening).
   std::istringstream in(read_text_file(cfg.string(), "light field parameters.cfg", kConfigFileLimit));
-  const std::regex key(R"(\s*num_cams_([xy])\s*=\s*([0-9]+)\s*\r?)");
+  // Whatever follows "num_cams_x =" is checked: a whole number in 1..99, else refused (0, -9, 9.5).
+  const std::regex key(R"(\s*num_cams_([xy])\s*=\s*(.*?)\s*\r?)");
   const std::regex disp(R"(\s*disp_(min|max)\s*=\s*(\S*)\s*\r?)");
   bool has_min = false, has_max = false;
   std::string line;
@@ -102,17 +103,25 @@ static HciCfg read_hci_cfg(const std::string& dir) {
         used = 0;
       }
       LB_REQUIRE(used > 0 && used == v.size() && std::isfinite(f) && std::fabs(f) <= 1000.0f,
-                 "light field '" + dir + "': parameters.cfg: disp_" + m[1].str() + " = '" + v +
-                     "' is not a disparity in -1000..1000");
+                 "light field '" + dir + "': parameters.cfg: disp_" + m[1].str() + " = " + quote_untrusted(v) +
+                     " is not a disparity in -1000..1000");
       (m[1].str() == "min" ? c.disp_min : c.disp_max) = f;
       (m[1].str() == "min" ? has_min : has_max) = true;
       continue;
     }
     if (!std::regex_match(line, m, key)) continue;
     const std::string v = m[2].str();
-    const int n = v.size() <= 2 ? std::stoi(v) : 100;
-    LB_REQUIRE(n >= 1 && n <= 99, "light field '" + dir + "': parameters.cfg: num_cams_" + m[1].str() + " = " + v +
-                                      " is out of range (1..99)");
+    // A whole number: an optional sign, then digits (no more than fit; 100 stands for "too many").
+    const std::size_t sign = !v.empty() && (v[0] == '-' || v[0] == '+') ? 1 : 0;
+    const bool whole = v.size() > sign && v.find_first_not_of("0123456789", sign) == std::string::npos;
+    LB_REQUIRE(whole, "light field '" + dir + "': parameters.cfg: num_cams_" + m[1].str() + " = " + quote_untrusted(v) +
+                          " is not a whole number of views (1..99)");
+    const std::string digits = v.substr(sign);
+    const std::size_t nz = digits.find_first_not_of('0');
+    const int mag = nz == std::string::npos ? 0 : digits.size() - nz > 2 ? 100 : std::stoi(digits.substr(nz));
+    const int n = v[0] == '-' ? -mag : mag;
+    LB_REQUIRE(n >= 1 && n <= 99, "light field '" + dir + "': parameters.cfg: num_cams_" + m[1].str() + " = " +
+                                      escape_untrusted(v) + " is out of range (1..99)");
     (m[1].str() == "x" ? c.x : c.y) = n;
   }
   if (!(c.x > 0 && c.y > 0)) c.x = c.y = 0;
@@ -238,8 +247,9 @@ LightField4D load_lightfield(const std::string& dir, const LightFieldLoadOptions
   }
 
   lf.views.resize(files.size());
+  std::vector<ImageOrigin> origins(files.size());
   for (std::size_t i = 0; i < files.size(); ++i) {
-    lf.views[i] = load_image(files[i], 3);
+    lf.views[i] = load_image_8bit(files[i], &origins[i], 3);  // 16-bit PNG: v/257
     if (i == 0) {
       lf.width = lf.views[0].width;
       lf.height = lf.views[0].height;
@@ -250,6 +260,7 @@ LightField4D load_lightfield(const std::string& dir, const LightFieldLoadOptions
                    ", the first view is " + std::to_string(lf.width) + "x" +
                    std::to_string(lf.height));
   }
+  lf.views_origin = deepest_origin(origins, dir);
   if (opt.load_gt) {
     for (const char* name : {"gt_disp_lowres.pfm", "gt_disp.pfm", "disparity.pfm"}) {
       const fs::path p = fs::path(dir) / name;

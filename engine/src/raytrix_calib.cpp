@@ -43,8 +43,7 @@ class Reader {
   void units(pugi::xml_node n, const char* expected, const std::string& path) const {
     pugi::xml_attribute u = n.attribute("units");
     if (u && std::strcmp(u.value(), expected) != 0)
-      fail("element " + path + " has units '" + std::string(u.value()) + "', expected '" +
-           expected + "'");
+      fail("element " + path + " has units " + quote_untrusted(u.value(), 40) + ", expected '" + expected + "'");
   }
 
   double number(pugi::xml_node n, const std::string& path) const {
@@ -57,7 +56,7 @@ class Reader {
     const char* last = text.data() + text.size();
     const auto r = std::from_chars(first, last, v);
     if (text.empty() || r.ec != std::errc() || r.ptr != last || !std::isfinite(v))
-      fail("element " + path + " is not a number ('" + text.substr(0, 40) + "')");
+      fail("element " + path + " is not a number (" + quote_untrusted(text, 40) + ")");
     if (n.first_child().next_sibling()) fail("element " + path + " has unexpected children");
     return v;
   }
@@ -103,7 +102,7 @@ void read_lens_types(const Reader& rd, pugi::xml_node root, MlaGeometry* g) {
     const auto r = std::from_chars(ids.data(), ids.data() + ids.size(), id);
     if (!t.attribute("id") || r.ec != std::errc() || r.ptr != ids.data() + ids.size() ||
         id < 0 || id >= count)
-      rd.fail("element RayCalibData/lens_type has id '" + ids.substr(0, 20) + "', expected 0.." +
+      rd.fail("element RayCalibData/lens_type has id " + quote_untrusted(ids, 20) + ", expected 0.." +
               std::to_string(count - 1));
     if (!seen.insert(id).second) rd.fail("duplicate RayCalibData/lens_type id=" + ids);
     const std::string path = "RayCalibData/lens_type[id=" + ids + "]";
@@ -132,8 +131,8 @@ void check_distortion(const Reader& rd, pugi::xml_node root) {
   trimmed.erase(0, trimmed.find_first_not_of(" \t\r\n"));
   trimmed.erase(trimmed.find_last_not_of(" \t\r\n") + 1);
   if ((!trimmed.empty() && trimmed != "constant") || (count != "0" && !count.empty()))
-    rd.fail("element RayCalibData/distortion: function '" + trimmed.substr(0, 40) +
-            "' with " + count.substr(0, 10) + " parameters is not supported (only 'constant')");
+    rd.fail("element RayCalibData/distortion: function " + quote_untrusted(trimmed, 40) + " with " +
+            escape_untrusted(count, 10) + " parameters is not supported (only 'constant')");
 }
 
 }  // namespace

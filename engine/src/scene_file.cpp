@@ -52,6 +52,12 @@ std::string save_scene(const std::string& dir, const HexScene& scene) {
 }
 
 namespace {
+// A field's value in a message: JSON text (control characters escaped by the dump, invalid
+// UTF-8 replaced instead of throwing), cut at 80 characters.
+std::string json_value(const nlohmann::json& v) {
+  return safe_line(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), 80);
+}
+
 // An integer field in [lo, hi]: no silent narrowing (an nx of 2^32 + 1 must not become 1),
 // no fraction, no string.
 int int_field(const nlohmann::json& obj, const char* key, long long lo, long long hi, const std::string& where) {
@@ -60,14 +66,14 @@ int int_field(const nlohmann::json& obj, const char* key, long long lo, long lon
   if (v.is_number_unsigned()) {
     const auto u = v.get<std::uint64_t>();
     if (u <= static_cast<std::uint64_t>(hi) && static_cast<long long>(u) >= lo) return static_cast<int>(u);
-    throw Error("'" + where + "': field " + key + " = " + v.dump() + " out of range (" + range + ")");
+    throw Error("'" + where + "': field " + key + " = " + json_value(v) + " out of range (" + range + ")");
   }
   if (v.is_number_integer()) {
     const auto i = v.get<long long>();
     if (i >= lo && i <= hi) return static_cast<int>(i);
-    throw Error("'" + where + "': field " + key + " = " + v.dump() + " out of range (" + range + ")");
+    throw Error("'" + where + "': field " + key + " = " + json_value(v) + " out of range (" + range + ")");
   }
-  throw Error("'" + where + "': field " + key + " = " + v.dump() + " is not an integer (" + range + ")");
+  throw Error("'" + where + "': field " + key + " = " + json_value(v) + " is not an integer (" + range + ")");
 }
 // A finite number field.
 double real_field(const nlohmann::json& obj, const char* key, double fallback, bool required, const std::string& where) {
@@ -76,9 +82,9 @@ double real_field(const nlohmann::json& obj, const char* key, double fallback, b
     return fallback;
   }
   const nlohmann::json& v = obj.at(key);
-  if (!v.is_number()) throw Error("'" + where + "': field " + key + " = " + v.dump() + " is not a number");
+  if (!v.is_number()) throw Error("'" + where + "': field " + key + " = " + json_value(v) + " is not a number");
   const double d = v.get<double>();
-  if (!std::isfinite(d)) throw Error("'" + where + "': field " + key + " = " + v.dump() + " is not finite");
+  if (!std::isfinite(d)) throw Error("'" + where + "': field " + key + " = " + json_value(v) + " is not finite");
   return d;
 }
 }  // namespace
@@ -110,7 +116,7 @@ PlenopticScene load_scene(const std::string& json_path) {
   try {
     j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
-    throw Error("'" + json_path + "': not valid JSON (" + std::string(e.what()) + ")");
+    throw Error("'" + json_path + "': not valid JSON (" + safe_line(e.what(), 300) + ")");  // quotes the bytes
   }
   PlenopticScene s;
   LB_REQUIRE(j.is_object(), "'" + json_path + "': not a JSON object");
@@ -126,13 +132,13 @@ PlenopticScene load_scene(const std::string& json_path) {
                 real_field(g, "oy", 0.0, false, json_path)};
     }
     const fs::path base = fs::path(json_path).parent_path();
-    s.raw = load_image((base / j.at("raw").get<std::string>()).string());
+    s.raw = load_image_8bit((base / j.at("raw").get<std::string>()).string(), &s.raw_origin);
     if (j.contains("truth")) {
       s.truth = load_pfm((base / j["truth"].get<std::string>()).string());
       s.truth_patch = j.contains("truth_patch") ? int_field(j, "truth_patch", 0, kMaxPatch, json_path) : 0;
     }
   } catch (const nlohmann::json::exception& e) {
-    throw Error("'" + json_path + "': missing or invalid field (" + std::string(e.what()) + ")");
+    throw Error("'" + json_path + "': missing or invalid field (" + safe_line(e.what(), 300) + ")");
   }
   if (s.mla) {
     check_general_scene(s, json_path);

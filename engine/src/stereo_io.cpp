@@ -18,10 +18,11 @@ namespace {
 
 std::string size_text(const ImageU8& i) { return std::to_string(i.width) + "x" + std::to_string(i.height); }
 
-ImageU8 load_stereo_image(const std::string& path, const char* role) {
+// 8-bit values: a 16-bit PNG is converted (v/257) and *origin says so.
+ImageU8 load_stereo_image(const std::string& path, const char* role, ImageOrigin* origin) {
   LB_REQUIRE(!path.empty(), std::string(role) + " image: no file given");
   LB_REQUIRE(fs::exists(path), std::string(role) + " image '" + path + "': no such file");
-  ImageU8 img = load_image(path);
+  ImageU8 img = load_image_8bit(path, origin);
   if (img.channels == 4) img = to_rgb(img);
   if (img.channels == 2) {  // gray + alpha
     ImageU8 g(img.width, img.height, 1);
@@ -46,8 +47,8 @@ void validate(const StereoPair& p) {
 
 StereoPair load_stereo_pair(const std::string& left, const std::string& right, const std::string& name) {
   StereoPair p;
-  p.left = load_stereo_image(left, "left");
-  p.right = load_stereo_image(right, "right");
+  p.left = load_stereo_image(left, "left", &p.left_origin);
+  p.right = load_stereo_image(right, "right", &p.right_origin);
   if (p.left.width != p.right.width || p.left.height != p.right.height)
     throw Error("stereo pair: left '" + left + "' is " + size_text(p.left) + " but right '" + right + "' is " +
                 size_text(p.right) + " (the images must have the same size)");

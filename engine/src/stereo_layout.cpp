@@ -50,7 +50,7 @@ std::string read_small_text(const fs::path& p, const std::string& what) {
 
 double parse_number(const std::string& v, const std::string& where, const std::string& key) {
   double x = 0;
-  LB_REQUIRE(dataset::detail::parse_finite(v, &x), where + ": " + key + " = '" + v + "' is not a number");
+  LB_REQUIRE(dataset::detail::parse_finite(v, &x), where + ": " + key + " = " + quote_untrusted(v) + " is not a number");
   return x;
 }
 
@@ -77,7 +77,7 @@ StereoLayout parse_stereo_layout(const std::string& name) {
     return StereoLayout::Middlebury2001;
   if (n == "middlebury2014" || n == "middlebury2021" || n == "middeval3" || n == "eval3")
     return StereoLayout::Middlebury2014;
-  throw Error("--layout '" + name + "': use auto, middlebury2001 (2001-2006) or middlebury2014 (2014, 2021, MiddEval3)");
+  throw Error("--layout " + quote_untrusted(name) + ": use auto, middlebury2001 (2001-2006) or middlebury2014 (2014, 2021, MiddEval3)");
 }
 
 const char* stereo_layout_name(StereoLayout l) {
@@ -122,7 +122,7 @@ StereoCalib parse_stereo_calib(const std::string& text, const std::string& where
       const double x = parse_number(v, where, key);
       const double limit = key == "ndisp" ? 65536 : 1 << 16;
       LB_REQUIRE(x >= 1 && x <= limit && x == std::floor(x),
-                 where + ": " + key + " = " + v + " must be a whole number in 1.." +
+                 where + ": " + key + " = " + escape_untrusted(v) + " must be a whole number in 1.." +
                      std::to_string(static_cast<int>(limit)));
       (key == "width" ? c.width : key == "height" ? c.height : c.ndisp) = static_cast<int>(x);
       (key == "width" ? has_w : key == "height" ? has_h : has_n) = true;
@@ -168,7 +168,8 @@ int known_ndisp(const std::string& name) {
 }
 
 StereoScene load_stereo_scene(const std::string& dir_s, double gt_scale, StereoLayout layout) {
-  LB_REQUIRE(fs::is_directory(dir_s), "stereo folder '" + dir_s + "': no such folder");
+  const std::string folder = "stereo folder " + quote_untrusted(dir_s, 300);  // for messages
+  LB_REQUIRE(fs::is_directory(dir_s), folder + ": no such folder");
   const fs::path dir(dir_s);
   std::string name = dir.filename().string();
   if (name.empty()) name = dir.parent_path().filename().string();
@@ -189,12 +190,12 @@ StereoScene load_stereo_scene(const std::string& dir_s, double gt_scale, StereoL
   const bool has14 = !l14.empty() || !r14.empty();
   if (layout == StereoLayout::Auto) {
     if (p01 && has14)
-      throw Error("stereo folder '" + dir_s + "': ambiguous, it holds both " + (l01.empty() ? r01 : l01) +
+      throw Error(folder + ": ambiguous, it holds both " + (l01.empty() ? r01 : l01) +
                   " (Middlebury 2001-2006) and " + (l14.empty() ? r14 : l14) +
                   " (Middlebury 2014); choose one with --layout middlebury2001|middlebury2014");
     if (!p01 && !has14)
-      throw Error("stereo folder '" + dir_s +
-                  "': no stereo pair found (expected imL.png + imR.png or view1.png + view5.png for Middlebury "
+      throw Error(folder +
+                  ": no stereo pair found (expected imL.png + imR.png or view1.png + view5.png for Middlebury "
                   "2001-2006, or im0.png + im1.png + calib.txt for Middlebury 2014)");
     layout = has14 ? StereoLayout::Middlebury2014 : StereoLayout::Middlebury2001;
   }
@@ -203,10 +204,10 @@ StereoScene load_stereo_scene(const std::string& dir_s, double gt_scale, StereoL
   s.layout = stereo_layout_name(layout);
   auto require_pair = [&](const std::string& l, const std::string& r, const std::string& ln,
                           const std::string& rn) {
-    LB_REQUIRE(!l.empty() || !r.empty(), "stereo folder '" + dir_s + "': no " + ln + " / " + rn + " (layout " +
+    LB_REQUIRE(!l.empty() || !r.empty(), folder + ": no " + ln + " / " + rn + " (layout " +
                                              s.layout + ")");
-    LB_REQUIRE(!l.empty(), "stereo folder '" + dir_s + "': the left image " + ln + " is missing (" + r + " is there)");
-    LB_REQUIRE(!r.empty(), "stereo folder '" + dir_s + "': the right image " + rn + " is missing (" + l + " is there)");
+    LB_REQUIRE(!l.empty(), folder + ": the left image " + ln + " is missing (" + r + " is there)");
+    LB_REQUIRE(!r.empty(), folder + ": the right image " + rn + " is missing (" + l + " is there)");
     s.pair = load_stereo_pair((dir / l).string(), (dir / r).string(), name);
   };
   auto check_size = [&](const ImageF& f, const fs::path& p) {
@@ -225,10 +226,10 @@ StereoScene load_stereo_scene(const std::string& dir_s, double gt_scale, StereoL
     // Present but not a regular file (a named pipe, a folder): read_small_text refuses it.
     std::error_code ec;
     LB_REQUIRE(fs::exists(cp, ec), "stereo folder '" + dir_s + "': calib.txt is missing (Middlebury 2014 layout)");
-    s.calib = parse_stereo_calib(read_small_text(cp, "calib"), "calib.txt '" + cp.string() + "'");
+    s.calib = parse_stereo_calib(read_small_text(cp, "calib"), "calib.txt " + quote_untrusted(cp.string(), 300));
     s.has_calib = true;
     LB_REQUIRE(s.calib.width == s.pair.left.width && s.calib.height == s.pair.left.height,
-               "calib.txt '" + cp.string() + "' says " + size_text(s.calib.width, s.calib.height) +
+               "calib.txt " + quote_untrusted(cp.string(), 300) + " says " + size_text(s.calib.width, s.calib.height) +
                    " but im0.png is " + size_text(s.pair.left.width, s.pair.left.height));
     s.suggested_ndisp = s.calib.ndisp;
     const std::string g = first_present(dir, {"disp0GT.pfm", "disp0.pfm"});
@@ -252,13 +253,13 @@ StereoScene load_stereo_scene(const std::string& dir_s, double gt_scale, StereoL
                                             "groundtruth.png", "disp1.png", "disp2.png"});
   if (std::error_code ec; fs::exists(dir / "dmin.txt", ec)) {
     const std::string t = trim(read_small_text(dir / "dmin.txt", "dmin"));
-    s.dmin = parse_number(t, "dmin.txt '" + (dir / "dmin.txt").string() + "'", "dmin");
+    s.dmin = parse_number(t, "dmin.txt " + quote_untrusted((dir / "dmin.txt").string(), 300), "dmin");
   }
   if (!g.empty()) {
     s.gt_path = (dir / g).string();
     s.gt_scale = gt_scale > 0 ? gt_scale : known_gt_scale(name);
-    LB_REQUIRE(s.gt_scale > 0, "stereo folder '" + dir_s + "': '" + name +
-                                   "' is not a published set of known scale; give the ground truth's scale (" + g +
+    LB_REQUIRE(s.gt_scale > 0, "stereo folder " + quote_untrusted(dir_s, 300) + ": " + quote_untrusted(name) +
+                                   " is not a published set of known scale; give the ground truth's scale (" + g +
                                    " value / scale = disparity) with --gt-scale");
     // The 8-bit maps hold the disparity between the images as distributed (value / scale; 0 =
     // unknown). dmin.txt (2005/2006) is the offset of the full-size, uncropped geometry, needed

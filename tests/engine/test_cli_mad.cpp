@@ -97,17 +97,21 @@ TEST_CASE("mad cli: bad input gives one line and a non-zero exit") {
   CHECK_FALSE(std::filesystem::exists(dir.file("no")));
 }
 
-TEST_CASE("mad cli: a 16-bit PNG pair is refused in one line, never scored on truncated data") {
+TEST_CASE("mad cli: a 16-bit PNG pair is converted to 8 bits (v/257), scored, and reported") {
   lbt::TempDir dir("madcli16");
-  ImageU16 g(40, 32, 1);
+  ImageU16 g(40, 40, 1);
   for (std::size_t i = 0; i < g.data.size(); ++i) g.data[i] = static_cast<std::uint16_t>(i * 37 + 255);
   save_png16(dir.file("a.png"), g);
   save_png16(dir.file("b.png"), g);
   const auto r = lbt::run_cli("mad --ref " + dir.file("a.png") + " --dist " + dir.file("b.png") +
                               " --backend cpu --json " + dir.file("m.json"));
   INFO(r.output);
-  CHECK(r.status != 0);
-  CHECK(r.output.find("16-bit PNG (grey, 40x32): this input takes 8-bit images") != std::string::npos);
-  CHECK(r.output.find('\n') == r.output.size() - 1);  // one line
-  CHECK(!std::filesystem::exists(dir.file("m.json")));
+  REQUIRE(r.status == 0);
+  const auto j = lbt::read_json(dir.file("m.json"));
+  CHECK(j["mad"].get<double>() == 0.0);  // the same image
+  REQUIRE(j["inputs"].size() == 2);
+  for (const auto& in : j["inputs"]) {
+    CHECK(in["bit_depth"] == 16);
+    CHECK(in["converted"] == "v/257");
+  }
 }

@@ -1,7 +1,7 @@
 // Data sets (dataset.hpp): layouts detected from the files present (single Middlebury 2001 /
 // 2014 and HCI scenes, collections), --layout, select_scene, open_scene's data and truth, and
 // the one-line refusals (empty folder, mixed collection, unknown layout, malformed calib.txt,
-// missing right image, 16-bit left image), with nothing written. KITTI: test_dataset_kitti.cpp;
+// missing right image), with nothing written; a 16-bit left image converted (v/257). KITTI: test_dataset_kitti.cpp;
 // IQA: test_dataset_iqa.cpp.
 #include <doctest/doctest.h>
 
@@ -201,11 +201,15 @@ TEST_CASE("dataset: refusals in one line, naming the folder or file, with nothin
     lb::save_pfm((dir.path / "Piano" / "disp0GT.pfm").string(), lb::ImageF(kW + 1, kH, 1, 1.0f));
     refused(dir.path / "Piano", "disp0GT.pfm' is 25x16, the pair is 24x16");
   }
-  SUBCASE("a 16-bit left image is refused, not cut to 8 bits") {
+  SUBCASE("a 16-bit left image is converted to 8 bits, round(v / 257), and said so (issue 39)") {
     mb2014(dir.path / "Piano");
     lb::save_png16((dir.path / "Piano" / "im0.png").string(), lb::ImageU16(kW, kH, 1, 1000));
-    refused(dir.path / "Piano", "16-bit PNG");
-    refused(dir.path / "Piano", "im0.png");
+    const OpenedScene o = open_scene(open_dataset((dir.path / "Piano").string()).scenes.at(0));
+    const auto& p = static_cast<const StereoData&>(*o.data).pair;
+    CHECK(p.left.at(3, 2) == 4);  // round(1000 / 257) = round(3.89)
+    CHECK(p.left_origin.bit_depth == 16);
+    CHECK(p.left_origin.converted == "v/257");
+    CHECK(p.right_origin.bit_depth == 8);
   }
   SUBCASE("a light field with a view missing") {
     hci(dir.path / "lf");

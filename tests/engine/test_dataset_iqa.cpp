@@ -127,10 +127,15 @@ TEST_CASE("dataset: broken IQA folders refused in one line naming the file, noth
     fs::remove_all(t / "reference_images");
     refused(t, "reference_images is missing");
   }
-  SUBCASE("TID2013: a 16-bit distorted image is refused") {
+  SUBCASE("TID2013: a 16-bit distorted image is converted to 8 bits (issue 39)") {
     save_png16((t / "distorted_images" / "x.png").string(), ImageU16(12, 8, 3, 500));
     fs::rename(t / "distorted_images" / "x.png", t / "distorted_images" / "i01_01_1.bmp");
-    refused(t, "16-bit PNG");
+    const OpenedScene o = open_scene(open_dataset(t.string()).scenes.at(0));
+    const auto& p = static_cast<const ImagePairData&>(*o.data);
+    CHECK(p.distorted.at(0, 0, 0) == 2);  // round(500 / 257) = round(1.95)
+    CHECK(p.distorted_origin.bit_depth == 16);
+    CHECK(p.distorted_origin.converted == "v/257");
+    CHECK(p.reference_origin.converted.empty());
   }
   SUBCASE("TID2013: sizes differ") {
     save_image((t / "distorted_images" / "i02_01_1.bmp").string(), ImageU8(10, 8, 3, 1));

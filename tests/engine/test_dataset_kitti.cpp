@@ -1,7 +1,7 @@
 // KITTI 2012 / 2015 training folders (dataset.hpp): detection (the training folder or its
 // parent), the _10 frames as scenes, truth from the 16-bit PNGs (value / 256, 0 = unknown),
 // the noc mask, obj_map; the one-line refusals (missing right image, truth folder or file,
-// wrong-size or 8-bit truth, 16-bit images). And the disparity map files (load_disparity_map,
+// wrong-size or 8-bit truth; 16-bit images are converted, v/257). And the disparity map files (load_disparity_map,
 // save_kitti_disparity).
 #include <doctest/doctest.h>
 
@@ -128,9 +128,12 @@ TEST_CASE("dataset: broken KITTI folders are refused in one line naming the file
     save_png16((t / "disp_noc_0" / "000000_10.png").string(), ImageU16(kW, kH, 3, 256));
     refused("has 3 channels");
   }
-  SUBCASE("a 16-bit left image is refused, not cut to 8 bits") {
+  SUBCASE("a 16-bit left image is converted to 8 bits, round(v / 257) (issue 39)") {
     save_png16((t / "image_2" / "000000_10.png").string(), ImageU16(kW, kH, 3, 300));
-    refused("16-bit PNG");
+    const OpenedScene o = open_scene(open_dataset(t.string()).scenes.at(0));
+    const auto& p = static_cast<const StereoData&>(*o.data).pair;
+    CHECK(p.left.at(0, 0, 0) == 1);  // round(300 / 257)
+    CHECK(p.left_origin.converted == "v/257");
   }
   SUBCASE("wrong-size obj_map") {
     save_image((t / "obj_map" / "000001_10.png").string(), ImageU8(kW - 1, kH, 1, 1));

@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "lightbench/algorithms.hpp"
 #include "lightbench/image_io.hpp"
@@ -63,6 +66,30 @@ TEST_CASE("light field: HCI and numbered layouts") {
     CHECK(contains(error_of([&] { load_lightfield(dir.path.string()); }), "parameters.cfg says 4x3 = 12"));
     lbt::spit(dir.file("parameters.cfg"), "num_cams_x = 0\nnum_cams_y = 3\n");
     CHECK(contains(error_of([&] { load_lightfield(dir.path.string()); }), "num_cams_x = 0 is out of range"));
+    // Every value below 1 is refused as 0 is (-9 used to be ignored: the folder opened as 9 x 9
+    // or on the other key), and so is anything but a whole number (issue 39, item 6).
+    for (const auto& [cfg, why] : std::vector<std::pair<std::string, std::string>>{
+             {"num_cams_x = -9\nnum_cams_y = 3\n", "num_cams_x = -9 is out of range (1..99)"},
+             {"num_cams_x = 3\nnum_cams_y = -1\n", "num_cams_y = -1 is out of range"},
+             {"num_cams_x = -0\nnum_cams_y = 3\n", "num_cams_x = -0 is out of range"},
+             {"num_cams_x = 100\nnum_cams_y = 3\n", "num_cams_x = 100 is out of range"},
+             {"num_cams_x = 0003\nnum_cams_y = 99999999999999999999\n", "is out of range"},
+             {"num_cams_x = 3\nnum_cams_y = 2.5\n", "num_cams_y = '2.5' is not a whole number"},
+             {"num_cams_x = 3e0\nnum_cams_y = 3\n", "num_cams_x = '3e0' is not a whole number"},
+             {"num_cams_x = three\nnum_cams_y = 3\n", "num_cams_x = 'three' is not a whole number"},
+             {"num_cams_x =\nnum_cams_y = 3\n", "num_cams_x = '' is not a whole number"},
+             {"num_cams_x = 3 3\nnum_cams_y = 3\n", "num_cams_x = '3 3' is not a whole number"},
+             {"num_cams_x = -\nnum_cams_y = 3\n", "num_cams_x = '-' is not a whole number"},
+             {"num_cams_x = \x1b[2J3\nnum_cams_y = 3\n", "num_cams_x = '\\x1b[2J3' is not a whole number"}}) {
+      CAPTURE(cfg);
+      lbt::spit(dir.file("parameters.cfg"), cfg);
+      const std::string m = error_of([&] { load_lightfield(dir.path.string()); });
+      CHECK_MESSAGE(contains(m, why), m);
+      CHECK(m.find('\x1b') == std::string::npos);
+    }
+    // A sign and leading zeros on a whole number in range are fine.
+    lbt::spit(dir.file("parameters.cfg"), "num_cams_x = +3\nnum_cams_y = 003\n");
+    CHECK(load_lightfield(dir.path.string()).nu == 3);
     // disp_min / disp_max (issue 21, item 2): the scene's range, both or neither, min < max.
     CHECK_FALSE(back.has_disp_range());
     lbt::spit(dir.file("parameters.cfg"),

@@ -161,6 +161,15 @@ std::vector<std::string> run_case(Suite& s, const Case& c, std::size_t index) {
       if (after != want) why.push_back("the full disk's files are not exactly the two sentinels");
     }
     if (lines.size() != 1) why.push_back("stderr has " + std::to_string(lines.size()) + " lines, want 1");
+    // One clean line (issue 39, item 6): no control byte (ESC, NUL, CR, ...) and no DEL reaches
+    // the terminal, whatever the input quoted; only the final newline.
+    for (std::size_t i = 0; i < r.err.size(); ++i) {
+      const unsigned char b = static_cast<unsigned char>(r.err[i]);
+      if ((b < 0x20 && !(b == '\n' && i + 1 == r.err.size())) || b == 0x7f) {
+        why.push_back("stderr holds the control byte " + std::to_string(b) + " at " + std::to_string(i));
+        break;
+      }
+    }
     if (!contains_any(r.err, replace_all(replace_all(c.needle, "{in}", s.in.string()), "{out}", out.string())))
       why.push_back("message does not name '" + c.needle + "'");
     for (const auto& a : c.absent)
@@ -804,14 +813,14 @@ void add_valid_cases(Suite& s) {
   s.put("v_2x2.png", palette(2, 2));
   s.put("v_2x2b.png", palette(2, 2).replace(0, 0, ""));
   s.put("v_3x3.png", grey_alpha(3, 3));
-  // 16-bit PNGs: the 8-bit algorithms refuse them in one line (never cut to 8 bits).
-  s.fail("mad: 16-bit grey vs palette", kMad + "--ref {in}/v_g16.png --dist {in}/v_pal.png --json {out}/r.json",
-         "16-bit PNG (grey, 40x40): this input takes 8-bit images");
+  // 16-bit PNGs: the 8-bit algorithms convert them, round(v / 257), as image libraries do
+  // (issue 39; they used to be refused).
+  s.ok("mad: 16-bit grey vs palette", kMad + "--ref {in}/v_g16.png --dist {in}/v_pal.png --json {out}/r.json", {"r.json"});
   s.ok("mad: grey+alpha vs PGM 65535", kMad + "--ref {in}/v_ga.png --dist {in}/v_65535.pgm --json {out}/r.json", {"r.json"});
   s.ok("mad: odd sizes 35x37", kMad + "--ref {in}/v_odd1.png --dist {in}/v_odd2.png --json {out}/r.json", {"r.json"});
-  s.fail("stereo: PPM 65535 vs 16-bit RGB, little-endian PFM truth",
-         kStereo + "--ndisp 4 --left {in}/v_l65535.ppm --right {in}/v_r16.png --gt {in}/v_gt_le.pfm --out {out}/o.pfm --error-map {out}/e.png",
-         "16-bit PNG (RGB, 40x30)");
+  s.ok("stereo: PPM 65535 vs 16-bit RGB, little-endian PFM truth",
+       kStereo + "--ndisp 4 --left {in}/v_l65535.ppm --right {in}/v_r16.png --gt {in}/v_gt_le.pfm --out {out}/o.pfm --error-map {out}/e.png",
+       {"o.pfm", "e.png"});
   s.put("v_r8.png", palette(40, 30));
   s.ok("stereo: PPM 65535 vs palette PNG, little-endian PFM truth",
        kStereo + "--ndisp 4 --left {in}/v_l65535.ppm --right {in}/v_r8.png --gt {in}/v_gt_le.pfm --out {out}/o.pfm --error-map {out}/e.png",
@@ -835,7 +844,7 @@ void add_valid_cases(Suite& s) {
   s.ok("stereo: 2x2 pair", kStereo + "--ndisp 1 --left {in}/v_2x2.png --right {in}/v_2x2b.png --out {out}/o.pfm", {"o.pfm"});
   for (int u = 0; u < 3; ++u)
     for (int v = 0; v < 3; ++v) s.put("lf_1x1/view_" + std::to_string(u) + "_" + std::to_string(v) + ".png", grey16(1, 1));
-  s.fail("lfdepth: 1x1 views (16-bit)", kLf + "--lf {in}/lf_1x1 --out {out}/o.pfm", "16-bit PNG (grey, 1x1)");
+  s.ok("lfdepth: 1x1 views (16-bit)", kLf + "--lf {in}/lf_1x1 --out {out}/o.pfm", {"o.pfm"});
   for (int u = 0; u < 3; ++u)
     for (int v = 0; v < 3; ++v) s.put("lf_1x1b/view_" + std::to_string(u) + "_" + std::to_string(v) + ".png", palette(1, 1));
   s.ok("lfdepth: 1x1 views (palette)", kLf + "--lf {in}/lf_1x1b --out {out}/o.pfm", {"o.pfm"});
@@ -967,6 +976,90 @@ void add_calib_cases(Suite& s) {
          kRender + "--raw {in}/g/raw.png --calib {in}/calib_good.xml --fit-grid maybe --out {out}/o.png", "--fit-grid");
 }
 
+// Control bytes in files (issue 39, item 6): calib.txt, parameters.cfg, a scene JSON and a
+// Raytrix XML whose keys and values hold ESC [2J (clears the terminal) and NUL (cut the message
+// at it): the message is one line with every such byte escaped (run_case checks that stderr
+// holds no byte below 0x20 but the final newline), and the text after the NUL, with the reason,
+// is all there (the needles). HCI num_cams_x = -9 is refused as 0 is.
+void add_control_byte_cases(Suite& s) {
+  const std::string clear = std::string("\x1b[2J") + '\0';  // ESC [ 2 J NUL
+  const std::string sout = " --ndisp 4 --out {out}/o.pfm --json {out}/r.json";
+  auto st14 = [&](const std::string& name, const std::string& calib) {
+    fs::create_directories(s.in / name);
+    lb::save_image(s.p(name + "/im0.png"), noise(40, 30, 1, 1));
+    lb::save_image(s.p(name + "/im1.png"), noise(40, 30, 1, 2));
+    s.put(name + "/calib.txt", calib);
+  };
+  st14("ctl_calib_value", "width=40\nheight=30\nndisp=" + clear + "after-nul\n");
+  s.fail("control bytes: calib.txt value", kStereo + "--scene {in}/ctl_calib_value" + sout,
+         "ndisp = '\\x1b[2J\\x00after-nul' is not a number");
+  st14("ctl_calib_width", "width=4" + clear + "0\nheight=30\nndisp=4\n");
+  s.fail("control bytes: calib.txt whole number", kStereo + "--scene {in}/ctl_calib_width" + sout,
+         "width = '4\\x1b[2J\\x000' is not a number");
+  st14("ctl_calib_key", "width=40\nheight=30\nndisp=4\ncam0=[1 0 2; 0 1 " + clear + "x; 0 0 1]\n");
+  s.fail("control bytes: calib.txt cam0", kStereo + "--scene {in}/ctl_calib_key" + sout,
+         "cam0 = '\\x1b[2J\\x00x' is not a number");
+  // A key holding the bytes is not a key calib.txt has: its width, height and ndisp are missing.
+  st14("ctl_calib_keyonly", "wid" + clear + "th=40\nheight=30\nndisp=4\n");
+  s.fail("control bytes: calib.txt key", kStereo + "--scene {in}/ctl_calib_keyonly" + sout, "missing width");
+  // parameters.cfg of an HCI folder (input_CamNNN.png views).
+  const lb::LightField4D lf = lb::synthetic_plane_lightfield(21, 17, 3, 3, 0.5f, 3u);
+  auto hci = [&](const std::string& name, const std::string& cfg) {
+    fs::create_directories(s.in / name);
+    for (int i = 0; i < 9; ++i) {
+      char file[32];
+      std::snprintf(file, sizeof file, "input_Cam%03d.png", i);
+      lb::save_image((s.in / name / file).string(), lf.views[static_cast<std::size_t>(i)]);
+    }
+    s.put(name + "/parameters.cfg", cfg);
+  };
+  const std::string out = " --out {out}/o.pfm --json {out}/r.json";
+  hci("ctl_cfg_cams", "[extrinsics]\nnum_cams_x = " + clear + "3 after-nul\nnum_cams_y = 3\n");
+  s.fail("control bytes: parameters.cfg num_cams_x", kLf + "--lf {in}/ctl_cfg_cams" + out,
+         "num_cams_x = '\\x1b[2J\\x003 after-nul' is not a whole number");
+  hci("ctl_cfg_disp", "num_cams_x = 3\nnum_cams_y = 3\ndisp_min = -1" + clear + "after-nul\ndisp_max = 1\n");
+  s.fail("control bytes: parameters.cfg disp_min", kLf + "--lf {in}/ctl_cfg_disp" + out,
+         "disp_min = '-1\\x1b[2J\\x00after-nul' is not a disparity");
+  hci("ctl_cfg_key", "num_cams_x = 3\nnum_cams_y = 3\n" + clear + "disp_min = -1\ndisp_max = 1\n");
+  s.fail("control bytes: parameters.cfg key (disp_min unread: disp_max alone)", kLf + "--lf {in}/ctl_cfg_key" + out,
+         "gives disp_max without disp_min");
+  // HCI num_cams: every value below 1 refused, as 0 always was; a fraction too.
+  hci("ctl_cfg_neg", "num_cams_x = -9\nnum_cams_y = 3\n");
+  s.fail("parameters.cfg: num_cams_x = -9", kLf + "--lf {in}/ctl_cfg_neg" + out, "num_cams_x = -9 is out of range");
+  hci("ctl_cfg_zero", "num_cams_x = 3\nnum_cams_y = 0\n");
+  s.fail("parameters.cfg: num_cams_y = 0", kLf + "--lf {in}/ctl_cfg_zero" + out, "num_cams_y = 0 is out of range");
+  hci("ctl_cfg_frac", "num_cams_x = 3\nnum_cams_y = 2.5\n");
+  s.fail("parameters.cfg: num_cams_y = 2.5", kLf + "--lf {in}/ctl_cfg_frac" + out, "num_cams_y = '2.5' is not a whole number");
+  // A scene JSON: a string holding the bytes (JSON escapes them) names the raw; raw bytes in
+  // the file make it invalid JSON (the parser quotes what it read).
+  s.put("g/scene_ctl_raw.json", "{\"grid\": {\"nx\": 14, \"ny\": 10, \"pitch\": 34.5}, \"raw\": \"x\\u001b[2J\\u0000after-nul.png\"}");
+  s.fail("control bytes: scene JSON string", kRender + "--scene {in}/g/scene_ctl_raw.json --out {out}/o.png",
+         "x\\x1b[2J\\x00after-nul.png'");
+  s.put("g/scene_ctl_bytes.json", "{\"grid\": {\"nx\": \"" + clear + "after-nul\"}}");
+  s.fail("control bytes: scene JSON with raw bytes", kRender + "--scene {in}/g/scene_ctl_bytes.json --out {out}/o.png",
+         "scene_ctl_bytes.json");
+  s.put("g/scene_ctl_field.json", "{\"grid\": {\"nx\": \"\\u001b[2J\\u0000after-nul\", \"ny\": 10, \"pitch\": 34.5}, \"raw\": \"raw.png\"}");
+  s.fail("control bytes: scene JSON field value", kRender + "--scene {in}/g/scene_ctl_field.json --out {out}/o.png",
+         "after-nul\" is not an integer");
+  // A Raytrix XML: an element's text and an attribute.
+  const std::string good = lbt::calib_xml_of(lb::test::three_type_hex(16.0, 8.5, 8.5));
+  auto swap = [&](const std::string& from, const std::string& to) {
+    std::string t = good;
+    const auto at = t.find(from);
+    REQUIRE(at != std::string::npos);
+    return t.replace(at, from.size(), to);
+  };
+  s.put("calib_ctl_text.xml", swap("<diameter units=\"pix\">16</diameter>", "<diameter units=\"pix\">1\x1b[2J6</diameter>"));
+  s.fail("control bytes: XML element text", kRender + "--raw {in}/g/raw.png --calib {in}/calib_ctl_text.xml --out {out}/o.png",
+         "is not a number ('1\\x1b[2J6')");
+  s.put("calib_ctl_units.xml", swap("<diameter units=\"pix\">", "<diameter units=\"p\x1b[2Jx\">"));
+  s.fail("control bytes: XML attribute", kRender + "--raw {in}/g/raw.png --calib {in}/calib_ctl_units.xml --out {out}/o.png",
+         "has units 'p\\x1b[2Jx', expected 'pix'");
+  // An option value echoed back: control bytes from the command line.
+  s.fail("control bytes: an option value", kRender + "--raw {in}/g/raw.png --pitch 34.5 --view 1,\x1b[2J --out {out}/o.png",
+         "--view");
+}
+
 // Special and huge input files, broken CSVs (issue 39, items 4 and 5): a named pipe wherever
 // a file is read (it used to block the open forever), /dev/zero as a CSV (it used to grow to
 // 8.5 GB), a folder, sparse files past the text limits, and CSVs whose rows would be lost
@@ -1021,6 +1114,17 @@ void add_input_file_cases(Suite& s) {
   s.fail("/dev/zero: Raytrix calibration", kRender + "--raw {in}/g/raw.png --calib /dev/zero --out {out}/o.png",
          "character device");
   s.fail("/dev/zero: scene file", kRender + "--scene /dev/zero --out {out}/o.png", "character device");
+  // A scene file naming a device or a named pipe as its raw or truth (was read to the end).
+  {
+    nlohmann::json j = nlohmann::json::parse(lbr::slurp(s.p("g/scene.json")));
+    j["raw"] = "/dev/zero";
+    s.put("g/scene_raw_devzero.json", j.dump());
+    s.fail("/dev/zero: a scene's raw", kRender + "--scene {in}/g/scene_raw_devzero.json --out {out}/o.png",
+           "character device");
+    j["raw"] = (sp / "pipe").string();
+    s.put("g/scene_raw_pipe.json", j.dump());
+    s.fail("named pipe: a scene's raw", kRender + "--scene {in}/g/scene_raw_pipe.json --out {out}/o.png", "named pipe");
+  }
   s.fail("a folder: eval --scores", scores + "{in}/special/folder.csv", "is a directory");
   s.fail("a folder: batch --merge", merge + "{in}/special/folder.csv --csv {out}/m.csv", "is a directory");
   s.fail("65 MiB: eval --scores", scores + "{in}/special/big.csv", "larger than 64 MiB");
@@ -1055,6 +1159,7 @@ TEST_CASE("robustness: bad inputs, options and outputs over every command") {
   add_found_defect_cases(s);
   add_dataset_cases(s);
   add_calib_cases(s);
+  add_control_byte_cases(s);
   add_input_file_cases(s);
   CHECK(s.cases.size() >= 120);
   run_all(s, "bad inputs");

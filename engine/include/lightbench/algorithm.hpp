@@ -73,9 +73,27 @@ struct StereoData final : AlgorithmData {
 struct ImagePairData final : AlgorithmData {
   ImageU8 reference, distorted;  // 8-bit, 1 or 3 channels, same size
   std::string source;            // where the pair came from (for reports)
+  // The files and their depth (a 16-bit PNG is converted to 8 bits, v/257); empty paths for
+  // images made in memory.
+  ImageOrigin reference_origin{}, distorted_origin{};
   DataKind kind() const override { return DataKind::ImagePair; }
   bool has_truth() const override { return false; }
 };
+
+// The image files the data was read from, each with its role ("raw"; "views": a light field's,
+// path its folder; "left", "right"; "reference", "distorted") and depth, in that order. A 16-bit
+// file was converted to 8 bits (origin.converted "v/257"): the CLI's JSON reports every one
+// (inputs[i]) and the viewer's status line tells a conversion. Files only: data made in memory
+// (a generated preset, a synthetic pair) has none.
+struct DataInput {
+  std::string role;
+  ImageOrigin origin;
+};
+std::vector<DataInput> data_inputs(const AlgorithmData& data);
+// The conversions among them, one phrase each: "16-bit input converted to 8 bits (v/257)" when
+// every input was converted so, else prefixed by the roles it applies to ("left: ..."), joined
+// by "; "; "" when every input was taken as it is.
+std::string conversion_notes(const AlgorithmData& data);
 
 // The image pair's own outputs ("reference", "distorted") as RGBA8 into out: what every
 // image-pair runner shows of its data. False (out untouched) for any other output name.
@@ -163,7 +181,9 @@ struct AlgorithmSpec {
   // as none) and refuses another kernel's name with one
   // line ("variant 'sync' is a CUDA kernel of plenoptic; the CPU backend runs the reference").
   // Returns the name to pass to Runner::run ("" on the CPU: the reference).
-  std::string variant_for(BackendKind kind, const std::string& requested) const;
+  // user_named: the request is a user's explicit choice (the CLI's --variant): on the CPU the
+  // default variant's name is refused like any other kernel's (it would not run).
+  std::string variant_for(BackendKind kind, const std::string& requested, bool user_named = false) const;
   // The value name of `value` for parameter `param` ("" when it has none).
   std::string value_name(const std::string& param, double value) const;
 };

@@ -27,6 +27,13 @@ class Error : public std::runtime_error {
 std::string escape_untrusted(std::string_view text, std::size_t max_chars = 80);
 // The same in single quotes: 'text' (a quote inside is escaped as \x27).
 std::string quote_untrusted(std::string_view text, std::size_t max_chars = 80);
+// The last line of defence, where a front end prints a whole message (an lb::Error's what()
+// to the terminal, the viewer's error line): escape_untrusted's escapes except that a
+// backslash stays as it is, so a message whose parts were already quoted with the helper
+// above keeps its escapes readable (\x1b, not \\x1b) and no raw control byte, NUL or
+// embedded newline (\x0a) can reach the terminal whatever a message quoted. Cut, with
+// "...", past max_chars.
+std::string safe_line(std::string_view message, std::size_t max_chars = 1000);
 
 }  // namespace lb
 

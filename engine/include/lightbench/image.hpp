@@ -45,6 +45,17 @@ using ImageU8 = Image<std::uint8_t>;
 using ImageF = Image<float>;
 using ImageU16 = Image<std::uint16_t>;
 
+// Where an 8-bit input came from (load_image_8bit, lightbench/image_io.hpp): what its file
+// held and what was done to its samples; the CLI's JSON reports it (inputs[i].bit_depth,
+// inputs[i].converted) and the viewer's data lines say it.
+struct ImageOrigin {
+  std::string path;       // the file ("" for data made in memory)
+  int bit_depth = 8;      // bits per sample in the file: 8, 16 (16-bit PNG), a PNM's maxval's bits
+  std::string converted;  // how its samples became 8 bits: "" (taken as they are), "v/257"
+                          // (16-bit: round(v / 257)), "v*255/M" (a PNM of another maxval M)
+  bool was_converted() const { return !converted.empty(); }
+};
+
 // Channel conversions (RGB <-> RGBA, gray -> RGB). Alpha added is 255.
 ImageU8 to_rgba(const ImageU8& in);
 ImageU8 to_rgb(const ImageU8& in);

@@ -34,6 +34,9 @@ struct LightField4D {
   ImageF gt;                   // ground-truth disparity of the centre view (empty: none)
   std::string source;          // folder it came from, or "synthetic ..."
   std::string layout;          // "hci", "grid-uv", "grid-numbered", "memory"
+  // The views' files (path: the folder) and their depth: the deepest view's (16-bit PNG views
+  // are converted to 8 bits, v/257). Path "" for a light field made in memory.
+  ImageOrigin views_origin{};
   // The scene's disparity range from its parameters.cfg (HCI disp_min / disp_max): the
   // default CAE range when given (disp_min < disp_max); 0, 0 when the folder has none.
   float disp_min = 0, disp_max = 0;
@@ -57,7 +60,8 @@ struct LightFieldLoadOptions {
   int grid_u = 0, grid_v = 0;  // numbered layout only: explicit grid (0: square, inferred)
   bool load_gt = true;
 };
-// Loads a folder in one of the layouts above (views converted to RGB8). Throws lb::Error
+// Loads a folder in one of the layouts above (views converted to RGB8; 16-bit PNG views to 8
+// bits, round(v / 257), told by views_origin). Throws lb::Error
 // naming the folder/file: no views found, missing index, mismatched view sizes, a count
 // that is not square (numbered/HCI layouts without an explicit grid), unreadable images.
 LightField4D load_lightfield(const std::string& dir, const LightFieldLoadOptions& opt = {});

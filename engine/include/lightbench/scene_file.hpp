@@ -20,6 +20,7 @@ struct PlenopticScene {
   ImageF truth;           // empty when the scene has no ground truth
   int truth_patch = 0;    // M of the truth map
   std::string source;     // where it came from, for display
+  ImageOrigin raw_origin{};  // the raw's file and depth (16-bit PNG: converted, v/257); "" in memory
   // The micro-lens grid as data when `grid` cannot say it (issue 22): a hexagonal or rotated
   // grid, a multi-focus array (a Raytrix calibration, the hexagonal generator). Set: the
   // algorithm "plenoptic-hex" runs on it and the rectangular "plenoptic" refuses the scene in

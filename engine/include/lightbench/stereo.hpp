@@ -25,6 +25,9 @@ namespace lb::stereo {
 struct StereoPair {
   ImageU8 left, right;
   std::string name;  // for reports ("tsukuba", or the left file's stem)
+  // The files and their depth (a 16-bit PNG is converted to 8 bits, v/257); empty paths for
+  // pairs made in memory.
+  ImageOrigin left_origin{}, right_origin{};
 };
 
 // Middlebury ground truth: disparity (0 = unknown, never counted) and the three masks

@@ -13,7 +13,9 @@
 
 namespace lb::stereo {
 
-// Two images of equal size; name = the left file's stem unless given.
+// Two images of equal size; name = the left file's stem unless given. A 16-bit PNG is
+// converted to 8 bits, round(v / 257) (load_image_8bit); pair.left_origin / right_origin say
+// what each file held.
 StereoPair load_stereo_pair(const std::string& left, const std::string& right, const std::string& name = "");
 // Checks a pair in memory (non-empty, equal sizes, 1 or 3 channels); throws lb::Error.
 void validate(const StereoPair& pair);
