@@ -24,7 +24,7 @@ std::pair<double, double> parse_number_pair(const std::string& option, const std
     if (u != a.size() || v != b.size()) throw std::invalid_argument("trailing text");
     return {x, y};
   } catch (const std::exception&) {
-    throw Error(option + " expects two numbers like 12,34, got '" + text + "'");
+    throw Error(option + " expects two numbers like 12,34, got " + quote_untrusted(text));
   }
 }
 
@@ -154,6 +154,10 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   app.add_option("--script", o.script,
                  "parameter changes during the frames: FRAME:NAME=VALUE;... sets the panel's live parameter "
                  "NAME at frame FRAME, as a slider would (runs in flight are superseded)");
+  // CLI11's messages echo option values: one clean line (lb::safe_line), then its hint.
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return safe_line(e.what()) + "\nRun with --help for more information.\n";
+  });
   try {
     app.parse(argc, argv);
     if (!size.empty()) {
@@ -166,7 +170,7 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
       }
       if (w < 64 || h < 64 || w > 16384 || h > 16384 || w != static_cast<int>(w) ||
           h != static_cast<int>(h))
-        throw Error("--size expects WxH with 64..16384 pixels per side, got '" + size + "'");
+        throw Error("--size expects WxH with 64..16384 pixels per side, got " + quote_untrusted(size));
       o.width = static_cast<int>(w);
       o.height = static_cast<int>(h);
     }
@@ -190,7 +194,7 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
     if (!soak_bound.empty()) {
       const auto [h, d] = parse_number_pair("--soak-bound", soak_bound);
       if (!(h >= 0 && h <= 1e6 && d >= 0 && d <= 1e6))
-        throw Error("--soak-bound expects HOST,DEVICE MiB in 0..1000000, got '" + soak_bound + "'");
+        throw Error("--soak-bound expects HOST,DEVICE MiB in 0..1000000, got " + quote_untrusted(soak_bound));
       o.soak_host_mib = h;
       o.soak_device_mib = d;
     }
@@ -218,7 +222,7 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
     if (!o.max_device_memory.empty())
       set_max_device_memory(parse_memory_size(o.max_device_memory, "--max-device-memory"));
     if (!o.calib.empty() && o.raw.empty())
-      throw Error("--calib '" + o.calib + "' needs --raw FILE (the raw image it calibrates)");
+      throw Error("--calib " + quote_untrusted(o.calib, 300) + " needs --raw FILE (the raw image it calibrates)");
     if (!o.calib.empty() && (o.pitch > 0 || !o.grid.empty() || o.offset != "0,0"))
       throw Error("--pitch / --offset / --grid apply to a raw without --calib (the calibration has the grid)");
     if (!o.fit_grid.empty() && o.calib.empty()) throw Error("--fit-grid applies to --calib only");
@@ -228,7 +232,7 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const Error& e) {
-    std::fprintf(stderr, "lightbench: %s\n", e.what());
+    std::fprintf(stderr, "lightbench: %s\n", safe_line(e.what()).c_str());
     return 2;
   }
   return -1;

@@ -45,7 +45,7 @@ PaneSource parse_pane_source(const std::string& spec, Algorithm& algorithm) {
     item = trim(item);
     if (item.empty()) continue;
     const auto eq = item.find('=');
-    LB_REQUIRE(eq != std::string::npos, "pane source: expected key=value, got '" + item + "'");
+    LB_REQUIRE(eq != std::string::npos, "pane source: expected key=value, got " + quote_untrusted(item));
     const std::string key = lower(trim(item.substr(0, eq))), value = trim(item.substr(eq + 1));
     if (key == "output") {
       const std::string v = lower(value);
@@ -55,7 +55,7 @@ PaneSource parse_pane_source(const std::string& spec, Algorithm& algorithm) {
         found |= o.name == v;
         names += (names.empty() ? "" : ", ") + o.name;
       }
-      LB_REQUIRE(found, "pane source: unknown output '" + value + "' (" + algorithm.name() +
+      LB_REQUIRE(found, "pane source: unknown output " + quote_untrusted(value) + " (" + algorithm.name() +
                             " has " + names + ")");
       s.output = v;
     } else if (key == "backend") {
@@ -63,7 +63,7 @@ PaneSource parse_pane_source(const std::string& spec, Algorithm& algorithm) {
       if (v == "selected" || v == "auto") s.backend = BackendSlot::Selected;
       else if (v == "cpu") s.backend = BackendSlot::Cpu;
       else if (v == "cuda") s.backend = BackendSlot::Cuda;
-      else throw Error("pane source: backend must be selected, cpu or cuda, got '" + value + "'");
+      else throw Error("pane source: backend must be selected, cpu or cuda, got " + quote_untrusted(value));
     } else if (key == "variant") {
       const std::string v = lower(value);
       s.run.variant = -1;
@@ -71,7 +71,7 @@ PaneSource parse_pane_source(const std::string& spec, Algorithm& algorithm) {
         const auto names = algorithm.variants();
         for (std::size_t i = 0; i < names.size(); ++i)
           if (lower(names[i]) == v) s.run.variant = static_cast<int>(i);
-        LB_REQUIRE(s.run.variant >= 0, "pane source: unknown variant '" + value + "'");
+        LB_REQUIRE(s.run.variant >= 0, "pane source: unknown variant " + quote_untrusted(value));
       }
     } else if (find_param(params, key)) {
       LB_REQUIRE(s.run.override_param.empty() || s.run.override_param == key,
@@ -80,10 +80,10 @@ PaneSource parse_pane_source(const std::string& spec, Algorithm& algorithm) {
         s.run.override_param = key;
         s.run.override_value = std::stod(value);
       } catch (const std::exception&) {
-        throw Error("pane source: " + key + " expects a number, got '" + value + "'");
+        throw Error("pane source: " + key + " expects a number, got " + quote_untrusted(value));
       }
     } else {
-      throw Error("pane source: unknown key '" + key + "'");
+      throw Error("pane source: unknown key " + quote_untrusted(key));
     }
   }
   return s;

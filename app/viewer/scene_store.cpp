@@ -50,7 +50,7 @@ void SceneStore::open(const std::string& path, const std::optional<PlenopticGrid
     return;
   }
   PlenopticScene s;
-  s.raw = load_image(path);
+  s.raw = load_image_8bit(path, &s.raw_origin);  // 16-bit PNG: converted (v/257)
   s.source = path;
   if (grid) {
     s.grid = *grid;

@@ -429,7 +429,7 @@ int SoakDriver::finish() {
       f.close();
       LB_REQUIRE(f.good(), "cannot write the soak report '" + cfg_.report + "'");
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "lightbench: %s\n", e.what());
+      std::fprintf(stderr, "lightbench: %s\n", safe_line(e.what()).c_str());
       rc = 1;
     }
   }

@@ -55,6 +55,11 @@ std::uint64_t SpecAlgorithm::data_id() const {
   return d ? d->id : 0;
 }
 
+std::string SpecAlgorithm::conversion_notes() const {
+  const auto d = section_->data();
+  return d ? lb::conversion_notes(*d) : std::string();
+}
+
 bool SpecAlgorithm::ready(std::string* why) const {
   if (section_->data()) return true;
   if (why) *why = std::string("no ") + to_string(section_->kind()) + " loaded";

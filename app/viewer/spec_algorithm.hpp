@@ -110,6 +110,9 @@ class SpecAlgorithm {
   nlohmann::json run_json(const PaneRun& run);
   // The figures draw_results() shows, for reports; {} when none.
   nlohmann::json results_json() const;
+  // How the data's 16-bit files became 8 bits (lb::conversion_notes), "" when none was
+  // converted: the panes' status lines say it.
+  std::string conversion_notes() const;
   // Top-level sidecar blocks describing the data (the plenoptic "scene").
   nlohmann::json data_json() const { return section_->data_json(); }
   // The data's truth as eval::evaluate takes it (foreign maps are scored on it); null: none.

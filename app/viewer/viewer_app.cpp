@@ -85,12 +85,15 @@ void ViewerApp::parse_script() {
       if (st.frame < 1) throw Error("");
       script_.push_back(st);
     } catch (const std::exception&) {
-      report("--script: expected FRAME:NAME=VALUE (frame >= 1), got '" + item + "'");
+      report("--script: expected FRAME:NAME=VALUE (frame >= 1), got " + quote_untrusted(item));
     }
   }
 }
 
-void ViewerApp::report(const std::string& message) {
+void ViewerApp::report(const std::string& raw_message) {
+  // One clean line on the terminal, in the panel and in the sidecar, whatever the message
+  // quoted from a file (lb::safe_line: control bytes, NUL and newlines escaped).
+  const std::string message = safe_line(raw_message);
   state_.error = message;
   ++reports_;
   // Every error of the session, for the sidecar: a scripted run with any is a failed run.
@@ -399,7 +402,7 @@ void ViewerApp::apply_script(int frame) {
     const auto params = algorithm().live_params();
     const ParamInfo* p = find_param(params, st.name);
     if (!p) {
-      report("--script: " + algorithm().name() + " has no parameter '" + st.name + "'");
+      report("--script: " + algorithm().name() + " has no parameter " + quote_untrusted(st.name));
       continue;
     }
     set_param_value(*p, st.value);
@@ -514,7 +517,7 @@ int ViewerApp::run_frames() {
         }
         return 0;
       } catch (const std::exception& e) {
-        std::fprintf(stderr, "lightbench: screenshot failed: %s\n", e.what());
+        std::fprintf(stderr, "lightbench: screenshot failed: %s\n", safe_line(e.what()).c_str());
         return 1;
       }
     }

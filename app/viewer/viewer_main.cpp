@@ -5,6 +5,7 @@
 
 #include "app_window.hpp"
 #include "lightbench/backend.hpp"
+#include "lightbench/error.hpp"
 #include "options.hpp"
 #include "viewer_app.hpp"
 
@@ -16,7 +17,7 @@ int viewer_main(int argc, char** argv) {
   try {
     parse_backend_request(options.backend);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "lightbench: %s\n", e.what());
+    std::fprintf(stderr, "lightbench: %s\n", safe_line(e.what()).c_str());
     return 2;
   }
   try {
@@ -30,7 +31,7 @@ int viewer_main(int argc, char** argv) {
     ViewerApp app(*window, options);
     return app.run();
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "lightbench: %s\n", e.what());
+    std::fprintf(stderr, "lightbench: %s\n", safe_line(e.what()).c_str());
     return 1;
   }
 }

@@ -43,6 +43,9 @@ std::string ViewerApp::pane_status(ImagePane& pane) {
   std::snprintf(buf, sizeof buf, "%dx%d %s  zoom %.0f%%", s->width(), s->height(),
                 s->format() == SurfaceFormat::R32F ? "R32F" : "RGBA8", v.t.zoom * 100.0);
   std::string out = buf;
+  // The data's 16-bit files converted to 8 bits ("16-bit input converted to 8 bits (v/257)").
+  if (pane.source.file.empty())
+    if (const std::string notes = algorithm().conversion_notes(); !notes.empty()) out += "  " + notes;
   if (!state_.hover_readout || !pane.hover_pixel()) return out;
   const auto [x, y] = *pane.hover_pixel();
   try {

@@ -43,7 +43,7 @@ void ViewerApp::apply_options() {
         found = true;
       }
     }
-    if (!found) report("unknown --algorithm '" + opt_.algorithm + "' (" + ids + ")");
+    if (!found) report("unknown --algorithm " + quote_untrusted(opt_.algorithm) + " (" + ids + ")");
   }
   // Each algorithm opens what the command line names for it (--lf, --stereo, --ref/--dist).
   for (auto& a : algorithms_) {
@@ -64,7 +64,7 @@ void ViewerApp::apply_options() {
         found = true;
       }
     }
-    if (!found) report("unknown --variant '" + opt_.variant + "' for " + algo.name());
+    if (!found) report("unknown --variant " + quote_untrusted(opt_.variant) + " for " + algo.name());
   }
 
   auto params = algo.live_params();
@@ -131,7 +131,7 @@ void ViewerApp::open_startup_views() {
     const int nu = x == std::string::npos ? -1 : side(opt_.views.substr(0, x));
     const int nv = x == std::string::npos ? -1 : side(opt_.views.substr(x + 1));
     LB_REQUIRE(nu >= 1 && nv >= 1, "--views expects UxV with U, V in 1.." + std::to_string(kMaxViewGrid) +
-                                       ", e.g. 5x5, got '" + opt_.views + "'");
+                                       ", e.g. 5x5, got " + quote_untrusted(opt_.views));
     // The shown algorithm's scene (a calibrated raw's in the general-grid one), else the first.
     std::shared_ptr<const AlgorithmData> scene =
         algorithm().data_kind() == DataKind::PlenopticScene ? algorithm().data() : nullptr;

@@ -177,6 +177,47 @@ TEST_CASE("viewer: the status lines describe the images of the screenshot's fram
   for (int i = 0; i < 2; ++i) check_status(r.layout.at("panes").at(i));
 }
 
+TEST_CASE("viewer: 16-bit images are converted to 8 bits, and the status lines say so") {
+  // A MAD pair and a stereo pair as 16-bit PNGs (issue 39, item 3): opened (not refused), and
+  // every pane's status line tells the conversion; an 8-bit pair's does not.
+  const std::string dir = std::string(LB_TEST_OUT_DIR) + "/sixteen";
+  fs::create_directories(dir + "/st");
+  lb::ImageU16 ref(64, 48, 3), dist(64, 48, 3);
+  for (std::size_t i = 0; i < ref.data.size(); ++i) {
+    ref.data[i] = static_cast<std::uint16_t>((i * 977) % 65536);
+    dist.data[i] = static_cast<std::uint16_t>((i * 977 + 4000) % 65536);
+  }
+  lb::save_png16(dir + "/ref16.png", ref);
+  lb::save_png16(dir + "/dist16.png", dist);
+  const lb::stereo::StereoPair p = lb::stereo::synthetic_plane_pair(64, 48, 3, 5u, 3);
+  lb::ImageU16 l(64, 48, 3), rr(64, 48, 3);
+  for (std::size_t i = 0; i < l.data.size(); ++i) {
+    l.data[i] = static_cast<std::uint16_t>(p.left.data[i] * 257);
+    rr.data[i] = static_cast<std::uint16_t>(p.right.data[i] * 257);
+  }
+  lb::save_png16(dir + "/st/imL.png", l);
+  lb::save_png16(dir + "/st/imR.png", rr);
+  const std::string note = "16-bit input converted to 8 bits (v/257)";
+  for (const std::string& args : {"--algorithm mad --ref " + dir + "/ref16.png --dist " + dir + "/dist16.png",
+                                  "--algorithm stereo --stereo " + dir + "/st"}) {
+    const Run r = run_viewer("smoke_16bit", "--backend cpu --frames 1 " + args);
+    INFO("viewer log:\n" << r.log);
+    REQUIRE(r.rc == 0);
+    for (int i = 0; i < 2; ++i) {
+      const auto& pane = r.layout.at("panes").at(i);
+      check_status(pane);
+      CHECK(pane.at("status").get<std::string>().find(note) != std::string::npos);
+    }
+  }
+  // The same pair in 8 bits: no note.
+  lb::save_image(dir + "/st/imL.png", p.left);
+  lb::save_image(dir + "/st/imR.png", p.right);
+  const Run r8 = run_viewer("smoke_8bit", "--backend cpu --frames 1 --algorithm stereo --stereo " + dir + "/st");
+  INFO("viewer log:\n" << r8.log);
+  REQUIRE(r8.rc == 0);
+  CHECK(r8.layout.at("panes").at(0).at("status").get<std::string>().find("converted") == std::string::npos);
+}
+
 TEST_CASE("viewer: --headless draws the panes exactly as the window does") {
   // Same scene and layout; the offscreen framebuffer (EGL device context) against the GLFW
   // window's back buffer. Only the panes are compared: the panel names the GL context.

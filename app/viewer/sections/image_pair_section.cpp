@@ -130,7 +130,9 @@ class ImagePairSection final : public DataSection {
  private:
   // The reference and, when `distorted` is not empty, a fixed distorted image (else it is
   // generated from the reference). Same size; throws lb::Error and keeps the current pair.
-  void set_images(const ImageU8& reference, const ImageU8& distorted, const std::string& source) {
+  // The origins: the files and their depth (a 16-bit PNG converted to 8 bits), for the status line.
+  void set_images(const ImageU8& reference, const ImageU8& distorted, const std::string& source,
+                  const ImageOrigin& reference_origin = {}, const ImageOrigin& distorted_origin = {}) {
     LB_REQUIRE(!reference.empty(), "image pair: empty reference image");
     if (!distorted.empty())
       LB_REQUIRE(distorted.width == reference.width && distorted.height == reference.height,
@@ -142,6 +144,8 @@ class ImagePairSection final : public DataSection {
     rt->upload_host(to_rgba(reference));
     reference_ = reference;
     loaded_distorted_ = distorted;
+    reference_origin_ = reference_origin;
+    loaded_distorted_origin_ = distorted_origin;
     ref_tex_ = std::move(rt);
     source_ = source;
     distortion_ = distorted.empty() ? std::max(1, distortion_) : 0;
@@ -150,9 +154,10 @@ class ImagePairSection final : public DataSection {
   }
 
   void open(const std::string& reference_path, const std::string& distorted_path) {
-    const ImageU8 r = load_image(reference_path);
-    const ImageU8 d = distorted_path.empty() ? ImageU8{} : load_image(distorted_path);
-    set_images(r, d, reference_path + (distorted_path.empty() ? "" : " vs " + distorted_path));
+    ImageOrigin rorig, dorig;  // 16-bit PNG: converted to 8 bits (v/257)
+    const ImageU8 r = load_image_8bit(reference_path, &rorig);
+    const ImageU8 d = distorted_path.empty() ? ImageU8{} : load_image_8bit(distorted_path, &dorig);
+    set_images(r, d, reference_path + (distorted_path.empty() ? "" : " vs " + distorted_path), rorig, dorig);
   }
 
   // One pair of an IQA database (dataset.hpp: TID2013, KADID-10k), by the distorted image's
@@ -166,7 +171,9 @@ class ImagePairSection final : public DataSection {
     std::ostringstream src;
     src << s.name << " (" << dataset::to_string(ds.layout) << ", " << (ds.is_dmos ? "DMOS " : "MOS ") << s.mos
         << ", " << ds.scenes.size() << " pairs)";
-    set_images(load_image(s.reference), load_image(s.path), src.str());
+    ImageOrigin rorig, dorig;
+    const ImageU8 r = load_image_8bit(s.reference, &rorig), d = load_image_8bit(s.path, &dorig);
+    set_images(r, d, src.str(), rorig, dorig);
   }
 
   // A new ImagePairData (a new id) whenever the distorted image changes.
@@ -191,10 +198,14 @@ class ImagePairSection final : public DataSection {
     data->reference = reference_;
     data->distorted = distorted_;
     data->source = source_;
+    // A distortion made here from the reference is no file (no origin).
+    data->reference_origin = reference_origin_;
+    if (distortion_ == 0) data->distorted_origin = loaded_distorted_.empty() ? reference_origin_ : loaded_distorted_origin_;
     data_ = std::move(data);
   }
 
   ImageU8 reference_, loaded_distorted_, distorted_;
+  ImageOrigin reference_origin_, loaded_distorted_origin_;
   std::string source_;
   std::shared_ptr<const ImagePairData> data_;
   // Defaults: assets/mad/default_distortion.json.

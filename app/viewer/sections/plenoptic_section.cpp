@@ -107,8 +107,11 @@ class PlenopticSection final : public DataSection {
   void open_path(const std::string& path) override {
     // The general-grid section keeps its calibration for another raw of the same camera.
     if (general_ && scene_.has_geometry() && file_extension(path) != ".json") {
-      scene_.set(calibrated_scene(load_image(path), scene_.original_geometry(), CalibFit::Auto, path,
-                                  "the open geometry"));
+      ImageOrigin origin;  // 16-bit PNG: converted (v/257)
+      PlenopticScene s = calibrated_scene(load_image_8bit(path, &origin), scene_.original_geometry(),
+                                          CalibFit::Auto, path, "the open geometry");
+      s.raw_origin = origin;
+      scene_.set(std::move(s));
     } else {
       scene_.open(path);  // throws with the previous scene in place
     }
@@ -194,7 +197,7 @@ class PlenopticSection final : public DataSection {
       g.pitch = opt.pitch;
       std::tie(g.ox, g.oy) = parse_number_pair("--offset", opt.offset);
       PlenopticScene s;
-      s.raw = load_image(opt.raw);
+      s.raw = load_image_8bit(opt.raw, &s.raw_origin);  // 16-bit PNG: converted (v/257)
       s.source = opt.raw;
       if (opt.grid.empty()) {
         g = fit_grid(g, s.raw.width, s.raw.height);
