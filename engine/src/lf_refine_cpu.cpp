@@ -39,7 +39,8 @@ LfRefineMode parse_lf_refine_mode(const std::string& s) {
 }
 
 // The ranges are describe()'s, the one declaration (check_ranges): the CLI, the viewer's
-// sliders and this check cannot disagree (they did: gf_radius 0..40 there, 0..256 here).
+// sliders and this check cannot disagree (they did: gf_radius 0..40 there, 0..256 here; the
+// radii and passes now take the wider bounds the kernels are tested at, e.g. a radius of 100).
 void validate(const LfRefineParams& p) {
   LfRefineParams q = p;
   check_ranges(describe(q));
@@ -52,20 +53,20 @@ std::vector<ParamInfo> describe(LfRefineParams& p) {
        "weight of the defocus cost (|refocus - centre|) blended with the CAE cost; 0: CAE alone", K::Float,
        &p.defocus_weight, 0.0, 1.0},
       {"defocus_radius", "defocus window", "radius of the defocus cost's box window (px)", K::Int, &p.defocus_radius,
-       0, 8},
+       0, 32},
       {"fusion_confidence", "confidence fusion",
        "filter the CAE and defocus costs apart and fuse them per pixel by their curves' confidence (off: a fixed "
        "blend before one filter)",
        K::Bool, &p.confidence_fusion, 0, 1},
       {"defocus_filter_radius", "defocus filter",
-       "confidence fusion: guided filter radius of the defocus cost (px)", K::Int, &p.defocus_filter_radius, 0, 40},
+       "confidence fusion: guided filter radius of the defocus cost (px)", K::Int, &p.defocus_filter_radius, 0, 256},
       {"subpixel_wide", "5-point sub-pixel fit",
        "sub-pixel offset from the least-squares quadratic through 5 labels around the winner (off: the 3-point "
        "parabola)",
        K::Bool, &p.subpixel_wide, 0, 1},
       {"gf_color", "colour guide", "guide the filter and the median by the centre view's colour (off: its gray)",
        K::Bool, &p.color_guide, 0, 1},
-      {"gf_radius", "filter radius", "guided filter window radius on every label slice (px)", K::Int, &p.radius, 0, 40},
+      {"gf_radius", "filter radius", "guided filter window radius on every label slice (px)", K::Int, &p.radius, 0, 256},
       {"gf_eps", "filter eps", "guided filter regulariser (guide on [0, 1]): larger smooths across weak edges",
        K::Float, &p.eps, 1e-7, 1e-1},
       {"semi_global", "semi-global",
@@ -80,10 +81,10 @@ std::vector<ParamInfo> describe(LfRefineParams& p) {
       {"sgm_edge", "SGM edge", "semi-global: guide difference at which the jump price halves", K::Float,
        &p.sgm_edge, 0.001, 0.5},
       {"median_radius", "median radius", "full: window radius of the guided, confidence-weighted median", K::Int,
-       &p.median_radius, 0, 20},
+       &p.median_radius, 0, 32},
       {"median_sigma", "median sigma", "full: guide difference at which a neighbour's weight falls to 0.61",
        K::Float, &p.median_sigma, 0.005, 1.0},
-      {"median_iterations", "median passes", "full: weighted-median iterations", K::Int, &p.median_iterations, 0, 8},
+      {"median_iterations", "median passes", "full: weighted-median iterations", K::Int, &p.median_iterations, 0, 16},
   };
 }
 

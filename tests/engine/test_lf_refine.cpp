@@ -247,7 +247,7 @@ TEST_CASE("lf refine: edge cases and parameter errors") {
       LfRefineParams p;
       p.mode = LfRefineMode::Full;
       p.radius = 40;  // larger than the image
-      p.defocus_filter_radius = 30;  // larger than the image too (within its range, 0..40)
+      p.defocus_filter_radius = 60;  // larger than the image too
       p.color_guide = color;
       p.defocus_weight = wdef;
       p.confidence_fusion = fusion;

@@ -89,7 +89,11 @@ class StereoRunner final : public Runner {
     const std::string variant = spec.variant_for(BackendKind::Cuda, variant_in);
     validate(p, d.pair);
     // The memory budget (memory_budget.hpp): refused before the run, the caller keeps its image.
-    check_host_memory(spec.name, MethodTraits<P>::host_bytes(p, d.pair.left));
+    // On CUDA the host keeps only the pair and the map (the volumes live on the device).
+    const ImageU8& l = d.pair.left;
+    check_host_memory(spec.name, m_->kind() == BackendKind::Cuda
+                                     ? 2 * u8_bytes(l.width, l.height, l.channels) + 2 * f32_bytes(l.width, l.height)
+                                     : MethodTraits<P>::host_bytes(p, l));
     if (m_->kind() == BackendKind::Cuda) check_device_memory(spec.name, MethodTraits<P>::device_bytes(p, d.pair.left));
     const std::string run_variant = m_->kind() == BackendKind::Cuda ? variant : "";
     if (output == "disparity") {
