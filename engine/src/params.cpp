@@ -70,8 +70,14 @@ void apply_values(const std::vector<ParamInfo>& params, const ParamValues& value
 }
 
 void check_ranges(const std::vector<ParamInfo>& params) {
-  for (const auto& p : params)
-    if (p.bound()) require_in_range(p, p.get());
+  for (const auto& p : params) {
+    if (!p.bound()) continue;
+    const double v = p.get();
+    if (v >= p.min && v <= p.max) continue;
+    std::ostringstream m;
+    m << p.name << ": must be in " << p.min << ".." << p.max << ", got " << v;
+    throw Error(m.str());
+  }
 }
 
 }  // namespace lb

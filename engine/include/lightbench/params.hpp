@@ -48,7 +48,7 @@ void apply_values(const std::vector<ParamInfo>& params, const ParamValues& value
 // The range check of a bound table's current values: the ONE place a parameter's range is
 // enforced (validate() of every parameter struct calls it with its describe() table, so the
 // table's range is the only declaration). Throws lb::Error naming the first value outside its
-// parameter's range (or NaN), in apply_values' words.
+// parameter's range (or NaN): "radius: must be in 0..32, got -1".
 void check_ranges(const std::vector<ParamInfo>& params);
 
 }  // namespace lb
