@@ -251,7 +251,7 @@ std::vector<ParamInfo> describe(LightFieldRunParams& p, const LightField4D* lf) 
        static_cast<double>(std::max(0, nu - 1))},
       {"v", "view v", "angular row of the view shown", K::Int, &p.v, 0, static_cast<double>(std::max(0, nv - 1))},
       {"refocus", "refocus disparity", "points at this disparity come out sharp (px per view)", K::Float,
-       &p.refocus, -6.0, 6.0},
+       &p.refocus, -cae_max_abs_disparity(lf), cae_max_abs_disparity(lf)},
       {"aperture", "aperture radius", "refocus averages the views within this many of the centre", K::Int,
        &p.aperture, 0, static_cast<double>(rmax)},
   };
@@ -285,9 +285,10 @@ LightFieldRunParams lightfield_defaults(const LightField4D* lf) {
   // (-3.3 .. 2.8 px, the HCI benchmark's span), whatever the truth says: a default fitted to
   // the ground truth would score a method with knowledge it cannot have. Only the refocus
   // plane (a display choice) follows the truth.
-  // Clamped to the parameters' bounds (-16 .. 16 px).
+  // Clamped to the parameters' bounds (cae_max_abs_disparity: the light field's own).
   if (lf->has_disp_range()) {
-    const float lo = std::clamp(lf->disp_min, -16.0f, 16.0f), hi = std::clamp(lf->disp_max, -16.0f, 16.0f);
+    const float lim = static_cast<float>(cae_max_abs_disparity(lf));
+    const float lo = std::clamp(lf->disp_min, -lim, lim), hi = std::clamp(lf->disp_max, -lim, lim);
     if (lo < hi) {
       p.cae.dmin = lo;
       p.cae.dmax = hi;
