@@ -20,6 +20,8 @@
 #include <sstream>
 
 #include "cuda_check.cuh"
+#include "lightbench/error.hpp"
+#include "lightbench/input_file.hpp"
 #include "stereo_bp_launch.hpp"
 
 namespace lb::cuda {
@@ -87,11 +89,24 @@ nlohmann::json to_json(const BpTuneCandidate& c) {
   return j;
 }
 
-bool read_file_cache(const std::string& path, const std::string& key, BpTuneCandidate* out) {
-  std::ifstream f(path);
-  if (!f) return false;
+// The cache's text, "" when there is none. A path that is not a regular file (a named pipe would
+// block the run, a device never ends) or is too large is ignored with a warning (input_file.hpp).
+std::string cache_text(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec)) || ec) return "";
   try {
-    const nlohmann::json j = nlohmann::json::parse(f);
+    return read_text_file(path, "BP tuning cache", kJsonFileLimit);
+  } catch (const std::exception& ex) {
+    std::fprintf(stderr, "lightbench: warning: ignoring the BP tuning cache: %s\n", safe_line(ex.what()).c_str());
+    return "";
+  }
+}
+
+bool read_file_cache(const std::string& path, const std::string& key, BpTuneCandidate* out) {
+  const std::string text = cache_text(path);
+  if (text.empty()) return false;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
     if (!j.contains(key)) return false;
     const auto& e = j.at(key);
     out->block_x = e.at("block_x").get<int>();
@@ -102,7 +117,8 @@ bool read_file_cache(const std::string& path, const std::string& key, BpTuneCand
     out->variant = e.value("variant", std::string());
     return out->block_x > 0 && out->block_y > 0 && out->reg >= 0 && out->shared >= 0;
   } catch (const std::exception& ex) {
-    std::fprintf(stderr, "lightbench: warning: ignoring the BP tuning cache '%s': %s\n", path.c_str(), ex.what());
+    std::fprintf(stderr, "lightbench: warning: ignoring the BP tuning cache %s: %s\n", quote_untrusted(path).c_str(),
+                 safe_line(ex.what()).c_str());
     return false;
   }
 }
@@ -111,10 +127,10 @@ void write_file_cache(const std::string& path, const std::string& key, const BpT
   try {
     nlohmann::json j = nlohmann::json::object();
     {
-      std::ifstream f(path);
-      if (f) {
+      const std::string text = cache_text(path);
+      if (!text.empty()) {
         try {
-          j = nlohmann::json::parse(f);
+          j = nlohmann::json::parse(text);
           if (!j.is_object()) j = nlohmann::json::object();
         } catch (const std::exception&) {
           j = nlohmann::json::object();

@@ -1125,17 +1125,6 @@ void add_input_file_cases(Suite& s) {
     s.put("g/scene_raw_pipe.json", j.dump());
     s.fail("named pipe: a scene's raw", kRender + "--scene {in}/g/scene_raw_pipe.json --out {out}/o.png", "named pipe");
   }
-  // A scene file naming a device or a named pipe as its raw or truth (was read to the end).
-  {
-    nlohmann::json j = nlohmann::json::parse(lbr::slurp(s.p("g/scene.json")));
-    j["raw"] = "/dev/zero";
-    s.put("g/scene_raw_devzero.json", j.dump());
-    s.fail("/dev/zero: a scene's raw", kRender + "--scene {in}/g/scene_raw_devzero.json --out {out}/o.png",
-           "character device");
-    j["raw"] = (sp / "pipe").string();
-    s.put("g/scene_raw_pipe.json", j.dump());
-    s.fail("named pipe: a scene's raw", kRender + "--scene {in}/g/scene_raw_pipe.json --out {out}/o.png", "named pipe");
-  }
   s.fail("a folder: eval --scores", scores + "{in}/special/folder.csv", "is a directory");
   s.fail("a folder: batch --merge", merge + "{in}/special/folder.csv --csv {out}/m.csv", "is a directory");
   s.fail("65 MiB: eval --scores", scores + "{in}/special/big.csv", "larger than 64 MiB");
