@@ -163,8 +163,8 @@ ParamTable stereo_table(const AlgorithmData* d) {
   P p;
   const StereoData* s = stereo_data(d);
   if (s && s->ndisp_hint > 0) {
-    const ParamInfo* nd = find_param(describe_for(p, s), "ndisp");
-    p.ndisp = std::min(s->ndisp_hint, static_cast<int>(nd->max));
+    const std::vector<ParamInfo> table = describe_for(p, s);
+    p.ndisp = std::min(s->ndisp_hint, static_cast<int>(find_param(table, "ndisp")->max));
   }
   return param_table(describe_for(p, s));
 }
