@@ -18,8 +18,8 @@ struct CliRun {
   std::string output;  // stdout + stderr
 };
 
-inline CliRun run_cli(const std::string& args) {
-  const std::string cmd = std::string(LB_CLI_PATH) + " " + args + " 2>&1";
+// A shell command line, its stdout (and whatever it redirects there) captured.
+inline CliRun run_shell(const std::string& cmd) {
   CliRun r;
   FILE* p = popen(cmd.c_str(), "r");
   REQUIRE(p != nullptr);
@@ -29,6 +29,8 @@ inline CliRun run_cli(const std::string& args) {
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
 }
+
+inline CliRun run_cli(const std::string& args) { return run_shell(std::string(LB_CLI_PATH) + " " + args + " 2>&1"); }
 
 inline nlohmann::json read_json(const std::string& path) {
   std::ifstream f(path);

@@ -35,13 +35,10 @@ Run run_quick(const std::string& args, int limit_s = 30) {
   const std::string cmd = "timeout -k 5 " + std::to_string(limit_s) + " " + std::string(LB_CLI_PATH) + " " + args +
                           " 2>&1 </dev/null";
   const auto t0 = std::chrono::steady_clock::now();
+  const lbt::CliRun c = lbt::run_shell(cmd);
   Run r;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), static_cast<int>(buf.size()), p)) r.output += buf.data();
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.status = c.status;
+  r.output = c.output;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

@@ -38,6 +38,44 @@ std::size_t differing(const ImageF& a, const ImageF& b) {
   for (std::size_t i = 0; i < a.data.size(); ++i) n += a.data[i] != b.data[i];
   return n;
 }
+// One pair of the every-L cases: every float variant (the seed's, warp at every lane count,
+// registers where L has an instance) equals the CPU's map exactly; the 16-bit variants differ
+// on at most 10 % (random) / 2 % (synthetic) of the pixels.
+struct LCase {
+  int w, h, L, levels;
+  bool random;
+};
+void check_variants_at_L(stereo::StereoEngine<BpParams>& gpu, const LCase& c, int iterations,
+                         const std::vector<std::string>& sixteen) {
+  const StereoPair pair = c.random ? random_pair(c.w, c.h, 3, static_cast<std::uint64_t>(c.w * 13 + c.L))
+                                   : synthetic_two_plane_pair(c.w, c.h, c.L / 5, c.L - 1, 7u, nullptr, 1);
+  BpParams p;
+  p.ndisp = c.L;
+  p.levels = c.levels;
+  p.iterations = iterations;
+  p.tau_disc = static_cast<float>(c.L) / 7.5f;  // the reference's own setting
+  const ImageF ref = bp_stereo_cpu(pair, p);
+  gpu.set_pair(pair);
+  std::vector<std::string> exact{"local", "shared", "hybrid:12,4", "auto:float"};
+  for (int g : cuda::bp_warp_lane_counts(c.L)) exact.push_back("warp:" + std::to_string(g));
+  for (int r : cuda::bp_register_counts())
+    if (r == c.L) exact.push_back("registers");
+  for (const std::string& v : exact) {
+    const StereoResult r = gpu.run(p, v);
+    const std::size_t diff = differing(r.disparity, ref);
+    INFO(c.w << "x" << c.h << " L=" << c.L << " variant " << v << " (" << r.variant << "): " << diff
+             << " differing pixels");
+    CHECK(diff == 0);
+  }
+  for (const std::string& t : sixteen) {
+    const StereoResult r = gpu.run(p, t);
+    const std::size_t diff = differing(r.disparity, ref);
+    std::printf("stereo bp gpu: %dx%d L=%d %s (%s): %zu of %zu pixels differ from the float reference (%s)\n", c.w,
+                c.h, c.L, t.c_str(), r.variant.c_str(), diff, ref.pixels(), c.random ? "random" : "synthetic");
+    INFO(c.w << "x" << c.h << " L=" << c.L << " variant " << t << " (" << r.variant << ")");
+    CHECK(diff * (c.random ? 10 : 50) <= ref.pixels());
+  }
+}
 }  // namespace
 
 TEST_CASE("stereo bp gpu: every variant vs the CPU reference (awkward sizes, random and synthetic)") {
@@ -90,43 +128,11 @@ TEST_CASE("stereo bp gpu: every L in 2..256, float variants exact, fp16 / bf16 w
   std::filesystem::remove(cache);
   cuda::set_bp_tune_cache_path(cache);
   auto gpu = cuda::make_stereo_bp_engine_cuda();
-  struct Case {
-    int w, h, L, levels;
-    bool random;
-  };
-  for (const Case c : {Case{23, 9, 2, 2, true}, Case{31, 17, 3, 3, false}, Case{45, 33, 8, 4, true},
-                       Case{97, 61, 16, 5, false}, Case{61, 29, 21, 3, true}, Case{77, 41, 33, 4, false},
-                       Case{130, 71, 64, 5, true}, Case{151, 23, 100, 2, false}, Case{171, 19, 128, 3, true},
-                       Case{263, 37, 256, 4, false}}) {
-    const StereoPair pair = c.random ? random_pair(c.w, c.h, 3, static_cast<std::uint64_t>(c.w * 13 + c.L))
-                                     : synthetic_two_plane_pair(c.w, c.h, c.L / 5, c.L - 1, 7u, nullptr, 1);
-    BpParams p;
-    p.ndisp = c.L;
-    p.levels = c.levels;
-    p.iterations = 5;
-    p.tau_disc = static_cast<float>(c.L) / 7.5f;
-    const ImageF ref = bp_stereo_cpu(pair, p);
-    gpu->set_pair(pair);
-    std::vector<std::string> exact{"local", "shared", "hybrid:12,4", "auto:float"};
-    for (int g : cuda::bp_warp_lane_counts(c.L)) exact.push_back("warp:" + std::to_string(g));
-    for (int r : cuda::bp_register_counts())
-      if (r == c.L) exact.push_back("registers");
-    for (const std::string& v : exact) {
-      const StereoResult r = gpu->run(p, v);
-      const std::size_t diff = differing(r.disparity, ref);
-      INFO(c.w << "x" << c.h << " L=" << c.L << " variant " << v << " (" << r.variant << "): " << diff
-               << " differing pixels");
-      CHECK(diff == 0);
-    }
-    for (const char* t : {"warp-fp16", "warp-bf16"}) {
-      const StereoResult r = gpu->run(p, t);
-      const std::size_t diff = differing(r.disparity, ref);
-      std::printf("stereo bp gpu: %dx%d L=%d %s: %zu of %zu pixels differ from the float reference (%s)\n", c.w, c.h,
-                  c.L, t, diff, ref.pixels(), c.random ? "random" : "synthetic");
-      INFO(c.w << "x" << c.h << " L=" << c.L << " variant " << t << " (" << r.variant << ")");
-      CHECK(diff * (c.random ? 10 : 50) <= ref.pixels());
-    }
-  }
+  for (const LCase c : {LCase{23, 9, 2, 2, true}, LCase{31, 17, 3, 3, false}, LCase{45, 33, 8, 4, true},
+                        LCase{97, 61, 16, 5, false}, LCase{61, 29, 21, 3, true}, LCase{77, 41, 33, 4, false},
+                        LCase{130, 71, 64, 5, true}, LCase{151, 23, 100, 2, false}, LCase{171, 19, 128, 3, true},
+                        LCase{263, 37, 256, 4, false}})
+    check_variants_at_L(*gpu, c, 5, {"warp-fp16", "warp-bf16"});
   CHECK_THROWS_AS(gpu->run(BpParams{}, "warp:3"), Error);
   CHECK_THROWS_AS(gpu->run(BpParams{}, "warp-fp8"), Error);
   std::filesystem::remove(cache);
@@ -142,39 +148,10 @@ TEST_CASE("stereo bp gpu: ndisp 290 .. 1024, float variants exact, fp16 / bf16 w
   std::filesystem::remove(cache);
   cuda::set_bp_tune_cache_path(cache);
   auto gpu = cuda::make_stereo_bp_engine_cuda();
-  struct Case {
-    int w, h, L, levels;
-    bool random;
-  };
-  for (const Case c : {Case{301, 13, 290, 3, true}, Case{333, 21, 300, 4, false}, Case{517, 11, 512, 2, true},
-                       Case{611, 9, 513, 3, false}, Case{853, 7, 800, 3, true}, Case{1031, 5, 1024, 2, false}}) {
-    const StereoPair pair = c.random ? random_pair(c.w, c.h, 3, static_cast<std::uint64_t>(c.w * 13 + c.L))
-                                     : synthetic_two_plane_pair(c.w, c.h, c.L / 5, c.L - 1, 7u, nullptr, 1);
-    BpParams p;
-    p.ndisp = c.L;
-    p.levels = c.levels;
-    p.iterations = 4;
-    p.tau_disc = static_cast<float>(c.L) / 7.5f;  // the reference's own setting
-    const ImageF ref = bp_stereo_cpu(pair, p);
-    gpu->set_pair(pair);
-    std::vector<std::string> exact{"local", "shared", "hybrid:12,4", "auto:float"};
-    for (int g : cuda::bp_warp_lane_counts(c.L)) exact.push_back("warp:" + std::to_string(g));
+  for (const LCase c : {LCase{301, 13, 290, 3, true}, LCase{333, 21, 300, 4, false}, LCase{517, 11, 512, 2, true},
+                        LCase{611, 9, 513, 3, false}, LCase{853, 7, 800, 3, true}, LCase{1031, 5, 1024, 2, false}}) {
     CHECK(cuda::bp_warp_lane_counts(c.L) == std::vector<int>{32});
-    for (const std::string& v : exact) {
-      const StereoResult r = gpu->run(p, v);
-      const std::size_t diff = differing(r.disparity, ref);
-      INFO(c.w << "x" << c.h << " L=" << c.L << " variant " << v << " (" << r.variant << "): " << diff
-               << " differing pixels");
-      CHECK(diff == 0);
-    }
-    for (const char* t : {"warp-fp16", "warp-bf16", "auto"}) {
-      const StereoResult r = gpu->run(p, t);
-      const std::size_t diff = differing(r.disparity, ref);
-      std::printf("stereo bp gpu: %dx%d L=%d %s (%s): %zu of %zu pixels differ from the float reference (%s)\n",
-                  c.w, c.h, c.L, t, r.variant.c_str(), diff, ref.pixels(), c.random ? "random" : "synthetic");
-      INFO(c.w << "x" << c.h << " L=" << c.L << " variant " << t << " (" << r.variant << ")");
-      CHECK(diff * (c.random ? 10 : 50) <= ref.pixels());
-    }
+    check_variants_at_L(*gpu, c, 4, {"warp-fp16", "warp-bf16", "auto"});
   }
   std::filesystem::remove(cache);
   cuda::set_bp_tune_cache_path("");
