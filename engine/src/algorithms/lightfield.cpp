@@ -262,8 +262,12 @@ std::vector<ParamInfo> describe(LightFieldRunParams& p, const LightField4D* lf) 
                "the refined output: 1 guided filter per label, 2 + sub-pixel fit, 3 + weighted median", K::Int,
                &p.refine_mode, 1, 3});
   for (auto& c : describe(p.refine)) v.push_back(c);
+  // Past (min(w, h) - 1) / 2 the border leaves no pixel to score (hci_require_truth refuses
+  // it), so the range follows the light field; without one, 0..1000.
+  const double max_border =
+      lf && !lf->empty() ? static_cast<double>(std::max(0, (std::min(lf->width, lf->height) - 1) / 2)) : 1000.0;
   v.push_back({"border", "score border", "scoring: pixels left out at each edge (HCI: 15)", K::Int, &p.border, 0,
-               1000});
+               max_border});
   return v;
 }
 

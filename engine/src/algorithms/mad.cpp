@@ -110,8 +110,10 @@ AlgorithmSpec mad_spec() {
     MadRunParams p;
     return param_table(describe(p));
   };
-  s.validate = [](const ParamValues&, const AlgorithmData& d) {
+  s.validate = [](const ParamValues& v, const AlgorithmData& d) {
     const auto& pair = data_as<ImagePairData>(d, DataKind::ImagePair);
+    MadRunParams p;
+    apply_values(describe(p), v);  // the table's ranges, as the runner applies them
     // The budget first: the check below makes the double-precision gray copies.
     check_host_memory("MAD", mad_host_bytes(pair.reference.width, pair.reference.height, 1));
     MadOptions o;
