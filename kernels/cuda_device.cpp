@@ -6,7 +6,7 @@
 
 #include "cuda_check.cuh"
 #include "lightbench/cuda_api.hpp"
-#include "render_launch.hpp"  // probe_kernels
+#include "plenoptic/render_launch.hpp"  // probe_kernels
 
 namespace lb::cuda {
 

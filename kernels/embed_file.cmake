@@ -1,6 +1,6 @@
 # cmake -DIN=<binary file> -DOUT=<header> -DNAME=<array name> -P embed_file.cmake
 # Writes the file's bytes as `static const unsigned char NAME[] = {...};` (the LTO-IR fatbin
-# of kernels/mad_callbacks.cu, handed to cuFFT at run time).
+# of kernels/mad/mad_callbacks.cu, handed to cuFFT at run time).
 file(READ "${IN}" hex HEX)
 string(LENGTH "${hex}" len)
 if(len EQUAL 0)

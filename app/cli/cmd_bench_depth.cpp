@@ -4,7 +4,7 @@
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "option_checks.hpp"
-#include "lightbench/depth_math.hpp"
+#include "plenoptic/depth_math.hpp"
 #include "lightbench/bench/depth.hpp"
 #include "lightbench/generator.hpp"
 #include "plenoptic_options.hpp"

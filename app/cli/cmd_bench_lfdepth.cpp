@@ -6,9 +6,9 @@
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "option_checks.hpp"
-#include "lightbench/cae_math.hpp"
+#include "lightfield/cae_math.hpp"
 #include "lightbench/bench/lfdepth.hpp"
-#include "lightbench/cae.hpp"
+#include "lightfield/cae.hpp"
 #include "lightbench/lightfield.hpp"
 
 namespace lb::cli {

@@ -14,7 +14,7 @@
 #include "option_checks.hpp"
 #include "lightbench/bench/stereo_local.hpp"
 #include "lightbench/image_io.hpp"
-#include "lightbench/stereo_local.hpp"
+#include "stereo_local/stereo_local.hpp"
 
 namespace lb::cli {
 

@@ -8,8 +8,8 @@
 #include "lightbench/assets.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
-#include "lightbench/plenoptic_depth.hpp"
-#include "lightbench/hex_tables.hpp"
+#include "plenoptic/plenoptic_depth.hpp"
+#include "plenoptic_hex/hex_tables.hpp"
 #include "lightbench/plenoptic_hex.hpp"
 
 namespace lb::cli {

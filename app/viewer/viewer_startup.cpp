@@ -5,7 +5,7 @@
 
 #include "lightbench/assets.hpp"
 #include "lightbench/error.hpp"
-#include "lightbench/plenoptic_views.hpp"
+#include "plenoptic/plenoptic_views.hpp"
 #include "param_widgets.hpp"
 #include "viewer_app.hpp"
 

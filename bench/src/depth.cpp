@@ -12,9 +12,9 @@
 #include "bench_device.hpp"
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
-#include "depth_launch.hpp"
+#include "plenoptic/depth_launch.hpp"
 #include "lightbench/bench/depth.hpp"
-#include "lightbench/plenoptic_depth.hpp"
+#include "plenoptic/plenoptic_depth.hpp"
 #include "timer.hpp"
 
 namespace lb::bench {

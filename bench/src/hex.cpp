@@ -18,11 +18,11 @@
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
 #include "device_plane.hpp"
-#include "hex_launch.hpp"
+#include "plenoptic_hex/hex_launch.hpp"
 #include "lightbench/bench/hex.hpp"
-#include "lightbench/hex_depth_math.hpp"
-#include "lightbench/render_tables.hpp"
-#include "render_launch.hpp"
+#include "plenoptic_hex/hex_depth_math.hpp"
+#include "plenoptic/render_tables.hpp"
+#include "plenoptic/render_launch.hpp"
 #include "timer.hpp"
 
 namespace lb::bench {

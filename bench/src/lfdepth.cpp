@@ -10,11 +10,11 @@
 #include <sstream>
 
 #include "bench_device.hpp"
-#include "cae_launch.hpp"
+#include "lightfield/cae_launch.hpp"
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
 #include "lightbench/bench/lfdepth.hpp"
-#include "lightbench/cae_cuda.hpp"
+#include "lightfield/cae_cuda.hpp"
 #include "lightbench/hci_metrics.hpp"
 #include "timer.hpp"
 

@@ -7,7 +7,7 @@
 
 #include "lightbench/distort.hpp"
 #include "lightbench/image_io.hpp"
-#include "lightbench/mad.hpp"
+#include "mad/mad.hpp"
 
 namespace lb::bench::detail {
 

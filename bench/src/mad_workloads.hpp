@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "lightbench/image.hpp"
-#include "lightbench/mad.hpp"  // ImageD
+#include "mad/mad.hpp"  // ImageD
 
 namespace lb::bench::detail {
 

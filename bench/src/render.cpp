@@ -14,10 +14,10 @@
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
 #include "lightbench/bench/render.hpp"
-#include "lightbench/render_cpu.hpp"
-#include "lightbench/render_tables.hpp"
+#include "plenoptic/render_cpu.hpp"
+#include "plenoptic/render_tables.hpp"
 #include "render_block_trace.hpp"
-#include "render_launch.hpp"
+#include "plenoptic/render_launch.hpp"
 #include "timer.hpp"
 
 namespace lb::bench {

@@ -8,10 +8,10 @@
 #include "cuda_check.cuh"
 #include "cuda_util.hpp"
 #include "lightbench/bench/stereo_bp.hpp"
-#include "lightbench/stereo_cuda.hpp"
+#include "stereo_bp/stereo_cuda.hpp"
 #include "lightbench/stereo_metrics.hpp"
 #include "lightbench/timing.hpp"
-#include "stereo_bp_launch.hpp"
+#include "stereo_bp/stereo_bp_launch.hpp"
 #include "timer.hpp"
 
 namespace lb::bench {

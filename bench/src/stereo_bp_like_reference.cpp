@@ -15,7 +15,7 @@
 #include "cuda_util.hpp"
 #include "lightbench/engines/cuda.hpp"
 #include "lightbench/error.hpp"
-#include "lightbench/stereo_cuda.hpp"
+#include "stereo_bp/stereo_cuda.hpp"
 #include "lightbench/stereo_io.hpp"
 #include "lightbench/timing.hpp"
 #include "bench_kernels.hpp"  // launch_copy

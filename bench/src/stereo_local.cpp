@@ -15,7 +15,7 @@
 #include "lightbench/bench/stereo_local.hpp"
 #include "lightbench/timing.hpp"
 #include "bench_kernels.hpp"  // launch_copy
-#include "stereo_local_launch.hpp"
+#include "stereo_local/stereo_local_launch.hpp"
 #include "timer.hpp"
 
 namespace lb::bench {

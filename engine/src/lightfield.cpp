@@ -12,11 +12,11 @@
 #include <regex>
 #include <sstream>
 
-#include "lightbench/cae_math.hpp"
+#include "lightfield/cae_math.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/input_file.hpp"
 #include "lightbench/parallel.hpp"
-#include "lightbench/refocus_math.hpp"
+#include "lightfield/refocus_math.hpp"
 
 namespace lb {
 

@@ -73,7 +73,12 @@ void check_ranges(const std::vector<ParamInfo>& params) {
   for (const auto& p : params) {
     if (!p.bound()) continue;
     const double v = p.get();
-    if (v >= p.min && v <= p.max) continue;
+    // A float field holds the table's bounds rounded to float (0.005 is 0.0049999999): compare
+    // with those, so the table's own min and max are accepted.
+    const bool f = p.kind == ParamInfo::Kind::Float;
+    const double lo = f ? static_cast<double>(static_cast<float>(p.min)) : p.min;
+    const double hi = f ? static_cast<double>(static_cast<float>(p.max)) : p.max;
+    if (v >= lo && v <= hi) continue;
     std::ostringstream m;
     m << p.name << ": must be in " << p.min << ".." << p.max << ", got " << v;
     throw Error(m.str());

@@ -9,8 +9,8 @@
 #include "lightbench/error.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/hci_metrics.hpp"
-#include "lightbench/render_cpu.hpp"
-#include "lightbench/render_tables.hpp"
+#include "plenoptic/render_cpu.hpp"
+#include "plenoptic/render_tables.hpp"
 #include "test_util.hpp"
 
 using namespace lb;

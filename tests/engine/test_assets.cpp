@@ -8,8 +8,8 @@
 #include <fstream>
 
 #include "lightbench/assets.hpp"
-#include "lightbench/render_cpu.hpp"
-#include "lightbench/render_tables.hpp"
+#include "plenoptic/render_cpu.hpp"
+#include "plenoptic/render_tables.hpp"
 #include "test_util.hpp"
 
 using namespace lb;

@@ -14,7 +14,7 @@
 #include "lightbench/runners.hpp"
 #include "lightbench/backend.hpp"
 #include "lightbench/image_io.hpp"
-#include "lightbench/render_cpu.hpp"
+#include "plenoptic/render_cpu.hpp"
 #include "lightbench/scene_file.hpp"
 #include "cli_runner.hpp"
 #include "test_util.hpp"

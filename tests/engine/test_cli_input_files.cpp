@@ -24,19 +24,19 @@ using namespace lbt::cli;
 
 namespace {
 
-struct Run {
+struct QuickRun {
   int status = -1;  // 124: killed by timeout
   std::string output;
   double seconds = 0;
 };
 
 // lightbench-cli under `timeout`: a run blocked on a named pipe is killed after `limit_s`.
-Run run_quick(const std::string& args, int limit_s = 30) {
+QuickRun run_quick(const std::string& args, int limit_s = 30) {
   const std::string cmd = "timeout -k 5 " + std::to_string(limit_s) + " " + std::string(LB_CLI_PATH) + " " + args +
                           " 2>&1 </dev/null";
   const auto t0 = std::chrono::steady_clock::now();
   const lbt::CliRun c = lbt::run_shell(cmd);
-  Run r;
+  QuickRun r;
   r.status = c.status;
   r.output = c.output;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -44,7 +44,7 @@ Run run_quick(const std::string& args, int limit_s = 30) {
 }
 
 // A refusal: exit 1 (not the timeout's 124), one line holding every part, quickly.
-void refused(const Run& r, const std::vector<std::string>& parts) {
+void refused(const QuickRun& r, const std::vector<std::string>& parts) {
   INFO(r.output);
   CHECK(r.status == 1);
   CHECK(lbt::count_lines(r.output) == 1);

@@ -17,7 +17,7 @@
 #include "lightbench/hci_math.hpp"
 #include "lightbench/hci_metrics.hpp"
 #include "lightbench/lightfield.hpp"
-#include "lightbench/refocus_math.hpp"
+#include "lightfield/refocus_math.hpp"
 #include "lightbench/stereo_metrics.hpp"
 #include "lightbench/stereo_score_math.hpp"
 #include "test_util.hpp"

@@ -14,14 +14,14 @@
 #include <doctest/doctest.h>
 
 #include "cli_runner.hpp"
-#include "lightbench/cae.hpp"
+#include "lightfield/cae.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/lightfield.hpp"
-#include "lightbench/mad.hpp"
+#include "mad/mad.hpp"
 #include "lightbench/memory_budget.hpp"
-#include "lightbench/stereo_bp.hpp"
-#include "lightbench/stereo_local.hpp"
+#include "stereo_bp/stereo_bp.hpp"
+#include "stereo_local/stereo_local.hpp"
 #include "test_util.hpp"
 
 using namespace lb;

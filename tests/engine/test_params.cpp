@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "lightbench/plenoptic_params.hpp"
-#include "lightbench/render_tables.hpp"
+#include "plenoptic/render_tables.hpp"
 #include "lightbench/error.hpp"
 
 using namespace lb;
@@ -109,4 +109,25 @@ TEST_CASE("render tables: nearest-pixel starts and quantised separable weights")
   CHECK(t.wx[4 + 1] == quantised_gaussian(-0.5, 3.0));  // a=1, i=0: 1 - 1.5
   // Every output pixel reads its columns from existing micro-images only.
   CHECK(render_touched_pixels(t) > 0);
+}
+
+TEST_CASE("check_ranges: a float field at its table's bounds is accepted (bounds compared as floats)") {
+  float eps = 0.1f, sigma = 0.005f;  // 0.1f > 0.1 and 0.005f < 0.005 as doubles
+  std::vector<lb::ParamInfo> t(2);
+  t[0].name = "gf_eps";
+  t[0].kind = lb::ParamInfo::Kind::Float;
+  t[0].value = &eps;
+  t[0].min = 1e-6;
+  t[0].max = 0.1;
+  t[1].name = "median_sigma";
+  t[1].kind = lb::ParamInfo::Kind::Float;
+  t[1].value = &sigma;
+  t[1].min = 0.005;
+  t[1].max = 1.0;
+  CHECK_NOTHROW(lb::check_ranges(t));
+  eps = 0.1001f;
+  CHECK_THROWS_WITH_AS(lb::check_ranges(t), doctest::Contains("gf_eps: must be in"), lb::Error);
+  eps = 0.1f;
+  sigma = 0.0049f;
+  CHECK_THROWS_WITH_AS(lb::check_ranges(t), doctest::Contains("median_sigma"), lb::Error);
 }

@@ -8,13 +8,13 @@
 
 #include "gpu_test_util.hpp"
 #include "lightbench/engines/cuda.hpp"
-#include "lightbench/engines/plenoptic.hpp"
+#include "plenoptic/plenoptic_engine.hpp"
 #include "lightbench/engines/select_backend.hpp"
 #include "lightbench/runners.hpp"
 #include "lightbench/backend.hpp"
 #include "lightbench/cuda_api.hpp"
-#include "lightbench/render_cpu.hpp"
-#include "lightbench/render_tables.hpp"
+#include "plenoptic/render_cpu.hpp"
+#include "plenoptic/render_tables.hpp"
 
 namespace {
 

@@ -19,10 +19,10 @@
 #include "lightbench/bench/stereo_bp.hpp"
 #include "lightbench/bench/stereo_bp_like_reference.hpp"
 #include "lightbench/bench/stereo_local.hpp"
-#include "lightbench/cae_cuda.hpp"
+#include "lightfield/cae_cuda.hpp"
 #include "lightbench/generator.hpp"
-#include "lightbench/mad_cuda.hpp"
-#include "lightbench/stereo_cuda.hpp"
+#include "mad/mad_cuda.hpp"
+#include "stereo_bp/stereo_cuda.hpp"
 #include "lightbench/stereo_io.hpp"
 
 using namespace lb;

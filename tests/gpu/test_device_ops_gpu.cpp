@@ -19,7 +19,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "cae_launch.hpp"
+#include "lightfield/cae_launch.hpp"
 #include "cuda_util.hpp"
 #include "device_plane.hpp"
 #include "disparity_score.hpp"
@@ -28,9 +28,9 @@
 #include "lightbench/hci_math.hpp"
 #include "lightbench/hci_metrics.hpp"
 #include "lightbench/lightfield.hpp"
-#include "lightbench/refocus_math.hpp"
+#include "lightfield/refocus_math.hpp"
 #include "lightbench/stereo_metrics.hpp"
-#include "lightfield_refocus.hpp"
+#include "lightfield/lightfield_refocus.hpp"
 #include "surface_write.hpp"
 #include "random_scoring_inputs.hpp"
 

@@ -4,10 +4,10 @@
 #include <doctest/doctest.h>
 
 #include "lightbench/algorithms.hpp"
-#include "lightbench/cae_cuda.hpp"
+#include "lightfield/cae_cuda.hpp"
 #include "lightbench/error.hpp"
-#include "lightbench/mad_cuda.hpp"
-#include "lightbench/stereo_cuda.hpp"
+#include "mad/mad_cuda.hpp"
+#include "stereo_bp/stereo_cuda.hpp"
 
 using namespace lb;
 

@@ -12,13 +12,13 @@
 
 #include "lightbench/backend.hpp"
 #include "lightbench/colormap.hpp"
-#include "lightbench/engines/plenoptic.hpp"
+#include "plenoptic/plenoptic_engine.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/gl/egl_headless.hpp"
 #include "lightbench/gl/gl_texture_surface.hpp"
 #include "lightbench/gl/image_display.hpp"
-#include "lightbench/render_cpu.hpp"
-#include "lightbench/render_tables.hpp"
+#include "plenoptic/render_cpu.hpp"
+#include "plenoptic/render_tables.hpp"
 #include "skip.hpp"
 
 namespace {

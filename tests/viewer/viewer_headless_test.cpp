@@ -33,8 +33,8 @@
 #include "lightbench/gl/egl_headless.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/lightfield.hpp"
-#include "lightbench/render_cpu.hpp"
-#include "lightbench/render_tables.hpp"
+#include "plenoptic/render_cpu.hpp"
+#include "plenoptic/render_tables.hpp"
 #include "shared_data.hpp"
 #include "skip.hpp"
 

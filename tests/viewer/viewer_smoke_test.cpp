@@ -18,20 +18,20 @@
 #include <sstream>
 #include <string>
 
-#include "lightbench/cae.hpp"
+#include "lightfield/cae.hpp"
 #include "lightbench/engines/stereo.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/hci_metrics.hpp"
 #include "lightbench/lightfield.hpp"
-#include "lightbench/plenoptic_depth.hpp"
-#include "lightbench/stereo_bp.hpp"
+#include "plenoptic/plenoptic_depth.hpp"
+#include "stereo_bp/stereo_bp.hpp"
 #include "lightbench/stereo_io.hpp"
-#include "lightbench/stereo_local.hpp"
+#include "stereo_local/stereo_local.hpp"
 #include "lightbench/stereo_metrics.hpp"
 #include "shared_data.hpp"
 #include "lightbench/image_io.hpp"
-#include "lightbench/render_cpu.hpp"
-#include "lightbench/render_tables.hpp"
+#include "plenoptic/render_cpu.hpp"
+#include "plenoptic/render_tables.hpp"
 #include "skip.hpp"
 
 namespace fs = std::filesystem;

@@ -20,7 +20,7 @@
 #include "lightbench/error.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
-#include "lightbench/plenoptic_views.hpp"
+#include "plenoptic/plenoptic_views.hpp"
 #include "options.hpp"
 #include "plenoptic_geometry.hpp"
 #include "scene_store.hpp"

@@ -278,6 +278,8 @@ AlgorithmRegistry make_cpu_registry();
 // built-in ones, so the CLI, the viewer and --help pick them up with no other edit.
 using SpecFactory = AlgorithmSpec (*)();
 bool register_algorithm(SpecFactory factory);
+// The algorithms of LB_ALGORITHMS (generated at configure time), in the order listed there.
+const std::vector<SpecFactory>& builtin_spec_factories();
 #define LB_REGISTER_ALGORITHM(factory) \
   [[maybe_unused]] static const bool lb_registered_##factory = ::lb::register_algorithm(&factory)
 

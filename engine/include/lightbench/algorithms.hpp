@@ -6,13 +6,13 @@
 
 #include "lightbench/algorithm.hpp"
 #include "lightbench/backend.hpp"
-#include "lightbench/cae.hpp"
-#include "lightbench/hex_tables.hpp"
-#include "lightbench/lf_refine.hpp"
-#include "lightbench/mad.hpp"
-#include "lightbench/plenoptic_depth.hpp"
-#include "lightbench/stereo_bp.hpp"
-#include "lightbench/stereo_local.hpp"
+#include "lightfield/cae.hpp"
+#include "plenoptic_hex/hex_tables.hpp"
+#include "lightfield/lf_refine.hpp"
+#include "mad/mad.hpp"
+#include "plenoptic/plenoptic_depth.hpp"
+#include "stereo_bp/stereo_bp.hpp"
+#include "stereo_local/stereo_local.hpp"
 
 namespace lb {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "lightbench/image.hpp"
-#include "lightbench/plenoptic_depth.hpp"
+#include "plenoptic/plenoptic_depth.hpp"
 #include "lightbench/plenoptic_params.hpp"
 #include "lightbench/surface.hpp"
 #include "lightbench/timing.hpp"

@@ -1,5 +1,6 @@
-// The built-in algorithms, in the order the viewer and the CLI list them. Adding one: its
-// spec here (its CUDA runner: kernels/runners.cpp).
+// The built-in algorithms, in the order the viewer and the CLI list them: LB_ALGORITHMS in the
+// top-level CMakeLists.txt (builtin_spec_factories() is generated from it), then any algorithm
+// linked into the program that registers itself (LB_REGISTER_ALGORITHM).
 #include "lightbench/algorithms.hpp"
 
 namespace lb {
@@ -19,12 +20,7 @@ bool register_algorithm(SpecFactory factory) {
 
 AlgorithmRegistry make_cpu_registry() {
   AlgorithmRegistry r;
-  r.add(plenoptic_spec());
-  r.add(plenoptic_hex_spec());
-  r.add(lightfield_spec());
-  r.add(stereo_bp_spec());
-  r.add(stereo_local_spec());
-  r.add(mad_spec());
+  for (SpecFactory f : builtin_spec_factories()) r.add(f());
   for (SpecFactory f : plugins()) r.add(f());
   return r;
 }

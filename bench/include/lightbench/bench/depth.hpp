@@ -1,12 +1,12 @@
 #pragma once
-// `lightbench-cli bench depth`: the plenoptic depth variants (kernels/depth.cu).
+// `lightbench-cli bench depth`: the plenoptic depth variants (kernels/plenoptic/depth.cu).
 #include <string>
 #include <vector>
 
 #include "lightbench/bench/report.hpp"
 #include "lightbench/cuda_api.hpp"
 #include "lightbench/image.hpp"
-#include "lightbench/plenoptic_depth.hpp"
+#include "plenoptic/plenoptic_depth.hpp"
 
 namespace lb::bench {
 

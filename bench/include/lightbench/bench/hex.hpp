@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "lightbench/bench/report.hpp"
-#include "lightbench/hex_tables.hpp"
+#include "plenoptic_hex/hex_tables.hpp"
 #include "lightbench/image.hpp"
 #include "lightbench/mla_geometry.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
 // `lightbench-cli bench mad`: the whole MAD metric per backend / variant and its
-// local-statistics kernels (kernels/mad.cu, kernels/mad_stats.cu).
+// local-statistics kernels (kernels/mad/mad.cu, kernels/mad/mad_stats.cu).
 #include <string>
 
 #include "lightbench/bench/report.hpp"

@@ -1,12 +1,12 @@
 #pragma once
 // `lightbench-cli bench stereo`: the belief-propagation stereo CUDA variants
-// (kernels/stereo_bp.cu) and the auto-tuned hybrid.
+// (kernels/stereo_bp/stereo_bp.cu) and the auto-tuned hybrid.
 #include <string>
 #include <vector>
 
 #include "lightbench/bench/report.hpp"
 #include "lightbench/stereo.hpp"
-#include "lightbench/stereo_bp.hpp"
+#include "stereo_bp/stereo_bp.hpp"
 
 namespace lb::bench {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "lightbench/bench/report.hpp"
-#include "lightbench/stereo_bp.hpp"
+#include "stereo_bp/stereo_bp.hpp"
 
 namespace lb::bench {
 

@@ -6,7 +6,7 @@
 
 #include "lightbench/bench/report.hpp"
 #include "lightbench/image.hpp"
-#include "lightbench/stereo_local.hpp"
+#include "stereo_local/stereo_local.hpp"
 
 namespace lb::bench {
 

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "lightbench/engines/plenoptic.hpp"
+#include "plenoptic/plenoptic_engine.hpp"
 #include "lightbench/runners.hpp"
 #if defined(LB_HAVE_CUDA) && LB_HAVE_CUDA
 #include "lightbench/engines/cuda.hpp"

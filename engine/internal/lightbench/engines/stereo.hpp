@@ -1,7 +1,7 @@
 #pragma once
 // INTERNAL (lb_engine_internal: engine/src, kernels/, bench/, tests/; not app/): the stereo
 // engines behind the stereo runners (engine/src/algorithms/stereo.cpp), their CPU
-// references (engine/src/stereo_bp_cpu.cpp, stereo_local_cpu.cpp) and the runners. The
+// references (engine/algorithms/stereo_bp/stereo_bp_cpu.cpp, stereo_local_cpu.cpp) and the runners. The
 // CUDA engines: lightbench/engines/cuda.hpp.
 #include <memory>
 #include <string>
@@ -10,8 +10,8 @@
 #include "lightbench/backend.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/stereo.hpp"
-#include "lightbench/stereo_bp.hpp"
-#include "lightbench/stereo_local.hpp"
+#include "stereo_bp/stereo_bp.hpp"
+#include "stereo_local/stereo_local.hpp"
 #include "lightbench/surface.hpp"
 #include "lightbench/timing.hpp"
 

@@ -1,0 +1,13 @@
+// plenoptic_hex's CUDA runner: its runner over its CUDA engine on `device` (listed in the
+// registry by the generated kernels/builtin_cuda_runners.cpp).
+#include "lightbench/algorithm.hpp"
+#include "lightbench/engines/cuda.hpp"
+#include "plenoptic_hex/plenoptic_hex_engine.hpp"
+
+namespace lb::cuda {
+
+std::unique_ptr<Runner> make_plenoptic_hex_cuda_runner(int device) {
+  return make_hex_runner(make_hex_engine_cuda(device));
+}
+
+}  // namespace lb::cuda

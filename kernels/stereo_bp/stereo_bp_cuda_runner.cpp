@@ -1,0 +1,14 @@
+// stereo_bp's CUDA runner: its runner over its CUDA engine on `device` (listed in the
+// registry by the generated kernels/builtin_cuda_runners.cpp).
+#include "lightbench/algorithm.hpp"
+#include "lightbench/engines/cuda.hpp"
+#include "lightbench/engines/stereo.hpp"
+#include "stereo_bp/stereo_cuda.hpp"
+
+namespace lb::cuda {
+
+std::unique_ptr<Runner> make_stereo_bp_cuda_runner(int device) {
+  return make_stereo_bp_runner(make_stereo_bp_engine_cuda(device));
+}
+
+}  // namespace lb::cuda
