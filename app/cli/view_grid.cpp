@@ -1,5 +1,5 @@
 // render --views UxV --out DIR: the plenoptic raw as a light field of perspective views
-// (lightbench/plenoptic_views.hpp), written as DIR/view_U_V.png, the layout lfdepth --lf
+// (plenoptic/plenoptic_views.hpp), written as DIR/view_U_V.png, the layout lfdepth --lf
 // reads. Every check that needs no data comes first; files are staged by main's output
 // transaction, so a failure writes nothing.
 #include <algorithm>

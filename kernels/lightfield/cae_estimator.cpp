@@ -1,5 +1,5 @@
 // The CUDA light-field depth estimator (make_lightfield_engine_cuda) and the public variant list of
-// lightbench/cae_cuda.hpp, on the launchers of cae_launch.hpp.
+// lightfield/cae_cuda.hpp, on the launchers of cae_launch.hpp.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>

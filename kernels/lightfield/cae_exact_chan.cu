@@ -1,7 +1,7 @@
 // CAE cost kernel exact_chan: the exact (occupied-bins) CAE one colour channel at a time, with
 // one channel's 8-bit counts per thread in shared memory (256 B instead of exact_smem's 768),
 // any window; optionally the raw defocus cost from the same samples. Bit-identical to
-// coalesced (lightbench/cae_cuda.hpp) and, for the defocus volume, to lfr::defocus_raw.
+// coalesced (lightfield/cae_cuda.hpp) and, for the defocus volume, to lfr::defocus_raw.
 //
 // Why: exact_smem_table keeps all three channels' counts (768 B a thread), which caps an SM at
 // 9 warps; ncu (9 x 9, H100) finds it issue-starved: 2.2 warps per scheduler, 0.57 eligible,

@@ -1,6 +1,6 @@
 // CAE cost kernels exact_smem and exact_smem_table: the exact (occupied-bins) CAE with the
 // level counts in shared memory (cae_smem.cuh), any window; and the self-check of the
-// logf they use. Bit-identical to coalesced (lightbench/cae_cuda.hpp).
+// logf they use. Bit-identical to coalesced (lightfield/cae_cuda.hpp).
 #include <string>
 
 #include "lightfield/cae_kernels.hpp"

@@ -1,6 +1,6 @@
 // CAE cost kernel exact_sort: the exact (occupied-bins) CAE by a sorting network over the
 // n*n samples of three channels at once, no histogram (n = 3, 5, 7, 9). Bit-identical to
-// coalesced (lightbench/cae_cuda.hpp).
+// coalesced (lightfield/cae_cuda.hpp).
 #include <cstddef>
 #include <string>
 #include <utility>

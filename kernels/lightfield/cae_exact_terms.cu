@@ -1,6 +1,6 @@
 // CAE cost kernel exact_terms: the exact CAE summed over the samples instead of the bins
 // (any window; counts in shared memory, cae_smem.cuh). Not bit-identical to coalesced:
-// another float summation, within the CPU tolerances (lightbench/cae_cuda.hpp).
+// another float summation, within the CPU tolerances (lightfield/cae_cuda.hpp).
 #include <string>
 
 #include "lightfield/cae_kernels.hpp"

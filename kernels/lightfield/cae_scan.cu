@@ -1,6 +1,6 @@
 // CAE cost kernels, the seed's steps on the 256-bin histogram: baseline, vec, tex (one
 // thread per (pixel, label)) and coalesced (2D pixel blocks, cae_pixels.cuh). What each
-// variant does and its tolerance: lightbench/cae_cuda.hpp.
+// variant does and its tolerance: lightfield/cae_cuda.hpp.
 #include "lightfield/cae_kernels.hpp"
 #include "lightfield/cae_pixels.cuh"
 #include "cuda_check.cuh"

@@ -7,7 +7,7 @@
 // Gray steps per slice p (guide I, its box means mean_I and var_I computed once):
 //   mean_p, mean_Ip -> a = (mean_Ip - mean_I mean_p) / (var_I + eps), b = mean_p - a mean_I
 //   mean_a, mean_b  -> q = mean_a I + mean_b
-// Colour (Eq. 14-16; the algebra in lightbench/guided_filter_math.hpp, shared with the CPU):
+// Colour (Eq. 14-16; the algebra in lightfield/guided_filter_math.hpp, shared with the CPU):
 //   once       mean_I (3), mean(I_i I_j) (6) -> mean_I and (Sigma + eps U)^-1 (6 entries)
 //   per slice  mean_p, mean(I_c p) (3)       -> a (3), b
 //              mean_a (3), mean_b            -> q = mean_a . I + mean_b

@@ -3,7 +3,7 @@
 // the filter by the curves' confidence), the guided filter on every label slice
 // (guided_filter.cu), winner takes all with a sub-pixel
 // offset, a confidence and the weighted median. The per-pixel arithmetic is
-// lb::lfr's (lightbench/lf_refine_math.hpp), shared with the CPU reference.
+// lb::lfr's (lightfield/lf_refine_math.hpp), shared with the CPU reference.
 #include <cuda_runtime.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// CUDA MAD evaluator: the whole metric on the device in float (lightbench/mad_cuda.hpp).
+// CUDA MAD evaluator: the whole metric on the device in float (mad/mad_cuda.hpp).
 // Per image size one pipeline (kernels/mad/mad_pipeline.hpp: r2c by default, c2c the previous
 // one) keeps its cuFFT plans, filter tables and buffers resident; a call uploads the two
 // images from pinned memory, runs, and reads back two sums. Stage times (CUDA events) go to

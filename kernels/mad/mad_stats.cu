@@ -1,5 +1,5 @@
 // MAD local statistics (spec 2.2) on the GPU: std (n-1), skewness and kurtosis (population
-// variance) of every 16x16 block at stride 4, four variants (lightbench/mad_cuda.hpp).
+// variance) of every 16x16 block at stride 4, four variants (mad/mad_cuda.hpp).
 #include <cuComplex.h>
 
 #include "cuda_check.cuh"

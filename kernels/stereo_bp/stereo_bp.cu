@@ -1,7 +1,7 @@
 // Belief-propagation stereo on CUDA: preprocessing, data cost, pyramid, the message kernel in
 // its four storage variants (local / registers / shared / hybrid), copy-down, winner takes
 // all; the configs and the device data. The CUDA engine over them: stereo_bp_engine.cpp
-// (the warp variant: stereo_bp_warp.cu). See lightbench/stereo_cuda.hpp.
+// (the warp variant: stereo_bp_warp.cu). See stereo_bp/stereo_cuda.hpp.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -34,7 +34,7 @@ struct Taps {
   int n;
 };
 
-// ---- kernels: one thread per pixel, the bodies in lightbench/stereo_bp_planes.hpp ----------
+// ---- kernels: one thread per pixel, the bodies in stereo_bp/stereo_bp_planes.hpp ----------
 using bpp::MsgArgs;
 
 // blockIdx.z: 0 left, 1 right. ntaps == 1: gray only, straight into out.

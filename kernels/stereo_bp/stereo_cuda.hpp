@@ -1,6 +1,6 @@
 #pragma once
 // CUDA belief-propagation stereo (no CUDA types; the stubs throw in builds without CUDA).
-// The algorithm and its float arithmetic are those of lightbench/stereo_bp.hpp (shared
+// The algorithm and its float arithmetic are those of stereo_bp/stereo_bp.hpp (shared
 // through stereo_bp_math.hpp: the distance transform as two prefix minima and the mean over a
 // fixed pairwise tree, so every evaluation order below computes the same bits). One kernel
 // per checkerboard half-iteration.

@@ -10,8 +10,10 @@
 //   phase5  each WTA copy merged into its vertical kernel (running min / argmin over the
 //           disparity batches; the WTA input never reaches global memory)
 //   fused   one kernel per 32x32 tile and disparity batch: cost, both passes and the WTA
-//           in shared memory / registers (the default)
-// All variants use the integer arithmetic of lightbench/stereo_local_math.hpp: the maps are
+//           in shared memory / registers
+//   fused2  fused, two disparities packed per 32-bit word, taller tiles (the default; runs the
+//           fused kernels for variable windows or a radius without a packed instance)
+// All variants use the integer arithmetic of stereo_local/stereo_local_math.hpp: the maps are
 // IDENTICAL to the CPU reference (stereo::local_disparity_cpu), checked exactly by
 // tests/stereo_local/test_stereo_local_gpu.cpp and by the benchmark.
 //

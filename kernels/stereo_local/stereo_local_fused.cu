@@ -3,7 +3,7 @@
 // batches merge by atomicMin on the packed (key, d) values, which is order-independent.
 // Radii 8, 12, 16, 20, 24 run an unrolled instance (weights as constants, 4 rows per thread
 // in the vertical pass), other radii the generic kernel. Integer arithmetic of
-// lightbench/stereo_local_math.hpp: the CPU reference's map exactly.
+// stereo_local/stereo_local_math.hpp: the CPU reference's map exactly.
 #include <cuda_runtime.h>
 
 #include <algorithm>

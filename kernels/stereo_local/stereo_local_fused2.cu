@@ -1,7 +1,7 @@
 // Center-biased local stereo on CUDA, variant fused2 (the default): the fused kernel with
 // two disparities per step packed in 16-bit lanes (cost plane, horizontal pass, L / R
 // planes), 32 x 64 tiles, 8 rows per thread; the fused kernels run where the lanes could
-// overflow (local_packed_applies). Integer arithmetic of lightbench/stereo_local_math.hpp: the
+// overflow (local_packed_applies). Integer arithmetic of stereo_local/stereo_local_math.hpp: the
 // CPU reference's map exactly.
 #include <cuda_runtime.h>
 

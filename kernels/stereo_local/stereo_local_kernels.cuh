@@ -2,7 +2,7 @@
 // Shared by the local-stereo kernel files (stereo_local_phases.cu, stereo_local_fused.cu,
 // stereo_local_fused2.cu) and their pipeline (stereo_local_pipeline.cu): the launch
 // arguments, the per-family launchers and the small device helpers. Device code: included
-// by .cu files only. The integer arithmetic is lightbench/stereo_local_math.hpp's.
+// by .cu files only. The integer arithmetic is stereo_local/stereo_local_math.hpp's.
 #include <cuda_runtime.h>
 
 #include <algorithm>

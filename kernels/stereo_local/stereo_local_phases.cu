@@ -1,7 +1,7 @@
 // Center-biased local stereo on CUDA, the seed's kernel-fusion phases (phase2 .. phase5):
 // disparities in groups of four, one uint4 per pixel and group ("four disparities packed per
 // 4-vector"), planes [group][y][x] in global memory (the pipelines: stereo_local_pipeline.cu).
-// Integer arithmetic of lightbench/stereo_local_math.hpp: the CPU reference's map exactly.
+// Integer arithmetic of stereo_local/stereo_local_math.hpp: the CPU reference's map exactly.
 #include <cuda_runtime.h>
 
 #include "cuda_check.cuh"

@@ -1,6 +1,6 @@
 // Center-biased local stereo on CUDA: the seed's kernel-fusion phases and a fused tiled
-// kernel, all with the integer arithmetic of lightbench/stereo_local_math.hpp, so every
-// variant's map is identical to the CPU reference (see lightbench/stereo_local_cuda.hpp).
+// kernel, all with the integer arithmetic of stereo_local/stereo_local_math.hpp, so every
+// variant's map is identical to the CPU reference (see stereo_local/stereo_local_cuda.hpp).
 //
 // Phase pipelines: disparities in groups of four, one uint4 per pixel and group ("four
 // disparities packed per 4-vector"), planes [group][y][x] in global memory:

@@ -1,5 +1,5 @@
 // The kernels' own variant lists (the names their dispatchers parse) equal the engine's
-// variant tables (engine/src/algorithms/*.cpp), which the viewer, the CLI and the benches
+// variant tables (engine/algorithms/<id>/<id>_spec.cpp), which the viewer, the CLI and the benches
 // read: a kernel variant added or removed on one side only fails here. No device needed.
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // CAE kernel variants against the CPU reference on random light fields of awkward sizes.
-// Tolerances (documented in lightbench/cae_cuda.hpp): the GPU computes in float (shear
+// Tolerances (documented in lightfield/cae_cuda.hpp): the GPU computes in float (shear
 // position, bilinear, entropy), the CPU in double, so a bilinear sample within ~1e-4 of a
 // half level can round to the neighbouring bin, and tied labels (equal costs in exact math,
 // frequent on few-level random data) are broken differently by double and float. Bounds:
@@ -330,7 +330,7 @@ TEST_CASE("cae gpu: regions, timings, errors, surfaces") {
   CHECK(gpu->timings().stats("lfdepth/exact_smem").count == 1);
   CHECK_THROWS_AS(gpu->run(p, "binned", o), Error);  // binned is not --method exact
   CHECK_THROWS_AS(gpu->run(p, "warp", o), Error);
-  CHECK_THROWS_AS(gpu->run(p, "exact_mask", o), Error);  // dropped variants (lightbench/cae_cuda.hpp)
+  CHECK_THROWS_AS(gpu->run(p, "exact_mask", o), Error);  // dropped variants (lightfield/cae_cuda.hpp)
   CHECK_THROWS_AS(gpu->run(p, "exact_bitonic", o), Error);
   p.views = 7;
   CHECK_THROWS_AS(gpu->run(p, "", o), Error);

@@ -3,7 +3,7 @@
 // elimination, double) on awkward sizes: odd sizes, one row, one column, a radius larger than
 // the image, radius 0 (q == p), a constant guide, strongly correlated channels. Then the exact
 // relationship with the gray filter when the three channels are identical, and the shared
-// 3x3 algebra (lightbench/guided_filter_math.hpp) in double and float.
+// 3x3 algebra (lightfield/guided_filter_math.hpp) in double and float.
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The light-field depth refinement's CPU reference (lightbench/lf_refine.hpp): the guided
+// The light-field depth refinement's CPU reference (lightfield/lf_refine.hpp): the guided
 // filter against a brute-force double version on awkward sizes (radius larger than the
 // image, a constant guide, a single row), the weighted median on small cases, the
 // refinement's edge cases (one label, a flat volume), and end to end on a synthetic light

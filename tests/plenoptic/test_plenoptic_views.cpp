@@ -1,4 +1,4 @@
-// Plenoptic raw -> light field of views (lightbench/plenoptic_views.hpp): the shift rule by
+// Plenoptic raw -> light field of views (plenoptic/plenoptic_views.hpp): the shift rule by
 // hand, every view equal to the renderer's output at its shift, CAE on the exported grid
 // ordering a generated scene's two planes, and one-line refusals.
 #include <doctest/doctest.h>

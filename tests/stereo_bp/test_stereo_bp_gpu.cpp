@@ -1,5 +1,5 @@
 // BP stereo CUDA variants against the CPU reference on random and synthetic pairs of awkward
-// sizes. Tolerance (documented in lightbench/stereo_cuda.hpp): the kernels perform the CPU
+// sizes. Tolerance (documented in stereo_bp/stereo_cuda.hpp): the kernels perform the CPU
 // reference's float operations in the same order (stereo_bp_math.hpp), so the maps are
 // expected identical; the spec's bound of <= 0.1 % differing pixels is what is asserted.
 // Also: ms / ms_total are timed, the registers fallback is reported, the auto-tuner tries

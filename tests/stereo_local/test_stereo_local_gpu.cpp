@@ -1,5 +1,5 @@
 // Local stereo CUDA variants against the CPU reference: EXACT (integer arithmetic shared
-// through lightbench/stereo_local_math.hpp), on random pairs of awkward sizes (odd widths,
+// through stereo_local/stereo_local_math.hpp), on random pairs of awkward sizes (odd widths,
 // ndisp not a multiple of 4, ndisp 1, radius beyond the image, radius 32 = > 48 KiB of
 // shared memory in the fused kernel, the fused kernel's compile-time radii, variable
 // windows, left-right check, gray input). fused2 packs two disparities' costs and horizontal

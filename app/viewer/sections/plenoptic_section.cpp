@@ -275,7 +275,7 @@ class PlenopticSection final : public DataSection {
   }
 
   // The raw as a 4D light field: U x V perspective views at the panel's patch size
-  // (lightbench/plenoptic_views.hpp), handed to the light-field algorithm (CAE depth), which
+  // (plenoptic/plenoptic_views.hpp), handed to the light-field algorithm (CAE depth), which
   // the viewer then shows. Rendered here, on the UI thread, as Generate makes a preset and
   // every section opens its data: 5 x 5 views of the bundled scene take well under a second.
   void draw_lightfield_export(DataRequest& req) {

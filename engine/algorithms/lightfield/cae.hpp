@@ -14,10 +14,10 @@
 //            bins with g(i) > 0 (spec: log g, not log(g / |g|); normalized_log switches);
 //   cost     C = (H_R + H_G + H_B) / 3;  depth = d(argmin_alpha C) (first minimum).
 // The CPU reference computes in double (bilinear, weights, entropy); the CUDA kernels in
-// float (lightbench/cae_cuda.hpp documents their tolerances).
+// float (lightfield/cae_cuda.hpp documents their tolerances).
 //
 // Front ends run it through the light-field runner (algorithm.hpp); the engine behind it
-// (LightFieldEngine, CPU and CUDA) is internal: lightbench/engines/lightfield.hpp.
+// (LightFieldEngine, CPU and CUDA) is internal: lightfield/lightfield_engine.hpp.
 // Parameters are described by describe() for the viewer's side panel and the CLI.
 #include <memory>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// CPU reference of the colour guided filter (lightbench/guided_filter_cpu.hpp): every box
+// CPU reference of the colour guided filter (lightfield/guided_filter_cpu.hpp): every box
 // mean through BoxMean (O(1) per pixel), the per-window algebra from guided_filter_math.hpp.
 #include "lightfield/guided_filter_cpu.hpp"
 

@@ -1,7 +1,7 @@
 #pragma once
 // CPU reference of the guided filter's building blocks (double): the clipped box mean and the
 // colour-guide filter (He, Sun & Tang, Eq. 14-16). The gray filter is lb::guided_filter_cpu
-// (lightbench/lf_refine.hpp); both use BoxMean, so the two agree on the window convention.
+// (lightfield/lf_refine.hpp); both use BoxMean, so the two agree on the window convention.
 #include <algorithm>
 #include <cstddef>
 #include <vector>
@@ -35,7 +35,7 @@ struct BoxMean {
 // The guided filter of one plane p (h x w) with a colour guide I (3 planes [c][y][x] of
 // h x w, each channel in [0, 1]), radius r (clipped windows, as BoxMean), regulariser eps > 0:
 //   a = (Sigma + eps U)^-1 cov(I, p), b = mean_p - a . mean_I, q = mean_a . I + mean_b
-// (lightbench/guided_filter_math.hpp). Double throughout, O(1) per pixel in r.
+// (lightfield/guided_filter_math.hpp). Double throughout, O(1) per pixel in r.
 std::vector<double> guided_filter_rgb_cpu(const std::vector<double>& I, const std::vector<double>& p, int w, int h,
                                           int r, double eps);
 

@@ -1,4 +1,4 @@
-// CPU reference of the light-field depth refinement (lightbench/lf_refine.hpp).
+// CPU reference of the light-field depth refinement (lightfield/lf_refine.hpp).
 #include <algorithm>
 #include <chrono>
 #include <cmath>

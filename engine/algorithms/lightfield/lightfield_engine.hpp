@@ -61,7 +61,7 @@ class LightFieldEngine {
     has_last_ = false;
   }
   TimingRegistry& timings() { return timings_; }
-  // Depth and its refinement (lightbench/lf_refine.hpp) where the cost volume lives: the CUDA
+  // Depth and its refinement (lightfield/lf_refine.hpp) where the cost volume lives: the CUDA
   // estimator runs every step on the device and returns true; the default returns false and
   // the caller (lb::run_refined) refines a keep_cost volume on the CPU. guide: the roi's
   // gray in [0, 1] (lf_refine_guide).

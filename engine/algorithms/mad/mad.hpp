@@ -4,7 +4,7 @@
 //   d_detect  detection stage: luminance, CSF (FFT), local contrast masking x local MSE;
 //   d_appear  appearance stage: 5x4 log-Gabor bank, local std/skewness/kurtosis changes;
 //   MAD       d_detect^alpha * d_appear^(1-alpha), alpha from d_detect. Higher = worse.
-// The CPU reference computes in double with FFTW; the CUDA path (lightbench/mad_cuda.hpp)
+// The CPU reference computes in double with FFTW; the CUDA path (mad/mad_cuda.hpp)
 // in float with cuFFT (within 0.1 % of the reference).
 //
 // Input: two gray images of equal size, values 0..255. Colour images are converted with

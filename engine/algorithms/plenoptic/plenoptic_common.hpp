@@ -1,6 +1,6 @@
 #pragma once
-// What the two plenoptic runners share: plenoptic.cpp (the seed's rectangular kernels) and
-// plenoptic_hex.cpp (any micro-lens grid). Internal to engine/src/algorithms.
+// What the two plenoptic runners share: plenoptic_spec.cpp (the seed's rectangular kernels) and
+// plenoptic_hex/plenoptic_hex_spec.cpp (any micro-lens grid). Internal to the two modules.
 #include <algorithm>
 #include <string>
 #include <vector>

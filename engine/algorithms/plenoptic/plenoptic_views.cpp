@@ -1,4 +1,4 @@
-// Plenoptic raw -> U x V light field of perspective views (lightbench/plenoptic_views.hpp).
+// Plenoptic raw -> U x V light field of perspective views (plenoptic/plenoptic_views.hpp).
 //
 // Why the shift decreases with the view index: output pixel x = n*M + a of a plane at patch
 // size P takes neighbour i's sample at local position c + a - i*M, which shows the scene point

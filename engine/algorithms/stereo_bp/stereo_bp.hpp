@@ -1,7 +1,7 @@
 #pragma once
 // Stereo by hierarchical loopy belief propagation (Felzenszwalb & Huttenlocher 2006), per
 // ../shared/specs/stereo-bp.md; the CUDA variants of Grauer-Gray & Cavazos are in
-// lightbench/stereo_cuda.hpp (lb_kernels).
+// stereo_bp/stereo_cuda.hpp (lb_kernels).
 //
 // The function every implementation computes (all float32, the order of operations fixed in
 // stereo_bp_math.hpp so that the CPU reference and the CUDA kernels agree bit for bit):

@@ -6,8 +6,8 @@
 // disparity; optional variable windows and left-right check + fill.
 //
 // Arithmetic: integer costs and 6-bit fixed-point weights, all sums in uint32 with a proven
-// bound, so the CPU reference and every CUDA variant (lightbench/stereo_local_cuda.hpp)
-// give IDENTICAL maps (lightbench/stereo_local_math.hpp documents the choice and bound).
+// bound, so the CPU reference and every CUDA variant (stereo_local/stereo_local_cuda.hpp)
+// give IDENTICAL maps (stereo_local/stereo_local_math.hpp documents the choice and bound).
 //
 // Defaults, tuned a little on Tsukuba / Venus (the spec allows it). Middlebury bad pixels
 // (|d - gt| > 1, %, nonocc / all / disc), CPU reference = every CUDA variant:
@@ -17,7 +17,7 @@
 //   (sweep, nonocc: r 8..24, gamma 4..16; T 20..50 changes < 0.3; larger windows keep helping
 //   Venus' slanted planes, e.g. r 20 gamma 8: 5.36 / 5.82, r 24 gamma 16: 7.26 / 4.03, at
 //   (r+1) cost per pixel and disparity; variable windows 1 at r 16 gamma 10: 6.10 / 6.48 vs
-//   6.09 / 6.51 without.) Thresholds: tests/engine/test_stereo_local.cpp.
+//   6.09 / 6.51 without.) Thresholds: tests/stereo_local/test_stereo_local.cpp.
 #include <memory>
 #include <cstdint>
 #include <string>

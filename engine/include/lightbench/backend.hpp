@@ -20,6 +20,6 @@ const char* to_string(BackendKind k);
 BackendRequest parse_backend_request(const std::string& s);  // auto|cpu|cuda
 
 // The plenoptic engine behind the runners (PlenopticEngine) is internal:
-// lightbench/engines/plenoptic.hpp (lb_engine_internal).
+// plenoptic/plenoptic_engine.hpp (lb_engine_internal).
 
 }  // namespace lb

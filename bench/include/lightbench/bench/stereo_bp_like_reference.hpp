@@ -5,7 +5,7 @@
 // beside its figures measured on an NVIDIA H100 80GB HBM3 (../shared/anchors/
 // bp-cudabeliefprop.md), with the speed-up against its best message type, the goal of issue
 // 11 (>= 1.5x) and the share of the memory floor. Only the public API of the matcher
-// (lightbench/stereo_cuda.hpp) times the runs.
+// (stereo_bp/stereo_cuda.hpp) times the runs.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // INTERNAL (lb_engine_internal: engine/src, kernels/, bench/, tests/; not app/): the stereo
-// engines behind the stereo runners (engine/src/algorithms/stereo.cpp), their CPU
+// engines behind the stereo runners (lightbench/stereo_method.hpp), their CPU
 // references (engine/algorithms/stereo_bp/stereo_bp_cpu.cpp, stereo_local_cpu.cpp) and the runners. The
 // CUDA engines: lightbench/engines/cuda.hpp.
 #include <memory>
