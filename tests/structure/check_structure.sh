@@ -7,7 +7,12 @@
 #   (b) app/ never picks an engine itself: no make_*_cpu, make_*_cuda, select_backend, LB_HAVE_CUDA
 #   (c) no per-algorithm engine interface in engine/include or kernels/include
 #   (d) every __global__ kernel name is defined once across kernels/ and bench/ (unambiguous in Nsight)
-#   (e) docs/PERFORMANCE.md has at most 300 lines
+#   (e) docs/PERFORMANCE.md and docs/DESIGN.md have at most 300 lines each
+#   (f) every algorithm of LB_ALGORITHMS (CMakeLists.txt) has its folders: engine/algorithms/<id>/
+#       with CMakeLists.txt, README.md and <id>_spec.cpp, tests/<id>/CMakeLists.txt (kernels/<id>/
+#       optional), and every folder there is listed
+#   (g) app/ includes no algorithm's engine or kernel header: no "lightbench/engines/...", no
+#       "<id>/..._engine.hpp", nothing of kernels/<id>/
 set -u -o pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -103,16 +108,60 @@ else
   echo "structure: ok   (d) $n_defs __global__ kernel definitions in kernels/ and bench/, names unique"
 fi
 
-# (e) PERFORMANCE.md size
-if [ ! -f docs/PERFORMANCE.md ]; then
-  fail "(e) docs/PERFORMANCE.md is missing"
-else
-  n=$(wc -l < docs/PERFORMANCE.md)
-  if [ "$n" -gt "$MAX_PERF_LINES" ]; then
-    fail "(e) docs/PERFORMANCE.md has $n lines (limit $MAX_PERF_LINES; move the diary to docs/perf/)"
-  else
-    echo "structure: ok   (e) docs/PERFORMANCE.md has $n lines (limit $MAX_PERF_LINES)"
+# (e) reference documents' size
+for doc in docs/PERFORMANCE.md docs/DESIGN.md; do
+  if [ ! -f "$doc" ]; then
+    fail "(e) $doc is missing"
+    continue
   fi
+  n=$(wc -l < "$doc")
+  if [ "$n" -gt "$MAX_PERF_LINES" ]; then
+    fail "(e) $doc has $n lines (limit $MAX_PERF_LINES; move the diary to docs/perf/history.md)"
+  else
+    echo "structure: ok   (e) $doc has $n lines (limit $MAX_PERF_LINES)"
+  fi
+done
+
+# (f) one folder per algorithm in each layer
+algos=$(perl -0777 -ne 'print "$1\n" if /set\(LB_ALGORITHMS\s+([^)]*)\)/' CMakeLists.txt | tr -s ' \n' '\n\n' | grep .)
+if [ -z "$algos" ]; then
+  fail "(f) CMakeLists.txt has no set(LB_ALGORITHMS ...)"
+else
+  n_f=0
+  for a in $algos; do
+    for need in "engine/algorithms/$a/CMakeLists.txt" "engine/algorithms/$a/README.md" \
+                "engine/algorithms/$a/${a}_spec.cpp" "tests/$a/CMakeLists.txt"; do
+      [ -f "$need" ] || { fail "(f) algorithm '$a' (LB_ALGORITHMS) has no $need"; n_f=$((n_f + 1)); }
+    done
+    if [ -d "kernels/$a" ] && [ ! -f "kernels/$a/${a}_cuda_runner.cpp" ]; then
+      fail "(f) kernels/$a has no ${a}_cuda_runner.cpp (make_${a}_cuda_runner)"; n_f=$((n_f + 1))
+    fi
+  done
+  for d in engine/algorithms/*/ kernels/*/ tests/*/; do
+    id=$(basename "$d")
+    case "$d" in
+      kernels/include/|tests/engine/|tests/gpu/|tests/bench/|tests/robustness/|tests/structure/|tests/scripts/|tests/example/|tests/viewer/) continue ;;
+    esac
+    if ! printf '%s\n' $algos | grep -qx "$id"; then
+      fail "(f) $d is not an algorithm of LB_ALGORITHMS (add it there, or move it)"; n_f=$((n_f + 1))
+    fi
+  done
+  [ $n_f -eq 0 ] && echo "structure: ok   (f) $(echo $algos | wc -w) algorithms, each in engine/algorithms/, tests/ (and kernels/) with its CMake fragment, README and spec"
+fi
+
+# (g) app/ sees the contract, not an algorithm's engine or kernels
+pat='#include "(lightbench/engines/[^"]*|[a-z_]+/[a-z_0-9]*_engine\.hpp)"'
+for a in $algos; do
+  [ -d "kernels/$a" ] || continue
+  for k in kernels/$a/*.hpp kernels/$a/*.cuh; do
+    [ -f "$k" ] && pat="$pat|#include \"$a/$(basename "$k")\""
+  done
+done
+hits=$(grep -rnE "$pat" app/ 2>/dev/null)
+if [ -n "$hits" ]; then
+  while IFS= read -r h; do fail "(g) app/ includes an algorithm's engine or kernel header: $h"; done <<< "$hits"
+else
+  echo "structure: ok   (g) app/ includes no engine internals and no kernels/<id>/ header"
 fi
 
 if [ $fails -gt 0 ]; then
