@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "cuda_check.cuh"
+#include "lightbench/fast_div.hpp"
 #include "mad/mad_math.hpp"
 #include "mad/mad_pipeline.hpp"
 
@@ -205,16 +206,6 @@ __device__ __forceinline__ void idft(float2* v) {
   }
 }
 
-// j / d for j < 2^31 in three instructions (Granlund-Montgomery round-up multiplier, made on
-// the host by fast_div).
-struct FastDiv {
-  unsigned mul;
-  int shift;
-  __device__ __forceinline__ int div(int j) const {
-    return static_cast<int>((__umulhi(mul, static_cast<unsigned>(j)) + static_cast<unsigned>(j)) >> shift);
-  }
-};
-
 // Where a stage reads: the products (the first stage: spectrum .* filter straight from global
 // memory, no shared-memory round trip) or the shared buffer; where it writes: the shared buffer
 // or the output plane (the last stage). Rows are along y, c is the column within the tile.
@@ -349,13 +340,6 @@ template <int C>
 void set_smem(std::size_t bytes) {
   CUDA_CHECK_THROW(cudaFuncSetAttribute(gabor_column_inverse_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(bytes)));
-}
-
-// The multiplier and shift of FastDiv for a divisor d >= 1 (exact for every j < 2^31).
-FastDiv fast_div(int d) {
-  int sh = 0;
-  while ((1ll << sh) < d) ++sh;
-  return {static_cast<unsigned>(((1ull << 32) * ((1ull << sh) - static_cast<unsigned>(d))) / d + 1), sh};
 }
 
 // Every way of writing m as a product of supported radices (non-increasing), into `best` when

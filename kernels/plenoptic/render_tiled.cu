@@ -25,6 +25,7 @@
 #include <cstdint>
 
 #include "cuda_check.cuh"
+#include "lightbench/fast_div.hpp"
 #include "plenoptic/render_async.cuh"
 #include "plenoptic/render_kernels.cuh"
 
@@ -50,14 +51,6 @@ struct TiledLayout {
   __host__ __device__ std::size_t bytes() const { return raw_quads() * 16 + table_words() * 4; }
 };
 
-// x / d for 0 <= x < 2^20, d >= 1: a float estimate (off by at most one) and a fix-up.
-__device__ __forceinline__ int fast_div(int x, int d, float inv_d) {
-  int q = __float2int_rz(static_cast<float>(x) * inv_d);
-  if (q * d > x) --q;
-  else if ((q + 1) * d <= x) ++q;
-  return q;
-}
-
 // Copies quad q of a slot's piece in every line (MAXR >= S lines, unrolled): the raw's
 // words at roff[line] + col_word + 4q, or zeros where the line or the column is missing.
 template <int MAXR>
@@ -82,7 +75,7 @@ __device__ __forceinline__ void copy_quad_lines(const std::uint32_t* __restrict_
 }
 
 template <int LIM, class W>
-__global__ void __launch_bounds__(kTiledMaxThreads) render_tiled_kernel(const KParams P, const W out) {
+__global__ void __launch_bounds__(kTiledMaxThreads) render_tiled_kernel(const KParams P, const FastDiv by_m, const W out) {
   constexpr int MAXR = LIM > 0 ? 2 * LIM + 1 : kMaxRows;
   const RenderLayout& L = P.L;
   const int lim = LIM > 0 ? LIM : L.lim, M = L.patch;
@@ -172,9 +165,8 @@ __global__ void __launch_bounds__(kTiledMaxThreads) render_tiled_kernel(const KP
     whi[q] = wlo[q] << 16;
     swy += wlo[q];
   }
-  const float inv_m = 1.0f / static_cast<float>(M);
   for (int idx = tid; idx < TC * M; idx += nt) {
-    const int oc = fast_div(idx, M, inv_m), a = idx - oc * M;
+    const int oc = by_m.div(idx), a = idx - oc * M;  // by_m: fast_div(M)
     const int o = o0 + oc;
     if (o >= L.grid_nx) break;  // idx only grows
     // Slot oc + ii holds column m = o + i (i = ii - lim); this output's pixel in it is
@@ -224,14 +216,15 @@ bool launch_render_tiled(const KParams& P_in, const RawDevice& raw, const W& w, 
   const std::size_t bytes = TiledLayout(lim, M, P.chunk).bytes();
   if (bytes > static_cast<std::size_t>(optin)) return false;
   const int outputs = P.chunk * M;
+  const FastDiv by_m = fast_div(M);  // output column of a tile's thread: idx / M
   const dim3 block(static_cast<unsigned>(std::min(kTiledMaxThreads, (outputs + 31) / 32 * 32)));
   const dim3 grid(static_cast<unsigned>((P.L.grid_nx + P.chunk - 1) / P.chunk), static_cast<unsigned>(P.L.out_h));
   if (lim == 2) {
     allow_dynamic_shared(render_tiled_kernel<2, W>, bytes);
-    render_tiled_kernel<2, W><<<grid, block, bytes, stream>>>(P, w);
+    render_tiled_kernel<2, W><<<grid, block, bytes, stream>>>(P, by_m, w);
   } else {
     allow_dynamic_shared(render_tiled_kernel<0, W>, bytes);
-    render_tiled_kernel<0, W><<<grid, block, bytes, stream>>>(P, w);
+    render_tiled_kernel<0, W><<<grid, block, bytes, stream>>>(P, by_m, w);
   }
   CUDA_CHECK_LAUNCH();
   return true;
