@@ -31,6 +31,7 @@
 #include <cstdint>
 
 #include "cuda_check.cuh"
+#include "dynamic_shared.cuh"
 #include "plenoptic/depth_launch.hpp"
 #include "surface_write.cuh"
 #include "plenoptic/plenoptic_math.hpp"
@@ -341,13 +342,6 @@ __global__ void __launch_bounds__(256) depth_aggregate_kernel(const DParams P, c
 // ---------------------------------------------------------------------------------------
 // Dispatch
 // ---------------------------------------------------------------------------------------
-template <class K>
-void allow_shared(K kernel, std::size_t bytes) {
-  if (bytes > 48u * 1024u)
-    CUDA_CHECK_THROW(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(bytes)));
-}
-
 template <bool Fused, int MAXP, class W>
 void launch_input_side(const DParams& P, RenderVariant v, const W& w, cudaStream_t stream) {
   const DepthLayout& L = P.L;
@@ -364,7 +358,7 @@ void launch_input_side(const DParams& P, RenderVariant v, const W& w, cudaStream
     LB_REQUIRE(bytes <= static_cast<std::size_t>(optin),
                "depth sync: " + std::to_string(bytes) + " bytes of shared memory needed, device allows " +
                    std::to_string(optin) + " (fewer rows, a smaller patch or range)");
-    allow_shared(depth_sync_kernel<Fused, MAXP, W>, bytes);
+    allow_dynamic_shared(depth_sync_kernel<Fused, MAXP, W>, bytes);
     depth_sync_kernel<Fused, MAXP, W><<<grid, block, bytes, stream>>>(P, w);
   } else {
     depth_nosync_kernel<Fused, MAXP, W><<<grid, block, roff_bytes, stream>>>(P, w);

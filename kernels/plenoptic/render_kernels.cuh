@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "cuda_check.cuh"
+#include "dynamic_shared.cuh"
 #include "plenoptic/render_launch.hpp"
 
 namespace lb::cuda::detail {
@@ -132,14 +133,6 @@ inline bool raw_ready_for_staging(const KParams& P, const RawDevice& raw) {
   const int lim = P.L.lim, M = P.L.patch;
   return raw.rgba_pad_left >= lim * M + 3 && raw.rgba_pad_right >= (lim + 1) * M + 6 &&
          reinterpret_cast<std::uintptr_t>(P.rgba) % 16 == 0 && P.rgba_pitch_w % 4 == 0;
-}
-
-// Opts the kernel in to more than 48 KB of dynamic shared memory when it needs it.
-template <class K>
-void allow_dynamic_shared(K kernel, std::size_t bytes) {
-  if (bytes > 48u * 1024u)
-    CUDA_CHECK_THROW(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(bytes)));
 }
 
 // ---------------------------------------------------------------------------------------

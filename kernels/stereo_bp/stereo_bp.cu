@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cuda_check.cuh"
+#include "dynamic_shared.cuh"
 #include "cuda_util.hpp"
 #include "stereo_bp/stereo_bp_math.hpp"
 #include "stereo_bp/stereo_bp_planes.hpp"
@@ -95,9 +96,7 @@ __global__ void bp_wta_kernel(const float* __restrict__ D, const float* __restri
 // ---- dispatch of the message kernel --------------------------------------------------------
 template <int R, int LC>
 void launch_msg_t(const MsgArgs& a, dim3 grid, dim3 block, std::size_t shmem, cudaStream_t s) {
-  if (shmem > 48 * 1024)
-    CUDA_CHECK_THROW(cudaFuncSetAttribute(message_kernel<R, LC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(shmem)));
+  allow_dynamic_shared(message_kernel<R, LC>, shmem);
   message_kernel<R, LC><<<grid, block, shmem, s>>>(a);
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "cuda_check.cuh"
+#include "dynamic_shared.cuh"
 #include "cuda_util.hpp"
 #include "stereo_local/stereo_local_math.hpp"
 #include "stereo_local/stereo_local_launch.hpp"
@@ -53,9 +54,7 @@ inline DisparityBatches disparity_batches(const LocalLaunch& a, int tiles, int b
 template <class Kernel>
 void launch_fused_kernel(Kernel kernel, dim3 grid, dim3 block, std::size_t smem, const LocalLaunch& a,
                          int per_batch, cudaStream_t s) {
-  if (smem > 48 * 1024)
-    CUDA_CHECK_THROW(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  allow_dynamic_shared(kernel, smem);
   kernel<<<grid, block, smem, s>>>(a.ref, a.oth, a.W, a.H, a.dir, a.k, per_batch, a.out);
   CUDA_CHECK_LAUNCH();
 }
