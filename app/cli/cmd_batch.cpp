@@ -12,8 +12,8 @@ namespace {
 
 // The algorithm's documented command (stereo, lfdepth, mad: their primary output and
 // aliases), else its generic one.
-CommandDef command_of(const AlgorithmSpec& spec) {
-  for (const CommandDef& d : legacy_commands())
+CommandDef command_of(const AlgorithmSpec& spec, const AlgorithmRegistry& registry) {
+  for (const CommandDef& d : documented_commands(registry))
     for (const MethodChoice& m : d.methods)
       if (m.algorithm == spec.id) return d;
   return generic_command(spec);
@@ -32,7 +32,7 @@ Action add_batch(CLI::App& app, const AlgorithmRegistry& registry) {
   for (const AlgorithmSpec& spec : registry.all()) {
     auto o = std::make_shared<BatchOptions>();
     o->spec = &spec;
-    o->def = command_of(spec);
+    o->def = command_of(spec, registry);
     CLI::App* sub = app.add_subcommand(spec.id, "run " + spec.id + " over every scene of a data set");
     sub->add_option("--dataset", o->dataset,
                     "a scene folder, a folder of scene folders, a KITTI training folder or an IQA database")

@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
   // documented command is named after (plug-ins such as the test build's absdiff), all from
   // the one driver over the algorithm contract.
   const lb::AlgorithmRegistry& registry = lb::builtin_registry();
-  std::vector<lb::cli::CommandDef> defs = lb::cli::legacy_commands();
+  std::vector<lb::cli::CommandDef> defs = lb::cli::documented_commands(registry);
   for (const lb::AlgorithmSpec& spec : registry.all()) {
     bool named = false;
     for (const auto& d : defs) named = named || d.name == spec.id;

@@ -1,37 +1,34 @@
 // The contract's example algorithm, built only into the test build's front ends
 // (lightbench-cli-example, lightbench-example): the per-pixel absolute difference of an image
 // pair, |gain * (distorted - reference)| on the luminance, with a threshold. It exists to prove
-// that an algorithm plugs in with its own file and the one registration line at the bottom:
+// that an algorithm plugs in with its own files and the one registration line at the bottom,
+// and that a variant is its file + one row of the table below (absdiff_rows.cpp):
 // the CLI gets its command, options, --variant, outputs and JSON report, the viewer its combo
 // entry, parameters and panes, with no edit to any generic file (docs/DESIGN.md).
 #include <cmath>
 #include <memory>
 
+#include "absdiff.hpp"
 #include "lightbench/algorithm.hpp"
 #include "lightbench/algorithms.hpp"
 #include "lightbench/error.hpp"
+#include "lightbench/variant_table.hpp"
 
 namespace lb::example {
+
+// The variants' launchers, each in its own file.
+void absdiff_reference(const ImagePairData&, const AbsDiffParams&, ImageF&);  // absdiff_reference.cpp
+void absdiff_rows(const ImagePairData&, const AbsDiffParams&, ImageF&);       // absdiff_rows.cpp
+
 namespace {
 
-struct AbsDiffParams {
-  float gain = 1.0f;    // scales the difference
-  int threshold = 0;    // differences at or below it (after the gain) count as equal
-};
-
-std::vector<ParamInfo> describe(AbsDiffParams& p) {
-  return {{"gain", "gain", "scales the difference before the threshold", ParamInfo::Kind::Float, &p.gain, 0.0625,
-           16.0},
-          {"threshold", "threshold", "differences at or below it count as 0", ParamInfo::Kind::Int, &p.threshold, 0,
-           255}};
-}
-
-// Rec. 601 luminance of an 8-bit pixel (1 or 3+ channels).
-float luma(const ImageU8& img, std::size_t i) {
-  const int c = img.channels;
-  const std::uint8_t* p = &img.data[i * static_cast<std::size_t>(c)];
-  if (c < 3) return p[0];
-  return 0.299f * p[0] + 0.587f * p[1] + 0.114f * p[2];
+// The variants, one row each (name, method, bit-identical, note, CPU) with its launcher.
+const VariantTable<AbsDiffLaunch>& variants() {
+  static const VariantTable<AbsDiffLaunch> table(
+      "absdiff",
+      {{{"reference", "", true, "the CPU reference (the example has no CUDA runner)", true}, &absdiff_reference},
+       {{"rows", "", true, "the rows in parallel on the CPU's threads", true}, &absdiff_rows}});
+  return table;
 }
 
 class AbsDiffRunner final : public Runner {
@@ -51,21 +48,21 @@ class AbsDiffRunner final : public Runner {
     const auto& d = static_cast<const ImagePairData&>(*data_);
     if (write_image_pair_input(d, output, out)) return;
     LB_REQUIRE(output == "difference", "absdiff: no output '" + output + "'");
-    (void)variant;  // one CPU reference
     AbsDiffParams p;
     apply_values(describe(p), values);
-    ScopedCpuTimer timer(timings_, "absdiff/difference");
+    const std::string name = variant.empty() ? "reference" : variant;
     ImageF diff(d.reference.width, d.reference.height, 1);
+    {
+      ScopedCpuTimer timer(timings_, "absdiff/difference");
+      variants().at(name)(d, p, diff);
+    }
     double sum = 0;
     std::size_t changed = 0;
-    for (std::size_t i = 0; i < diff.data.size(); ++i) {
-      float v = std::fabs(p.gain * (luma(d.distorted, i) - luma(d.reference, i)));
-      if (v <= static_cast<float>(p.threshold)) v = 0.0f;
-      diff.data[i] = v;
+    for (const float v : diff.data) {
       sum += v;
       changed += v > 0.0f;
     }
-    last_variant_ = "reference";
+    last_variant_ = name;
     scores_ = {{"mean_abs_diff", diff.data.empty() ? 0.0 : sum / static_cast<double>(diff.data.size())},
                {"changed_pixels", changed}};
     out.resize(diff.width, diff.height);
@@ -86,7 +83,7 @@ AlgorithmSpec absdiff_spec() {
                {"reference", "reference image", SurfaceFormat::RGBA8, true, false, {}},
                {"distorted", "distorted image", SurfaceFormat::RGBA8, true, false, {}}};
   set_output_units(s.outputs, {{"difference", "levels"}});
-  s.variants = {{"reference", "", true, "the CPU reference (the example has no CUDA runner)"}};
+  s.variants = variants().infos();
   s.default_variant = "reference";
   s.params = [](const AlgorithmData*) {
     AbsDiffParams p;

@@ -108,3 +108,31 @@ TEST_CASE("example algorithm: bad values give one line and write nothing") {
   }
   CHECK_FALSE(std::filesystem::exists(p.dir.file("bad.pfm")));
 }
+
+TEST_CASE("example algorithm: the second variant (its file + one row) runs by name and equals the reference") {
+  // An odd size: rows do not split evenly over the threads.
+  lbt::TempDir dir{"cli-example-rows"};
+  const ImageU8 ref = lbt::random_image(83, 61, 3, 21), dst = lbt::random_image(83, 61, 3, 22);
+  save_image(dir.file("ref.png"), ref);
+  save_image(dir.file("dst.png"), dst);
+  const std::string args = "absdiff --ref " + dir.file("ref.png") + " --dist " + dir.file("dst.png") +
+                           " --gain 1.5 --threshold 2 --backend cpu";
+  const auto h = lbt::run_cli("absdiff --help");
+  CHECK(h.output.find("the rows in parallel on the CPU's threads") != std::string::npos);
+  const auto a = lbt::run_cli(args + " --variant reference --difference " + dir.file("a.pfm"));
+  const auto b = lbt::run_cli(args + " --variant rows --difference " + dir.file("b.pfm") + " --json " +
+                              dir.file("b.json"));
+  INFO(a.output, b.output);
+  REQUIRE(a.status == 0);
+  REQUIRE(b.status == 0);
+  const ImageF ma = load_pfm(dir.file("a.pfm")), mb = load_pfm(dir.file("b.pfm"));
+  REQUIRE(ma.same_shape(mb));
+  CHECK(ma.data == mb.data);  // bit for bit
+  CHECK(lbt::read_json(dir.file("b.json"))["variant"] == "rows");
+  // A name the table lacks: one line listing the table's names.
+  const auto bad = lbt::run_cli(args + " --variant columns --difference " + dir.file("c.pfm"));
+  CHECK(bad.status != 0);
+  CHECK(bad.output.find("columns") != std::string::npos);
+  CHECK(bad.output.find("rows") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir.file("c.pfm")));
+}

@@ -321,6 +321,8 @@ LightFieldRunParams lightfield_params(const ParamValues& values, const LightFiel
   return p;
 }
 
+std::vector<CommandDef> lightfield_commands();  // lightfield_commands.cpp
+
 AlgorithmSpec lightfield_spec() {
   AlgorithmSpec s;
   s.id = "lightfield";
@@ -365,6 +367,7 @@ AlgorithmSpec lightfield_spec() {
     if (lf.has_gt()) hci_require_truth(lf.gt, 0, 0, lf.width, lf.height, p.border);
   };
   s.cpu = [] { return make_lightfield_runner(make_lightfield_engine_cpu()); };
+  s.commands = lightfield_commands();
   return s;
 }
 

@@ -88,6 +88,8 @@ class MadRunner final : public Runner {
 
 }  // namespace
 
+std::vector<CommandDef> mad_commands();  // mad_commands.cpp
+
 AlgorithmSpec mad_spec() {
   AlgorithmSpec s;
   s.id = "mad";
@@ -120,6 +122,7 @@ AlgorithmSpec mad_spec() {
     validate_mad_input(mad_gray(pair.reference), mad_gray(pair.distorted), o);
   };
   s.cpu = [] { return make_mad_runner(make_mad_engine_cpu()); };
+  s.commands = mad_commands();
   return s;
 }
 

@@ -172,6 +172,8 @@ PlenopticRunParams plenoptic_params(const ParamValues& values, const PlenopticGr
   return p;
 }
 
+std::vector<CommandDef> plenoptic_commands();  // plenoptic_commands.cpp
+
 AlgorithmSpec plenoptic_spec() {
   AlgorithmSpec s;
   s.id = "plenoptic";
@@ -203,6 +205,7 @@ AlgorithmSpec plenoptic_spec() {
     validate(p.render, scene.grid);
   };
   s.cpu = [] { return make_plenoptic_runner(make_plenoptic_engine_cpu()); };
+  s.commands = plenoptic_commands();
   return s;
 }
 

@@ -32,6 +32,8 @@ stereo::BpParams stereo_bp_params(const ParamValues& values) {
   return p;
 }
 
+std::vector<CommandDef> stereo_bp_commands();  // stereo_bp_commands.cpp
+
 AlgorithmSpec stereo_bp_spec() {
   AlgorithmSpec s = stereo_detail::stereo_spec<stereo::BpParams>(
       "stereo-bp", "stereo: hierarchical belief propagation", "../shared/specs/stereo-bp.md", "BP",
@@ -46,6 +48,7 @@ AlgorithmSpec stereo_bp_spec() {
                 {"shared", "", true, "a shared-memory slice per thread"},
                 {"local", "", true, "messages in a local-memory array, any L"}};
   s.default_variant = "auto";
+  s.commands = stereo_bp_commands();
   return s;
 }
 

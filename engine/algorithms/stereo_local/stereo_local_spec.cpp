@@ -27,6 +27,8 @@ stereo::LocalParams stereo_local_params(const ParamValues& values) {
   return p;
 }
 
+std::vector<CommandDef> stereo_local_commands();  // stereo_local_commands.cpp
+
 AlgorithmSpec stereo_local_spec() {
   AlgorithmSpec s = stereo_detail::stereo_spec<stereo::LocalParams>(
       "stereo-local", "stereo: center-biased local windows", "../shared/specs/stereo-local.md", "local-window",
@@ -38,6 +40,7 @@ AlgorithmSpec stereo_local_spec() {
                 {"fused", "", true, "one kernel per tile: cost, both passes and WTA on chip"},
                 {"fused2", "", true, "fused, two disparities packed per 32-bit word, taller tiles"}};
   s.default_variant = "fused2";
+  s.commands = stereo_local_commands();
   return s;
 }
 

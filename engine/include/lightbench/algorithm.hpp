@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lightbench/backend.hpp"  // BackendKind, BackendRequest
+#include "lightbench/cli_commands.hpp"
 #include "lightbench/image.hpp"
 #include "lightbench/lightfield.hpp"
 #include "lightbench/params.hpp"
@@ -134,6 +135,9 @@ struct VariantInfo {
   std::string method;  // what it computes when an algorithm has several ("binned"); "" otherwise
   bool bit_identical = true;  // the reference's result bit for bit (else: within a tolerance)
   std::string note;           // one line for tooltips and --help
+  // A CPU implementation (the CPU backend runs it when named); else a CUDA kernel, which the
+  // CPU backend refuses by name (variant_for).
+  bool cpu = false;
 };
 
 // An algorithm's parameter table for some data (ranges fit it) and its default values.
@@ -166,6 +170,9 @@ struct AlgorithmSpec {
   // ("refine_mode" 1..3 -> {"filter", "subpixel", "full"}; a Bool: {"off", "on"}). Front ends
   // show and accept the names (CLI: --refine-mode subpixel; viewer: a combo). Optional.
   std::map<std::string, std::vector<std::string>> value_names;
+  // The documented CLI commands that run this algorithm (cli_commands.hpp): their names,
+  // legacy flag aliases, report groups. None: the CLI gives it a command named after its id.
+  std::vector<CommandDef> commands;
 
   const OutputInfo* output(const std::string& name) const;
   const VariantInfo* variant(const std::string& name) const;
