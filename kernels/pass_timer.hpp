@@ -28,14 +28,21 @@ class PassTimer {
   // enqueue() queues the pass on s; its time is recorded under name with `bytes` moved.
   template <class F>
   void timed(const std::string& name, std::uint64_t bytes, cudaStream_t s, F&& enqueue) {
+    timed_as(bytes, s, [&] {
+      std::forward<F>(enqueue)();
+      return name;
+    });
+  }
+  // The same, the pass named by what enqueue() returns (the kernel it ran, known once queued).
+  template <class F>
+  void timed_as(std::uint64_t bytes, cudaStream_t s, F&& enqueue) {
     if (pending_.size() >= kMaxPending) collect(true);  // bound the backlog
     Pending p;
-    p.name = name;
     p.bytes = bytes;
     p.start = take_event();
     p.stop = take_event();
     CUDA_CHECK_THROW(cudaEventRecord(p.start->get(), s));
-    std::forward<F>(enqueue)();
+    p.name = std::forward<F>(enqueue)();
     CUDA_CHECK_THROW(cudaEventRecord(p.stop->get(), s));
     pending_.push_back(std::move(p));
   }

@@ -1,9 +1,10 @@
-// Parts of the kernels API that need no CUDA (shared by the CUDA build and the stub):
-// names, default launch shapes, the device description.
+// Parts of the kernels API that need no device: names (and the names of what a render ran),
+// default launch shapes, the device description.
 #include <sstream>
 #include <string>
 
 #include "lightbench/cuda_api.hpp"
+#include "plenoptic/render_launch.hpp"
 
 namespace lb::cuda {
 
@@ -39,6 +40,37 @@ KernelTuning resolve(const KernelTuning& t, RenderVariant v) {
 std::string kernel_name(const RenderConfig& c) {
   return std::string("render/") + to_string(c.variant);
 }
+
+namespace detail {
+
+RenderKernel render_kernel_asked(const RenderConfig& c, const KernelTuning& t) {
+  switch (c.variant) {
+    case RenderVariant::Original: return RenderKernel::Original;
+    case RenderVariant::Sync: return RenderKernel::Sync;
+    case RenderVariant::NoSync: return t.direct_loads ? RenderKernel::NoSyncDirect : RenderKernel::NoSyncStaged;
+    case RenderVariant::Tiled: return RenderKernel::Tiled;
+  }
+  return RenderKernel::Original;
+}
+
+std::string render_fallback(const RenderConfig& c, const KernelTuning& t, RenderKernel ran) {
+  if (ran == render_kernel_asked(c, t)) return {};
+  switch (ran) {
+    case RenderKernel::Original: return "original";
+    case RenderKernel::Sync: return "sync";
+    case RenderKernel::NoSyncDirect: return "direct";
+    case RenderKernel::NoSyncStaged: return "staged";
+    case RenderKernel::Tiled: return "tiled";
+  }
+  return "?";
+}
+
+std::string render_kernel_name(const RenderConfig& c, const KernelTuning& t, RenderKernel ran) {
+  const std::string fallback = render_fallback(c, t, ran);
+  return fallback.empty() ? kernel_name(c) : kernel_name(c) + "->" + fallback;
+}
+
+}  // namespace detail
 
 std::string variant_label(const RenderConfig& c) {
   if (c.variant != RenderVariant::Original) return to_string(c.variant);

@@ -49,6 +49,7 @@ class PlenopticCudaEngine final : public PlenopticEngine {
 
   BackendKind kind() const override { return BackendKind::Cuda; }
   std::string device_name() const override { return name_; }
+  std::string last_render_fallback() const override { return last_fallback_; }
 
   void set_raw(const ImageU8& raw) override {
     LB_REQUIRE(!raw.empty(), "raw image is empty");
@@ -79,13 +80,12 @@ class PlenopticCudaEngine final : public PlenopticEngine {
         config.variant == RenderVariant::Original && !config.original.rgba_input ? 3 : 4;
     const std::uint64_t bytes =
         touched_ * in_bpp + static_cast<std::uint64_t>(L.out_w) * L.out_h * 4;
-    const std::string name = kernel_name(config);
 
     // Into the mapped surface, or (a surface that takes host images only) into the staging
     // buffer, downloaded and uploaded from the host.
     const bool direct = write_surface(
         out, SurfaceFormat::RGBA8, L.out_w, L.out_h, s, "render",
-        [&](const DeviceTarget& t) { launch_timed(name, bytes, config, output_device(t)); }, &staging_);
+        [&](const DeviceTarget& t) { launch_timed(bytes, config, output_device(t)); }, &staging_);
     if (!direct) collect(false);
   }
 
@@ -354,10 +354,15 @@ class PlenopticCudaEngine final : public PlenopticEngine {
     passes_.timed(name, bytes, stream_->get(), std::forward<F>(enqueue));
   }
 
-  void launch_timed(const std::string& name, std::uint64_t bytes, const RenderConfig& config,
-                    const OutputDevice& o) {
+  // The render pass, timed under the name of the kernel it ran ("render/tiled", or with its
+  // fallback "render/tiled->original"), which last_render_fallback() names too.
+  void launch_timed(std::uint64_t bytes, const RenderConfig& config, const OutputDevice& o) {
     const cudaStream_t s = stream_->get();
-    passes_.timed(name, bytes, s, [&] { launch_render(tables_.layout, dev_tables_, raw_, config, tuning_, o, s); });
+    passes_.timed_as(bytes, s, [&] {
+      const RenderKernel ran = launch_render(tables_.layout, dev_tables_, raw_, config, tuning_, o, s);
+      last_fallback_ = render_fallback(config, tuning_, ran);
+      return render_kernel_name(config, tuning_, ran);
+    });
   }
   void collect(bool wait) { passes_.collect(wait); }
 
@@ -368,6 +373,7 @@ class PlenopticCudaEngine final : public PlenopticEngine {
   RawDevice raw_;
   int raw_w_ = 0, raw_h_ = 0;
   KernelTuning tuning_{};
+  std::string last_fallback_;  // of the last render (render_fallback)
 
   bool tables_valid_ = false;
   PlenopticGrid grid_{};

@@ -150,13 +150,17 @@ void launch_render_sync(const KParams& P, dim3 grid, dim3 block, std::size_t shm
 template <class W>
 void launch_render_nosync(const KParams& P, dim3 grid, dim3 block, std::size_t shmem, const W& w,
                           cudaStream_t stream);
-// render_nosync.cu: the staged NoSync kernel, when it applies: lim = 2, sm_90+, a padded and
-// 16-byte aligned raw, shared memory within the device limit. Returns whether it was launched.
+// render_nosync.cu: the staged NoSync kernel. staged_rows: whether it applies (lim = 2, sm_90+,
+// a padded and 16-byte aligned raw, shared memory within the device limit): its rows per block,
+// or 0. The launcher takes P with those rows.
+int staged_rows(const KParams& P, const RawDevice& raw, int cc_major, int smem_optin);
 template <class W>
-bool launch_render_nosync_staged(const KParams& P, const RawDevice& raw, const W& w, cudaStream_t stream);
-// render_tiled.cu: the Original over output tiles staged through shared memory, when the
-// raw is padded and aligned and a tile fits the shared memory. Returns whether it was launched.
+void launch_render_nosync_staged(const KParams& P, const W& w, cudaStream_t stream);
+// render_tiled.cu: the Original over output tiles staged through shared memory. tiled_chunk:
+// whether it applies (a padded and aligned raw, a tile within the shared memory): its micro-image
+// columns per tile (P.chunk or fewer), or 0. The launcher takes P with that chunk.
+int tiled_chunk(const KParams& P, const RawDevice& raw, int smem_optin);
 template <class W>
-bool launch_render_tiled(const KParams& P, const RawDevice& raw, const W& w, cudaStream_t stream);
+void launch_render_tiled(const KParams& P, const W& w, cudaStream_t stream);
 
 }  // namespace lb::cuda::detail

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "lightbench/cuda_api.hpp"
 #include "plenoptic/plenoptic_math.hpp"
@@ -56,14 +57,42 @@ struct OutputDevice {
   std::size_t pitch = 0;
 };
 
+// The kernels a render launch may run. A configuration names one (render_kernel_asked); the
+// launch runs another where that one cannot: Tiled, when no tile fits the shared memory or the
+// raw is not padded and aligned, runs the Original (same output-side mapping, direct loads);
+// NoSync, when the staged kernel does not apply (lim != 2, before sm_90, an unaligned raw, too
+// much shared memory), its direct-loads kernel.
+enum class RenderKernel { Original, Sync, NoSyncDirect, NoSyncStaged, Tiled };
+
+// What decides between them: the device's compute capability and shared memory per block.
+struct RenderDeviceLimits {
+  int cc_major = 0;
+  int smem_optin = 0;  // cudaDevAttrMaxSharedMemoryPerBlockOptin
+};
+RenderDeviceLimits render_device_limits();  // of the current device
+
+// The kernel the configuration asks for (NoSync: the staged one unless tuning.direct_loads).
+RenderKernel render_kernel_asked(const RenderConfig& config, const KernelTuning& tuning);
+// The kernel launch_render runs for this layout, raw, configuration and device (no CUDA call:
+// tests/plenoptic/test_render_gpu.cpp checks it without a device).
+RenderKernel plan_render(const RenderLayout& layout, const RawDevice& raw, const RenderConfig& config,
+                         const KernelTuning& tuning, const RenderDeviceLimits& device);
+// Its name in the timing registry, the benchmark's rows and the runner's last_variant: the
+// configuration's (kernel_name: "render/tiled") when it ran the kernel asked for, else that name
+// and the one that ran: "render/tiled->original", "render/nosync->direct".
+std::string render_kernel_name(const RenderConfig& config, const KernelTuning& tuning, RenderKernel ran);
+// The part after "->" ("original", "direct"), or "" when it ran the kernel asked for.
+std::string render_fallback(const RenderConfig& config, const KernelTuning& tuning, RenderKernel ran);
+
 // Validates the launch (throws lb::Error: layout/tuning out of range, output too small) and
-// enqueues one render kernel on `stream`. Checks the launch. block_trace (bench diagnostic):
-// when the launch runs the staged NoSync, it records each block's start, end and SM there
-// (4 words per block, zeroed by the caller; see bench/src/render_block_trace.cpp).
-void launch_render(const RenderLayout& layout, const TablesDevice& tables, const RawDevice& raw,
-                   const RenderConfig& config, const KernelTuning& tuning,
-                   const OutputDevice& out, cudaStream_t stream,
-                   unsigned long long* block_trace = nullptr);
+// enqueues one render kernel on `stream` (plan_render's for the current device). Checks the
+// launch; returns the kernel it ran. block_trace (bench diagnostic): when the launch runs the
+// staged NoSync, it records each block's start, end and SM there (4 words per block, zeroed by
+// the caller; see bench/src/render_block_trace.cpp).
+RenderKernel launch_render(const RenderLayout& layout, const TablesDevice& tables, const RawDevice& raw,
+                           const RenderConfig& config, const KernelTuning& tuning,
+                           const OutputDevice& out, cudaStream_t stream,
+                           unsigned long long* block_trace = nullptr);
 
 // Probe: can this process launch the kernels on the current device (a kernel image for its
 // architecture exists)? Returns cudaSuccess or the error.

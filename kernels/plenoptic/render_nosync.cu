@@ -417,35 +417,35 @@ std::size_t staged_shmem(const KParams& P) {
 
 }  // namespace
 
-// The staged NoSync kernel, when it applies: lim = 2, sm_90+, a padded and 16-byte aligned
-// raw, shared memory within the device limit. Returns whether it was launched.
-template <class W>
-bool launch_render_nosync_staged(const KParams& P, const RawDevice& raw, const W& w, cudaStream_t stream) {
+// Whether the staged NoSync kernel applies: lim = 2, sm_90+, a padded and 16-byte aligned raw,
+// the rows of a block (one producer warp more) within its bound and the LSU items per lane,
+// shared memory within the device limit. Its rows per block, or 0.
+int staged_rows(const KParams& P, const RawDevice& raw, int cc_major, int smem_optin) {
   const int lim = P.L.lim, S = 2 * lim + 1, span = S * P.L.patch;
-  if (lim != 2) return false;
-  if (!raw_ready_for_staging(P, raw)) return false;
-  int dev = 0, major = 0, optin = 0;
-  CUDA_CHECK_THROW(cudaGetDevice(&dev));
-  CUDA_CHECK_THROW(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-  CUDA_CHECK_THROW(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  if (major < 9) return false;
+  if (lim != 2) return 0;
+  if (!raw_ready_for_staging(P, raw)) return 0;
+  if (cc_major < 9) return 0;
   KParams Pt = P;  // + one producer warp: rows such that the block stays within its bound
   while (Pt.rows > 1 && (Pt.rows * span + 31) / 32 * 32 + 32 > kMaxInputBlock) --Pt.rows;
-  if (Pt.rows * S * staged_quads(span) > 32 * kLsuItemsPerLane) return false;
+  if (Pt.rows * S * staged_quads(span) > 32 * kLsuItemsPerLane) return 0;
+  if (staged_shmem(Pt) > static_cast<std::size_t>(smem_optin)) return 0;
+  return Pt.rows;
+}
+
+template <class W>
+void launch_render_nosync_staged(const KParams& Pt, const W& w, cudaStream_t stream) {
+  const int S = 2 * Pt.L.lim + 1, span = S * Pt.L.patch;
   const std::size_t shmem = staged_shmem(Pt);
-  if (shmem > static_cast<std::size_t>(optin)) return false;
   const dim3 block(static_cast<unsigned>((span * Pt.rows + 31) / 32 * 32 + 32));
-  const dim3 grid(static_cast<unsigned>((P.L.grid_nx + P.chunk - 1) / P.chunk),
-                  static_cast<unsigned>((P.L.out_h + Pt.rows - 1) / Pt.rows));
+  const dim3 grid(static_cast<unsigned>((Pt.L.grid_nx + Pt.chunk - 1) / Pt.chunk),
+                  static_cast<unsigned>((Pt.L.out_h + Pt.rows - 1) / Pt.rows));
   allow_dynamic_shared(render_nosync_staged_kernel<2, W>, shmem);
   render_nosync_staged_kernel<2, W><<<grid, block, shmem, stream>>>(Pt, w);
   CUDA_CHECK_LAUNCH();
-  return true;
 }
-template bool launch_render_nosync_staged<SurfaceWriter>(const KParams&, const RawDevice&, const SurfaceWriter&,
-                                                         cudaStream_t);
-template bool launch_render_nosync_staged<PitchedWriter<true>>(const KParams&, const RawDevice&,
-                                                               const PitchedWriter<true>&, cudaStream_t);
+template void launch_render_nosync_staged<SurfaceWriter>(const KParams&, const SurfaceWriter&, cudaStream_t);
+template void launch_render_nosync_staged<PitchedWriter<true>>(const KParams&, const PitchedWriter<true>&,
+                                                               cudaStream_t);
 
 template <class W>
 void launch_render_nosync(const KParams& P, dim3 grid, dim3 block, std::size_t shmem, const W& w,

@@ -202,19 +202,20 @@ __global__ void __launch_bounds__(kTiledMaxThreads) render_tiled_kernel(const KP
 
 }  // namespace
 
-template <class W>
-bool launch_render_tiled(const KParams& P_in, const RawDevice& raw, const W& w, cudaStream_t stream) {
-  const int lim = P_in.L.lim, M = P_in.L.patch;
-  if (!raw_ready_for_staging(P_in, raw)) return false;
-  int dev = 0, optin = 0;
-  CUDA_CHECK_THROW(cudaGetDevice(&dev));
-  CUDA_CHECK_THROW(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  KParams P = P_in;
+int tiled_chunk(const KParams& P, const RawDevice& raw, int smem_optin) {
+  if (!raw_ready_for_staging(P, raw)) return 0;
+  const int lim = P.L.lim, M = P.L.patch;
   // One output row per tile; its columns shrink until the tile fits the shared memory; none
-  // fits: the caller falls back to the direct loads.
-  while (TiledLayout(lim, M, P.chunk).bytes() > static_cast<std::size_t>(optin) && P.chunk > 1) --P.chunk;
+  // fits: the caller runs the Original (direct loads) instead.
+  int chunk = P.chunk;
+  while (TiledLayout(lim, M, chunk).bytes() > static_cast<std::size_t>(smem_optin) && chunk > 1) --chunk;
+  return TiledLayout(lim, M, chunk).bytes() > static_cast<std::size_t>(smem_optin) ? 0 : chunk;
+}
+
+template <class W>
+void launch_render_tiled(const KParams& P, const W& w, cudaStream_t stream) {
+  const int lim = P.L.lim, M = P.L.patch;
   const std::size_t bytes = TiledLayout(lim, M, P.chunk).bytes();
-  if (bytes > static_cast<std::size_t>(optin)) return false;
   const int outputs = P.chunk * M;
   const FastDiv by_m = fast_div(M);  // output column of a tile's thread: idx / M
   const dim3 block(static_cast<unsigned>(std::min(kTiledMaxThreads, (outputs + 31) / 32 * 32)));
@@ -227,10 +228,8 @@ bool launch_render_tiled(const KParams& P_in, const RawDevice& raw, const W& w, 
     render_tiled_kernel<0, W><<<grid, block, bytes, stream>>>(P, by_m, w);
   }
   CUDA_CHECK_LAUNCH();
-  return true;
 }
-template bool launch_render_tiled<SurfaceWriter>(const KParams&, const RawDevice&, const SurfaceWriter&, cudaStream_t);
-template bool launch_render_tiled<PitchedWriter<true>>(const KParams&, const RawDevice&, const PitchedWriter<true>&,
-                                                       cudaStream_t);
+template void launch_render_tiled<SurfaceWriter>(const KParams&, const SurfaceWriter&, cudaStream_t);
+template void launch_render_tiled<PitchedWriter<true>>(const KParams&, const PitchedWriter<true>&, cudaStream_t);
 
 }  // namespace lb::cuda::detail

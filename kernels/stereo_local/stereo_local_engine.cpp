@@ -57,14 +57,16 @@ class CudaLocalStereo final : public DeviceStereoEngine<stereo::LocalParams> {
     CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, ev_[1]->get(), ev_[2]->get()));
     CUDA_CHECK_THROW(cudaEventElapsedTime(&total, ev_[0]->get(), ev_[3]->get()));
     stereo::StereoResult r;
-    r.variant = variant;
+    // The kernels that ran: "fused2->fused" where fused2's packed kernel does not apply.
+    const LocalKernel ran = st_.kernel_run(k, v);
+    r.variant = ran == v ? variant : variant + "->" + local_kernel_name(ran);
     r.ms = ms;
     r.ms_total = total;
     if (!out) {
       r.disparity = ImageF(st_.width, st_.height, 1);
       std::memcpy(r.disparity.data.data(), st_.host_disp(), r.disparity.size_bytes());
     }
-    timings_.record(stereo::local_timing_key(variant), ms,
+    timings_.record(stereo::local_timing_key(r.variant), ms,
                     local_pass_bytes(st_.width, st_.height, k, p.lr_check != 0, v));
     return r;
   }

@@ -16,6 +16,10 @@ namespace lb::cuda::detail {
 enum class LocalKernel { Phase2, Phase3, Phase4, Phase5, Fused, Fused2 };
 LocalKernel parse_local_kernel(const std::string& name);  // throws lb::Error naming the known ones
 const char* local_kernel_name(LocalKernel k);
+// The kernels variant v runs for k on a device with smem_optin bytes of shared memory per block
+// (opt-in): v, but fused2 runs the fused kernels where its packed kernel does not apply (a radius
+// without an instance, variable windows, lane sums past 16 bits, too little shared memory).
+LocalKernel local_kernel_run(const stereo::local::KernelParams& k, LocalKernel v, int smem_optin);
 
 // Global-memory bytes a compute pass of variant v moves at least (every plane read and
 // written once; cache reuse of neighbouring rows / columns not counted twice): the images,
@@ -51,6 +55,10 @@ class LocalDeviceState {
   // Queues the download of disp into the pinned host buffer; host_disp() after a sync.
   void download(cudaStream_t s);
   const float* host_disp() const { return static_cast<const float*>(host_disp_.get()); }
+  // What compute(k, ..., v, ...) runs on this device (local_kernel_run).
+  LocalKernel kernel_run(const stereo::local::KernelParams& k, LocalKernel v) const {
+    return local_kernel_run(k, v, smem_optin_);
+  }
 
   int width = 0, height = 0;
   DeviceBuffer left, right;   // uchar4

@@ -77,6 +77,11 @@ const char* local_kernel_name(LocalKernel k) {
   return "?";
 }
 
+LocalKernel local_kernel_run(const KernelParams& k, LocalKernel v, int smem_optin) {
+  if (v == LocalKernel::Fused2 && !local_packed_applies(k, smem_optin)) return LocalKernel::Fused;
+  return v;
+}
+
 std::uint64_t local_pass_bytes(int width, int height, const KernelParams& k, bool lr_check, LocalKernel v) {
   const std::uint64_t px = static_cast<std::uint64_t>(width) * height;
   const std::uint64_t P = static_cast<std::uint64_t>((k.ndisp + 3) / 4) * px * 16;  // one uint4 plane set
@@ -157,15 +162,16 @@ void LocalDeviceState::aggregate(const KernelParams& k, LocalKernel v, int dir, 
   a.k = k;
   a.sm_count = sm_count_;
   a.out = reinterpret_cast<u64*>(out_packed);
-  if (v == LocalKernel::Fused2 && local_packed_applies(k, smem_optin_)) {
+  const LocalKernel run = local_kernel_run(k, v, smem_optin_);
+  if (run == LocalKernel::Fused2) {
     launch_local_fused_packed(a, s);
     return;
   }
-  if (v == LocalKernel::Fused || v == LocalKernel::Fused2) {  // fused2 without packing: fused
+  if (run == LocalKernel::Fused) {
     launch_local_fused(a, s);
     return;
   }
-  launch_local_phases(a, v, work, s);
+  launch_local_phases(a, run, work, s);
 }
 
 

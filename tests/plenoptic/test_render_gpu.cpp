@@ -3,6 +3,7 @@
 // pitched buffer), on random raws of awkward layouts. Outputs are poisoned before each run.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "lightbench/engines/cuda.hpp"
 #include "plenoptic/plenoptic_engine.hpp"
 #include "plenoptic/render_cpu.hpp"
+#include "plenoptic/render_launch.hpp"
 #include "plenoptic/render_tables.hpp"
 
 namespace {
@@ -237,4 +239,120 @@ TEST_CASE("gpu render: seed-size workload (96x72 micro-images, D=74.75)") {
   q.view_y = -3.5f;
   q.sigma = 9.0f;
   check_all(*be, raw, g, q, runs, outs);
+}
+
+// ---- Which kernel a render runs, and the name it is timed and reported under ----------------
+
+namespace {
+
+// A raw on the device as upload_raw leaves it (padded, 16-byte aligned rows), without memory
+// behind it: plan_render reads only its shape, padding and alignment.
+cuda::detail::RawDevice planned_raw(int w, int h) {
+  using namespace cuda::detail;
+  RawDevice r;
+  r.width = w;
+  r.height = h;
+  r.rgb = reinterpret_cast<const std::uint8_t*>(std::uintptr_t{0x100000});
+  r.rgb_pitch = static_cast<std::size_t>(w) * 3;
+  r.rgba = reinterpret_cast<const std::uint32_t*>(std::uintptr_t{0x200000} + kRawPadLeft * 4);
+  r.rgba_pitch = (static_cast<std::size_t>(w + kRawPadLeft + kRawPadRight) * 4 + 511) / 512 * 512;
+  r.rgba_pad_left = kRawPadLeft;
+  r.rgba_pad_right = kRawPadRight;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("render plan: the kernel each configuration runs, and its name (no device needed)") {
+  using namespace cuda::detail;
+  PlenopticGrid g;
+  g.nx = 13;
+  g.ny = 9;
+  g.pitch = 23.75;
+  const int rw = test::raw_extent(g.nx, g.pitch, g.ox, 3), rh = test::raw_extent(g.ny, g.pitch, g.oy, 1);
+  RenderParams p2;  // lim 2: the staged NoSync's
+  p2.patch = 11;
+  p2.lim = 2;
+  RenderParams p3 = p2;
+  p3.lim = 3;
+  const RenderLayout L2 = build_render_tables(g, p2, rw, rh).layout, L3 = build_render_tables(g, p3, rw, rh).layout;
+  const RawDevice raw = planned_raw(rw, rh);
+  RawDevice unpadded = raw, unaligned = raw;
+  unpadded.rgba_pad_left = 0;
+  unaligned.rgba += 1;
+  const RenderDeviceLimits hopper{9, 227 * 1024}, ampere{8, 163 * 1024}, small{9, 1024};
+  cuda::KernelTuning direct;
+  direct.direct_loads = true;
+  auto plan = [](const RenderLayout& L, RenderVariant v, const RawDevice& r, const RenderDeviceLimits& d,
+                 const cuda::KernelTuning& t = {}) { return plan_render(L, r, RenderConfig{v, {}}, t, d); };
+
+  CHECK(plan(L2, RenderVariant::Original, raw, hopper) == RenderKernel::Original);
+  CHECK(plan(L2, RenderVariant::Sync, raw, hopper) == RenderKernel::Sync);
+  // Tiled: wherever a tile fits and the raw is padded and aligned; else the Original.
+  CHECK(plan(L2, RenderVariant::Tiled, raw, hopper) == RenderKernel::Tiled);
+  CHECK(plan(L3, RenderVariant::Tiled, raw, ampere) == RenderKernel::Tiled);
+  CHECK(plan(L2, RenderVariant::Tiled, raw, small) == RenderKernel::Original);
+  CHECK(plan(L2, RenderVariant::Tiled, unpadded, hopper) == RenderKernel::Original);
+  CHECK(plan(L2, RenderVariant::Tiled, unaligned, hopper) == RenderKernel::Original);
+  // NoSync: staged at lim 2 on sm_90+ with a padded, aligned raw; else direct loads.
+  CHECK(plan(L2, RenderVariant::NoSync, raw, hopper) == RenderKernel::NoSyncStaged);
+  CHECK(plan(L2, RenderVariant::NoSync, raw, ampere) == RenderKernel::NoSyncDirect);
+  CHECK(plan(L3, RenderVariant::NoSync, raw, hopper) == RenderKernel::NoSyncDirect);
+  CHECK(plan(L2, RenderVariant::NoSync, raw, small) == RenderKernel::NoSyncDirect);
+  CHECK(plan(L2, RenderVariant::NoSync, unpadded, hopper) == RenderKernel::NoSyncDirect);
+  CHECK(plan(L2, RenderVariant::NoSync, raw, hopper, direct) == RenderKernel::NoSyncDirect);
+
+  // Names: the configuration's where it ran the kernel asked for, else "<asked>-><ran>".
+  const RenderConfig tiled{RenderVariant::Tiled, {}}, nosync{RenderVariant::NoSync, {}};
+  CHECK(render_kernel_name(tiled, {}, RenderKernel::Tiled) == "render/tiled");
+  CHECK(render_kernel_name(tiled, {}, RenderKernel::Original) == "render/tiled->original");
+  CHECK(render_fallback(tiled, {}, RenderKernel::Tiled).empty());
+  CHECK(render_fallback(tiled, {}, RenderKernel::Original) == "original");
+  CHECK(render_kernel_name(nosync, {}, RenderKernel::NoSyncStaged) == "render/nosync");
+  CHECK(render_kernel_name(nosync, {}, RenderKernel::NoSyncDirect) == "render/nosync->direct");
+  CHECK(render_kernel_name(nosync, direct, RenderKernel::NoSyncDirect) == "render/nosync");  // asked for
+  CHECK(render_kernel_name(RenderConfig{RenderVariant::Original, {}}, {}, RenderKernel::Original) ==
+        "render/original");
+  CHECK(render_kernel_name(RenderConfig{RenderVariant::Sync, {}}, {}, RenderKernel::Sync) == "render/sync");
+}
+
+TEST_CASE("gpu render: the timing name and last_render_fallback name the kernel that ran") {
+  LB_GPU_TEST_GUARD();
+  auto be = cuda::make_plenoptic_engine_cuda();
+  PlenopticGrid g;
+  g.nx = 13;
+  g.ny = 9;
+  g.pitch = 23.75;
+  g.ox = 2.6;
+  g.oy = 1.3;
+  const ImageU8 raw = test::random_raw(test::raw_extent(g.nx, g.pitch, g.ox, 3),
+                                       test::raw_extent(g.ny, g.pitch, g.oy, 1), 3, 4040);
+  be->set_raw(raw);
+  RenderParams p2;
+  p2.patch = 11;
+  p2.lim = 2;
+  RenderParams p3 = p2;
+  p3.lim = 3;
+  const bool hopper = cuda::detail::render_device_limits().cc_major >= 9;
+  auto surf = cuda::make_cuda_surface();
+  auto render = [&](RenderVariant v, const RenderParams& p) {
+    be->render(g, p, RenderConfig{v, {}}, *surf);
+    const ImageU8 want = render_cpu(to_rgba(raw), build_render_tables(g, p, raw.width, raw.height));
+    std::string first;
+    CHECK_MESSAGE(test::count_mismatches(cuda::read_back_rgba(*surf), want, &first) == 0, first);
+    return be->last_render_fallback();
+  };
+  // The engine's raw is padded and aligned and a tile fits any GPU of sm_80+: Tiled runs.
+  CHECK(render(RenderVariant::Tiled, p2) == "");
+  CHECK(render(RenderVariant::Tiled, p3) == "");
+  CHECK(render(RenderVariant::NoSync, p2) == (hopper ? "" : "direct"));
+  CHECK(render(RenderVariant::NoSync, p3) == "direct");  // the staged kernel is lim 2 only
+  CHECK(render(RenderVariant::Original, p3) == "");
+  be->synchronize();
+  const TimingRegistry& t = be->timings();
+  CHECK(t.stats("render/tiled").count == 2);
+  CHECK(t.stats("render/tiled->original").count == 0);
+  CHECK(t.stats("render/nosync").count == (hopper ? 1 : 0));
+  CHECK(t.stats("render/nosync->direct").count == (hopper ? 1 : 2));
+  CHECK(t.stats("render/original").count == 1);
 }

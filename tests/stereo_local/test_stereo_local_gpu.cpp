@@ -14,6 +14,7 @@
 #include "lightbench/engines/cuda.hpp"
 #include "stereo_local/stereo_local.hpp"
 #include "stereo_local/stereo_local_cuda.hpp"
+#include "stereo_local/stereo_local_launch.hpp"
 #include "stereo_local/stereo_local_math.hpp"
 
 using namespace lb;
@@ -179,4 +180,29 @@ TEST_CASE("stereo local gpu: interface, timings, errors") {
   CHECK(gpu->timings().stats("stereo/local/fused").count == 1);
   (void)gpu->run(p, "phase5");
   CHECK(gpu->timings().stats("stereo/local/phase5").count == 1);
+  // fused2 where its packed kernel does not apply (radius 10 has no instance) runs the fused
+  // kernels, and says so in the result and the timing name.
+  p.radius = 10;
+  const StereoResult f = gpu->run(p, "fused2");
+  CHECK(f.variant == "fused2->fused");
+  CHECK(gpu->timings().stats("stereo/local/fused2->fused").count == 1);
+  CHECK(gpu->timings().stats("stereo/local/fused2").count == 1);
+}
+
+TEST_CASE("stereo local: which kernels fused2 runs (no device needed)") {
+  using cuda::detail::LocalKernel;
+  using cuda::detail::local_kernel_run;
+  const int smem = 227 * 1024;  // H100 / H200 opt-in per block
+  LocalParams p;
+  p.radius = 12;
+  CHECK(local_kernel_run(local::kernel_params(p), LocalKernel::Fused2, smem) == LocalKernel::Fused2);
+  CHECK(local_kernel_run(local::kernel_params(p), LocalKernel::Fused2, 0) == LocalKernel::Fused);  // no room
+  for (LocalKernel v : {LocalKernel::Phase2, LocalKernel::Phase3, LocalKernel::Phase4, LocalKernel::Phase5,
+                        LocalKernel::Fused})
+    CHECK(local_kernel_run(local::kernel_params(p), v, 0) == v);
+  p.radius = 10;  // no packed instance
+  CHECK(local_kernel_run(local::kernel_params(p), LocalKernel::Fused2, smem) == LocalKernel::Fused);
+  p.radius = 12;
+  p.variable_windows = 1;
+  CHECK(local_kernel_run(local::kernel_params(p), LocalKernel::Fused2, smem) == LocalKernel::Fused);
 }

@@ -32,9 +32,14 @@ class PlenopticEngine {
   virtual int raw_height() const = 0;
 
   // Renders into out (resized to NX*M x NY*M, RGBA8). The CPU backend ignores the
-  // variant (it is the reference); the CUDA backend runs the requested kernel.
+  // variant (it is the reference); the CUDA backend runs the requested kernel, or where it
+  // cannot its fallback (Tiled: the Original; NoSync: direct loads), named by
+  // last_render_fallback() and in the timing name ("render/tiled->original").
   virtual void render(const PlenopticGrid& grid, const RenderParams& params,
                       const RenderConfig& config, Surface& out) = 0;
+  // The kernel the last render() ran in place of the one asked for ("original", "direct"), or
+  // "" when it ran the one asked for (always on the CPU).
+  virtual std::string last_render_fallback() const { return {}; }
 
   // Depth extraction (SAD over patch sizes, plenoptic_depth.hpp) into out (resized to
   // NX*M x NY*M, R32F, value = chosen patch size). The CPU backend is the reference; the CUDA

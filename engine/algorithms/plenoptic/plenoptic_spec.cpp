@@ -77,6 +77,9 @@ class PlenopticRunner final : public Runner {
     if (output == "view") {
       check_memory(render_host_bytes(scene.grid, p.render.patch, rw, rh, rc));
       backend_->render(scene.grid, p.render, config, out);
+      // What ran where the CUDA engine could not run the kernel asked for: "tiled->original".
+      const std::string fallback = backend_->last_render_fallback();
+      if (!fallback.empty()) last_variant_ = variant + "->" + fallback;
       return;
     }
     validate(p.depth, scene.grid);
