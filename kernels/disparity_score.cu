@@ -41,7 +41,7 @@ __device__ void block_reduce(Acc v, Acc* smem) {
 
 // Pass 1: pixel(i, acc) adds pixel i of n; partials[blockIdx.x] = the block's sum.
 template <class Acc, class Pixel>
-__global__ void __launch_bounds__(kReduceThreads) reduce_pixels_kernel(long long n, Pixel pixel, Acc* partials) {
+__global__ void __launch_bounds__(kReduceThreads) score_reduce_pixels_kernel(long long n, Pixel pixel, Acc* partials) {
   Acc* smem = reduce_smem<Acc>();
   Acc acc{};
   const long long step = static_cast<long long>(gridDim.x) * kReduceThreads;
@@ -53,7 +53,8 @@ __global__ void __launch_bounds__(kReduceThreads) reduce_pixels_kernel(long long
 
 // Pass 2 (one block): *total = the sum of partials[0..count) in a fixed order.
 template <class Acc>
-__global__ void __launch_bounds__(kReduceThreads) reduce_partials_kernel(const Acc* partials, int count, Acc* total) {
+__global__ void __launch_bounds__(kReduceThreads)
+    score_reduce_partials_kernel(const Acc* partials, int count, Acc* total) {
   Acc* smem = reduce_smem<Acc>();
   Acc acc{};
   for (int i = static_cast<int>(threadIdx.x); i < count; i += kReduceThreads) merge(acc, partials[i]);
@@ -68,9 +69,9 @@ Acc reduce_pixels(long long n, const Pixel& pixel, ScoreScratch& scratch, cudaSt
   const int blocks = static_cast<int>(want < kMaxReduceBlocks ? (want > 0 ? want : 1) : kMaxReduceBlocks);
   Acc* partials = static_cast<Acc*>(scratch.get((static_cast<std::size_t>(blocks) + 1) * sizeof(Acc)));
   Acc* total = partials + blocks;
-  reduce_pixels_kernel<Acc><<<blocks, kReduceThreads, 0, s>>>(n, pixel, partials);
+  score_reduce_pixels_kernel<Acc><<<blocks, kReduceThreads, 0, s>>>(n, pixel, partials);
   CUDA_CHECK_LAUNCH();
-  reduce_partials_kernel<Acc><<<1, kReduceThreads, 0, s>>>(partials, blocks, total);
+  score_reduce_partials_kernel<Acc><<<1, kReduceThreads, 0, s>>>(partials, blocks, total);
   CUDA_CHECK_LAUNCH();
   Acc host{};
   CUDA_CHECK_THROW(cudaMemcpyAsync(&host, total, sizeof(Acc), cudaMemcpyDeviceToHost, s));
@@ -91,7 +92,7 @@ void check_hci_region(const DeviceFloatPlane& disp, const DeviceHciTruth& gt, in
 }
 
 template <class W>
-__global__ void hci_error_kernel(DeviceFloatPlane disp, DeviceFloatPlane gt, int ox, int oy, W out) {
+__global__ void score_hci_error_kernel(DeviceFloatPlane disp, DeviceFloatPlane gt, int ox, int oy, W out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (x >= disp.width || y >= disp.height) return;
@@ -123,8 +124,8 @@ __device__ __forceinline__ bool mask_selects(const DeviceBytePlane& m, int x, in
 }
 
 template <class W>
-__global__ void stereo_error_kernel(DeviceFloatPlane disp, DeviceFloatPlane gt, DeviceBytePlane mask_all,
-                                    double threshold, float k, W out) {
+__global__ void score_stereo_error_kernel(DeviceFloatPlane disp, DeviceFloatPlane gt, DeviceBytePlane mask_all,
+                                          double threshold, float k, W out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (x >= disp.width || y >= disp.height) return;
@@ -157,7 +158,7 @@ void launch_hci_error_map(const DeviceFloatPlane& disp, const DeviceHciTruth& gt
   check_hci_region(disp, gt, ox, oy);
   const DeviceFloatPlane g = gt.plane();
   dispatch_float(t, disp.width, disp.height, "error map", [&](auto out) {
-    hci_error_kernel<<<pixel_grid(disp.width, disp.height), pixel_block(), 0, s>>>(disp, g, ox, oy, out);
+    score_hci_error_kernel<<<pixel_grid(disp.width, disp.height), pixel_block(), 0, s>>>(disp, g, ox, oy, out);
   });
   CUDA_CHECK_LAUNCH();
 }
@@ -212,7 +213,8 @@ void launch_stereo_error_map(const DeviceFloatPlane& disp, const DeviceStereoTru
   const DeviceFloatPlane g = gt.disparity();
   const DeviceBytePlane all = gt.mask(1);
   dispatch_rgba(t, disp.width, disp.height, "stereo error map", [&](auto out) {
-    stereo_error_kernel<<<pixel_grid(disp.width, disp.height), pixel_block(), 0, s>>>(disp, g, all, threshold, k, out);
+    score_stereo_error_kernel<<<pixel_grid(disp.width, disp.height), pixel_block(), 0, s>>>(disp, g, all, threshold, k,
+                                                                                            out);
   });
   CUDA_CHECK_LAUNCH();
 }

@@ -17,7 +17,7 @@ __device__ __forceinline__ uchar4 to_target(Rgb8Pixel v) { return make_uchar4(v.
 
 // Copies src (w x h) to the writer.
 template <class T, class W>
-__global__ void copy_plane_kernel(const T* src, std::size_t pitch, int w, int h, W out) {
+__global__ void surface_copy_plane_kernel(const T* src, std::size_t pitch, int w, int h, W out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (x >= w || y >= h) return;
@@ -52,8 +52,8 @@ void require_target(const DeviceTarget& t, int w, int h, const char* what) {
 void write_r32f(const DeviceTarget& t, const DeviceFloatPlane& src, cudaStream_t s) {
   require_plane(src, "write R32F");
   dispatch_float(t, src.width, src.height, "write R32F", [&](auto out) {
-    copy_plane_kernel<<<pixel_grid(src.width, src.height), pixel_block(), 0, s>>>(src.ptr, src.pitch, src.width,
-                                                                                   src.height, out);
+    surface_copy_plane_kernel<<<pixel_grid(src.width, src.height), pixel_block(), 0, s>>>(src.ptr, src.pitch, src.width,
+                                                                                          src.height, out);
   });
   CUDA_CHECK_LAUNCH();
 }
@@ -61,8 +61,8 @@ void write_r32f(const DeviceTarget& t, const DeviceFloatPlane& src, cudaStream_t
 void write_rgba8(const DeviceTarget& t, const DeviceRgbaPlane& src, cudaStream_t s) {
   require_plane(src, "write RGBA8");
   dispatch_rgba(t, src.width, src.height, "write RGBA8", [&](auto out) {
-    copy_plane_kernel<<<pixel_grid(src.width, src.height), pixel_block(), 0, s>>>(src.ptr, src.pitch, src.width,
-                                                                                   src.height, out);
+    surface_copy_plane_kernel<<<pixel_grid(src.width, src.height), pixel_block(), 0, s>>>(src.ptr, src.pitch, src.width,
+                                                                                          src.height, out);
   });
   CUDA_CHECK_LAUNCH();
 }
@@ -70,8 +70,8 @@ void write_rgba8(const DeviceTarget& t, const DeviceRgbaPlane& src, cudaStream_t
 void write_rgb8(const DeviceTarget& t, const DeviceRgbPlane& src, cudaStream_t s) {
   require_plane(src, "write RGB8");
   dispatch_rgba(t, src.width, src.height, "write RGB8", [&](auto out) {
-    copy_plane_kernel<<<pixel_grid(src.width, src.height), pixel_block(), 0, s>>>(src.ptr, src.pitch, src.width,
-                                                                                   src.height, out);
+    surface_copy_plane_kernel<<<pixel_grid(src.width, src.height), pixel_block(), 0, s>>>(src.ptr, src.pitch, src.width,
+                                                                                          src.height, out);
   });
   CUDA_CHECK_LAUNCH();
 }

@@ -15,8 +15,8 @@ namespace {
 // ---------------------------------------------------------------------------------------
 // Simple copy (bandwidth reference): read-then-write, 16 bytes per thread.
 // ---------------------------------------------------------------------------------------
-__global__ void __launch_bounds__(256) copy16_kernel(const uint4* __restrict__ src,
-                                                     uint4* __restrict__ dst, std::size_t n) {
+__global__ void __launch_bounds__(256)
+    bench_copy16_kernel(const uint4* __restrict__ src, uint4* __restrict__ dst, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) dst[i] = src[i];
 }
@@ -24,8 +24,8 @@ __global__ void __launch_bounds__(256) copy16_kernel(const uint4* __restrict__ s
 // Reads a buffer (larger than L2) so that the next timed kernel starts with a cold L2
 // holding only clean lines (a memset would leave dirty lines to be written back during
 // the timed kernel). The sink is written only if the data hold an impossible pattern.
-__global__ void __launch_bounds__(256) l2_flush_kernel(const uint4* __restrict__ src, std::size_t n,
-                                                       unsigned* sink) {
+__global__ void __launch_bounds__(256)
+    bench_l2_flush_kernel(const uint4* __restrict__ src, std::size_t n, unsigned* sink) {
   std::uint32_t acc = 0;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
@@ -39,11 +39,10 @@ __global__ void __launch_bounds__(256) l2_flush_kernel(const uint4* __restrict__
 // 4 bytes (word index = column) or 16 bytes (index = column / 4). Measures what the DRAM
 // delivers for a given access set and load width, free of any render's arithmetic.
 template <bool Wide>
-__global__ void __launch_bounds__(256) raster_read_kernel(const std::uint32_t* __restrict__ rgba,
-                                                          std::uint32_t pitch_w,
-                                                          const int* __restrict__ rows, int nrows,
-                                                          const int* __restrict__ idx, int nidx,
-                                                          int column_major, unsigned* sink) {
+__global__ void __launch_bounds__(256)
+    bench_raster_read_kernel(const std::uint32_t* __restrict__ rgba, std::uint32_t pitch_w,
+                             const int* __restrict__ rows, int nrows, const int* __restrict__ idx, int nidx,
+                             int column_major, unsigned* sink) {
   // Each warp reads a piece of 32 consecutive list entries of one row. Row-major order:
   // consecutive warps along a row; column-major: consecutive warps down the rows (the
   // access order of a column sweep such as the input-side renders' walk).
@@ -73,7 +72,7 @@ void launch_copy(const void* src, void* dst, std::size_t bytes, cudaStream_t str
   if (n == 0) return;
   const unsigned threads = 256;
   const dim3 grid(static_cast<unsigned>((n + threads - 1) / threads));
-  copy16_kernel<<<grid, threads, 0, stream>>>(static_cast<const uint4*>(src), static_cast<uint4*>(dst), n);
+  bench_copy16_kernel<<<grid, threads, 0, stream>>>(static_cast<const uint4*>(src), static_cast<uint4*>(dst), n);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -84,7 +83,7 @@ void launch_l2_flush(const void* buf, std::size_t bytes, unsigned* sink, cudaStr
   CUDA_CHECK_THROW(cudaGetDevice(&dev));
   CUDA_CHECK_THROW(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   const unsigned blocks = static_cast<unsigned>(std::max(1, sms) * 8);
-  l2_flush_kernel<<<blocks, 256, 0, stream>>>(static_cast<const uint4*>(buf), n, sink);
+  bench_l2_flush_kernel<<<blocks, 256, 0, stream>>>(static_cast<const uint4*>(buf), n, sink);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -95,8 +94,9 @@ void launch_raster_read(const std::uint32_t* rgba, std::size_t pitch_bytes, cons
   const long long warps = static_cast<long long>((nidx + 31) / 32) * nrows;
   const dim3 grid(static_cast<unsigned>((warps + 7) / 8));
   const auto pw = static_cast<std::uint32_t>(pitch_bytes / 4);
-  if (wide) raster_read_kernel<true><<<grid, 256, 0, stream>>>(rgba, pw, rows, nrows, idx, nidx, column_major, sink);
-  else raster_read_kernel<false><<<grid, 256, 0, stream>>>(rgba, pw, rows, nrows, idx, nidx, column_major, sink);
+  if (wide)
+    bench_raster_read_kernel<true><<<grid, 256, 0, stream>>>(rgba, pw, rows, nrows, idx, nidx, column_major, sink);
+  else bench_raster_read_kernel<false><<<grid, 256, 0, stream>>>(rgba, pw, rows, nrows, idx, nidx, column_major, sink);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -9,8 +9,8 @@
 //              shared memory, then each pixel's K window sums are differences of two prefix
 //              sums (windows up to kRowDirectRadius: summed directly, no scan).
 // The filter's two steps are (column sums -> row means -> a, b) then (box means of a, b ->
-// output). row_coef_kernel runs step 1's row pass and step 2's row pass in one kernel (a and b
-// stay in shared memory), and col_out_kernel step 2's column pass with the output: the
+// output). guided_row_coef_kernel runs step 1's row pass and step 2's row pass in one kernel (a and b
+// stay in shared memory), and guided_col_out_kernel step 2's column pass with the output: the
 // filter moves 18 volumes a call instead of 26.
 #include <cuda_runtime.h>
 
@@ -80,7 +80,7 @@ __device__ __forceinline__ void column_walk(int h, int r, int seg, const Row& ro
 // Vertical window sums of the K terms, written to out.p[k] (same layout as a volume). Which
 // terms are products is a compile-time mask (kGuided), not a run-time test of mul[k].
 template <int K, unsigned kGuided>
-__global__ void col_sum_kernel(ColTerms<K> t, int w, int h, int r, int seg, Planes<K> out) {
+__global__ void guided_col_sum_kernel(ColTerms<K> t, int w, int h, int r, int seg, Planes<K> out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (x >= w || static_cast<int>(blockIdx.z) * seg >= h) return;
   const std::size_t so = static_cast<std::size_t>(blockIdx.y) * static_cast<std::size_t>(w) * h;
@@ -112,7 +112,7 @@ struct SliceTerms {
   const float* g[K - 1];
 };
 template <int K>
-__global__ void col_slice_kernel(SliceTerms<K> t, int w, int h, int r, int seg, Planes<K> out) {
+__global__ void guided_col_slice_kernel(SliceTerms<K> t, int w, int h, int r, int seg, Planes<K> out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (x >= w || static_cast<int>(blockIdx.z) * seg >= h) return;
   const std::size_t so = static_cast<std::size_t>(blockIdx.y) * static_cast<std::size_t>(w) * h;
@@ -133,11 +133,11 @@ __global__ void col_slice_kernel(SliceTerms<K> t, int w, int h, int r, int seg, 
   });
 }
 
-// Step 2's column pass: the vertical window sums of the K row sums (row_coef_kernel's out)
+// Step 2's column pass: the vertical window sums of the K row sums (guided_row_coef_kernel's out)
 // complete each pixel's 2D window; their means go to op(m, v, g) (v the pixel's index in the
 // volume, g in a guide plane), which writes the output.
 template <int K, class Op>
-__global__ void col_out_kernel(Planes<K> rows, int w, int h, int r, int seg, Op op) {
+__global__ void guided_col_out_kernel(Planes<K> rows, int w, int h, int r, int seg, Op op) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (x >= w || static_cast<int>(blockIdx.z) * seg >= h) return;
   const std::size_t so = static_cast<std::size_t>(blockIdx.y) * static_cast<std::size_t>(w) * h;
@@ -292,7 +292,7 @@ inline int row_radius_arg(int r) { return r <= kRowDirectRadius ? r : -1; }
 // rows take K * w floats of dynamic shared memory. Means: sums times the reciprocal of the
 // window's pixel count (one division a pixel, not K).
 template <int K, int RD, class Op>
-__global__ void __launch_bounds__(kRowThreads) row_kernel(Planes<K> col, int w, int h, int r, Op op) {
+__global__ void __launch_bounds__(kRowThreads) guided_row_kernel(Planes<K> col, int w, int h, int r, Op op) {
   extern __shared__ float sm[];
   __shared__ float warp_tot[K * kRowWarps];
   __shared__ float last[K];
@@ -311,12 +311,12 @@ __global__ void __launch_bounds__(kRowThreads) row_kernel(Planes<K> col, int w, 
 
 // Step 1's row pass and step 2's in one block per row and slice: the K window means of row y
 // from the column sums -> op(m, g, c), the pixel's K coefficients (a, b), kept in shared memory
-// -> their horizontal window sums, written to out (unnormalised: col_out_kernel's vertical
+// -> their horizontal window sums, written to out (unnormalised: guided_col_out_kernel's vertical
 // sums finish the box and divide by its count). The coefficients never go through memory
 // before their row pass. 2 K w floats of dynamic shared memory.
 template <int K, int RD, class CoefOp>
-__global__ void __launch_bounds__(kRowThreads) row_coef_kernel(Planes<K> col, int w, int h, int r, CoefOp op,
-                                                               Planes<K> out) {
+__global__ void __launch_bounds__(kRowThreads)
+    guided_row_coef_kernel(Planes<K> col, int w, int h, int r, CoefOp op, Planes<K> out) {
   extern __shared__ float sm[];
   __shared__ float warp_tot[K * kRowWarps];
   __shared__ float last[K];

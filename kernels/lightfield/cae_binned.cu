@@ -8,10 +8,9 @@
 namespace lb::cuda::detail {
 
 void launch_cae_binned(CaeKernel k, CaeArgs a, const uchar4* rgba, cudaStream_t s) {
-  if (k == CaeKernel::Binned)
-    pixels_kernel<CaeKernel::Binned><<<pixels_grid(a), pixels_block(), 0, s>>>(a, rgba);
+  if (k == CaeKernel::Binned) cae_pixels_kernel<CaeKernel::Binned><<<pixels_grid(a), pixels_block(), 0, s>>>(a, rgba);
   else if (k == CaeKernel::BinnedFast)
-    pixels_kernel<CaeKernel::BinnedFast><<<pixels_grid(a), pixels_block(), 0, s>>>(a, rgba);
+    cae_pixels_kernel<CaeKernel::BinnedFast><<<pixels_grid(a), pixels_block(), 0, s>>>(a, rgba);
   else
     throw Error(std::string("CAE binned kernels: no ") + cae_kernel_name(k));
   CUDA_CHECK_LAUNCH();

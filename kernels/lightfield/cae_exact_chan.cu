@@ -30,7 +30,7 @@ constexpr int kChanLargeWindowCarveout = 72;  // percent of the most shared memo
 
 template <int N, bool kDefocus, int kMinBlocks>
 __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
-    exact_chan_kernel(CaeArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
+    cae_exact_chan_kernel(CaeArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
   extern __shared__ unsigned s_counts[];  // [64 words][kSmemThreads]
   // The pixel set up inline, not by cae_smem.cuh's smem_pixel as exact_smem: with the struct
   // the kernel took 9.30 ms instead of 9.09 at 9x9 (H100, same run), its registers laid out
@@ -108,7 +108,7 @@ template <int N, bool kDefocus>
 void launch_chan(dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba, const float2* terms, cudaStream_t s) {
   // Registers for 6 blocks of 96 threads per SM (18 warps; 94 registers at 9 x 9): 9.09 ms at
   // 9 x 9 on an H100, against 9.87 with 9 blocks (72 registers, less L1 beside the counts).
-  auto* k = exact_chan_kernel<N, kDefocus, 6>;
+  auto* k = cae_exact_chan_kernel<N, kDefocus, 6>;
   // The L1 / shared split. Up to 7 x 7 the most shared memory (228 KiB on an H100): as many
   // blocks as registers allow. From 9 x 9 on, a block's texels per label outgrow the ~28 KiB
   // of L1 that leaves (81 views x 4 texel rows x 33 texels x 4 B, re-read by the three

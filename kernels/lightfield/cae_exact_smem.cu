@@ -17,9 +17,9 @@ namespace detail {
 namespace {
 
 // Term table of exact_smem: [count 0..n*n][level - centre + 256] of (g, logf(g)), g exactly
-// as add_term computes it (the same values as term_table_kernel's, indexed by the signed offset:
+// as add_term computes it (the same values as cae_term_table_kernel's, indexed by the signed offset:
 // no |.| per bin); row 0 is (0, 0), an exact zero term.
-__global__ void signed_term_table_kernel(const float* __restrict__ w256, float inv_n, int rows, float2* table) {
+__global__ void cae_signed_term_table_kernel(const float* __restrict__ w256, float inv_n, int rows, float2* table) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= rows * kSignedCols) return;
   const int cnt = i / kSignedCols, dist = min(abs(i % kSignedCols - 256), 255);
@@ -96,7 +96,7 @@ __device__ __forceinline__ float logf_pos_normal(float a) {
 
 // Self-check of logf_pos_normal: counts the floats in [FLT_MIN, 2] where it differs from
 // logf (bitwise).
-__global__ void check_log_kernel(unsigned first, unsigned last, unsigned long long* mismatches) {
+__global__ void cae_check_log_kernel(unsigned first, unsigned last, unsigned long long* mismatches) {
   const unsigned stride = gridDim.x * blockDim.x;
   unsigned long long bad = 0;
   for (unsigned u = first + blockIdx.x * blockDim.x + threadIdx.x; u <= last; u += stride) {
@@ -148,7 +148,7 @@ struct BinWalk {
 
 template <int N, SmemWalk kWalk>
 __global__ void __launch_bounds__(kSmemThreads, 3)
-    exact_smem_kernel(CaeArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
+    cae_exact_smem_kernel(CaeArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
   extern __shared__ unsigned s_counts[];  // [3 channels][64 words][kSmemThreads]
   constexpr int RB = N == 3 ? 3 : 1;                    // rows per step: 12 .. 60 texels
   // Steps unrolled: all up to 7 x 7, in threes where n divides (ptxas then overlaps the
@@ -234,11 +234,11 @@ __global__ void __launch_bounds__(kSmemThreads, 3)
 // it needs (beyond the 48 KiB default) and the carveout for 3 blocks per SM.
 template <int N, SmemWalk kWalk>
 void launch_smem(dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba, const float2* terms, cudaStream_t s) {
-  CUDA_CHECK_THROW(cudaFuncSetAttribute(exact_smem_kernel<N, kWalk>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  CUDA_CHECK_THROW(cudaFuncSetAttribute(cae_exact_smem_kernel<N, kWalk>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(kSmemBytes)));
-  CUDA_CHECK_THROW(cudaFuncSetAttribute(exact_smem_kernel<N, kWalk>, cudaFuncAttributePreferredSharedMemoryCarveout,
+  CUDA_CHECK_THROW(cudaFuncSetAttribute(cae_exact_smem_kernel<N, kWalk>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                         static_cast<int>(cudaSharedmemCarveoutMaxShared)));
-  exact_smem_kernel<N, kWalk><<<grid, block, kSmemBytes, s>>>(a, rgba, terms);
+  cae_exact_smem_kernel<N, kWalk><<<grid, block, kSmemBytes, s>>>(a, rgba, terms);
 }
 template <SmemWalk kWalk>
 void launch_exact_smem(int n, dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba, const float2* terms,
@@ -251,7 +251,7 @@ void launch_exact_smem(int n, dim3 grid, dim3 block, const CaeArgs& a, const uns
 void launch_signed_term_table(const CaeArgs& a, float2* terms, cudaStream_t s) {
   // (n*n + 1) x 512 (g, logf g), a few microseconds, timed with the pass.
   const int rows = a.n * a.n + 1;
-  signed_term_table_kernel<<<(rows * kSignedCols + 255) / 256, 256, 0, s>>>(a.w256, a.inv_n, rows, terms);
+  cae_signed_term_table_kernel<<<(rows * kSignedCols + 255) / 256, 256, 0, s>>>(a.w256, a.inv_n, rows, terms);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -277,7 +277,7 @@ std::uint64_t cae_log_mismatches(int device) {
   CUDA_CHECK_THROW(cudaSetDevice(device));
   detail::DeviceBuffer count(sizeof(unsigned long long));
   CUDA_CHECK_THROW(cudaMemset(count.get(), 0, sizeof(unsigned long long)));
-  detail::check_log_kernel<<<4096, 256>>>(0x00800000u, 0x40000000u, count.as<unsigned long long>());
+  detail::cae_check_log_kernel<<<4096, 256>>>(0x00800000u, 0x40000000u, count.as<unsigned long long>());
   CUDA_CHECK_LAUNCH();
   unsigned long long n = 0;
   CUDA_CHECK_THROW(cudaMemcpy(&n, count.get(), sizeof n, cudaMemcpyDeviceToHost));

@@ -86,7 +86,7 @@ __device__ __forceinline__ void sort_net(unsigned (&k)[NN], std::index_sequence<
 
 // Term table [count 0..81][|level - centre| 0..255] of (g, logf(g)), g exactly as add_term
 // computes it; row 0 is (0, 0).
-__global__ void term_table_kernel(const float* __restrict__ w256, float inv_n, int rows, float2* table) {
+__global__ void cae_term_table_kernel(const float* __restrict__ w256, float inv_n, int rows, float2* table) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= rows * 256) return;
   const int cnt = i >> 8, dist = i & 255;
@@ -104,7 +104,7 @@ __global__ void term_table_kernel(const float* __restrict__ w256, float inv_n, i
 constexpr int sort_min_blocks(int n) { return n <= 3 ? 8 : n <= 5 ? 6 : n <= 7 ? 5 : 4; }
 template <int N>
 __global__ void __launch_bounds__(128, sort_min_blocks(N))
-    exact_sort_kernel(CaeArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
+    cae_exact_sort_kernel(CaeArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
   constexpr int NN = N * N;
   const int px = blockIdx.x * blockDim.x + threadIdx.x;
   const int py = blockIdx.y * blockDim.y + threadIdx.y;
@@ -188,15 +188,15 @@ __global__ void __launch_bounds__(128, sort_min_blocks(N))
 void launch_cae_exact_sort(CaeArgs a, const unsigned* rgba, float2* terms, cudaStream_t s) {
   // The term table first ((n*n + 1) x 256 (g, logf g), a few microseconds, timed with the pass).
   const int rows = a.n * a.n + 1;
-  term_table_kernel<<<(rows * 256 + 255) / 256, 256, 0, s>>>(a.w256, a.inv_n, rows, terms);
+  cae_term_table_kernel<<<(rows * 256 + 255) / 256, 256, 0, s>>>(a.w256, a.inv_n, rows, terms);
   CUDA_CHECK_LAUNCH();
   const dim3 block(32, 4);
   const dim3 grid((a.rw + 31) / 32, (a.rh + 3) / 4, static_cast<unsigned>(a.A));  // one label per thread
   switch (a.n) {
-    case 3: exact_sort_kernel<3><<<grid, block, 0, s>>>(a, rgba, terms); break;
-    case 5: exact_sort_kernel<5><<<grid, block, 0, s>>>(a, rgba, terms); break;
-    case 7: exact_sort_kernel<7><<<grid, block, 0, s>>>(a, rgba, terms); break;
-    case 9: exact_sort_kernel<9><<<grid, block, 0, s>>>(a, rgba, terms); break;
+    case 3: cae_exact_sort_kernel<3><<<grid, block, 0, s>>>(a, rgba, terms); break;
+    case 5: cae_exact_sort_kernel<5><<<grid, block, 0, s>>>(a, rgba, terms); break;
+    case 7: cae_exact_sort_kernel<7><<<grid, block, 0, s>>>(a, rgba, terms); break;
+    case 9: cae_exact_sort_kernel<9><<<grid, block, 0, s>>>(a, rgba, terms); break;
     default:
       throw Error("exact_sort: no kernel for a " + std::to_string(a.n) + "x" + std::to_string(a.n) + " window");
   }

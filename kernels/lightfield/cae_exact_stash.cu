@@ -163,7 +163,7 @@ __device__ __forceinline__ void count_stash(unsigned* ch, const unsigned* stash,
 
 template <int N, bool kDefocus, int kMinBlocks>
 __global__ void __launch_bounds__(kSmemThreads, kMinBlocks)
-    exact_stash_kernel(CaeArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
+    cae_exact_stash_kernel(CaeArgs a, const unsigned* __restrict__ rgba, const float2* __restrict__ terms) {
   extern __shared__ unsigned s_counts[];  // [64 count words + N rows x kRowWords stash words][kSmemThreads]
   const uint3 blk = chan_block();
   const int px = blk.x * blockDim.x + threadIdx.x;
@@ -234,7 +234,7 @@ void launch_stash(dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba,
   constexpr std::size_t bytes = stash_bytes<N>();
   // Blocks per SM by the shared memory (228 KiB, 1 KiB reserved per block), at most exact_chan's 6: 5 at 9 x 9.
   constexpr int kBlocks = std::clamp(static_cast<int>((228u * 1024u) / (bytes + 1024u)), 1, 6);
-  auto* k = exact_stash_kernel<N, kDefocus, kBlocks>;
+  auto* k = cae_exact_stash_kernel<N, kDefocus, kBlocks>;
   CUDA_CHECK_THROW(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
                                         static_cast<int>(cudaSharedmemCarveoutMaxShared)));
   if (bytes > 48u * 1024u)

@@ -76,7 +76,7 @@ __device__ __forceinline__ float terms_entropy(float G, float S2, const CaeArgs&
 // registers spilled): the cap is given directly.
 constexpr int kTermsMaxRegs = 224;
 template <int N>
-__global__ void __maxnreg__(kTermsMaxRegs) exact_terms_kernel(CaeArgs a, const unsigned* __restrict__ rgba) {
+__global__ void __maxnreg__(kTermsMaxRegs) cae_exact_terms_kernel(CaeArgs a, const unsigned* __restrict__ rgba) {
   extern __shared__ unsigned s_counts[];  // [3 channels][64 words][B], then [n*n][B] levels
   constexpr int NN = N * N;
   constexpr bool kRegs = terms_in_regs(N);
@@ -190,11 +190,11 @@ __global__ void __maxnreg__(kTermsMaxRegs) exact_terms_kernel(CaeArgs a, const u
 template <int N>
 void launch_terms(dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba, cudaStream_t s) {
   constexpr std::size_t bytes = terms_smem_bytes(N);
-  CUDA_CHECK_THROW(cudaFuncSetAttribute(exact_terms_kernel<N>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  CUDA_CHECK_THROW(cudaFuncSetAttribute(cae_exact_terms_kernel<N>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(bytes)));
-  CUDA_CHECK_THROW(cudaFuncSetAttribute(exact_terms_kernel<N>, cudaFuncAttributePreferredSharedMemoryCarveout,
+  CUDA_CHECK_THROW(cudaFuncSetAttribute(cae_exact_terms_kernel<N>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                         static_cast<int>(cudaSharedmemCarveoutMaxShared)));
-  exact_terms_kernel<N><<<grid, block, bytes, s>>>(a, rgba);
+  cae_exact_terms_kernel<N><<<grid, block, bytes, s>>>(a, rgba);
 }
 void launch_exact_terms(int n, dim3 grid, dim3 block, const CaeArgs& a, const unsigned* rgba, cudaStream_t s) {
   with_window(n, "exact_terms", [&](auto w) { launch_terms<decltype(w)::value>(grid, block, a, rgba, s); });

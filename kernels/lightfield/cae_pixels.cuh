@@ -7,7 +7,7 @@ namespace lb::cuda::detail {
 
 // ---- coalesced / binned: 2D pixel blocks (x fastest), labels per grid z ----------------
 template <CaeKernel kK>
-__global__ void pixels_kernel(CaeArgs a, const uchar4* __restrict__ rgba) {
+__global__ void cae_pixels_kernel(CaeArgs a, const uchar4* __restrict__ rgba) {
   const int px = blockIdx.x * blockDim.x + threadIdx.x;
   const int py = blockIdx.y * blockDim.y + threadIdx.y;
   if (px >= a.rw || py >= a.rh) return;
@@ -18,7 +18,7 @@ __global__ void pixels_kernel(CaeArgs a, const uchar4* __restrict__ rgba) {
   const int l0 = blockIdx.z * a.labels_per_thread;
   const int l1 = min(a.A, l0 + a.labels_per_thread);
   constexpr bool kBin = kK == CaeKernel::Binned || kK == CaeKernel::BinnedFast;
-  static_assert(kK == CaeKernel::Coalesced || kBin, "pixels_kernel: coalesced, binned or binned_fast");
+  static_assert(kK == CaeKernel::Coalesced || kBin, "cae_pixels_kernel: coalesced, binned or binned_fast");
   constexpr int kHistBins = kBin ? 64 : 256;
   __align__(16) unsigned char hist[3][kHistBins];
   for (int label = l0; label < l1; ++label) {
@@ -80,7 +80,7 @@ __global__ void pixels_kernel(CaeArgs a, const uchar4* __restrict__ rgba) {
   }
 }
 
-// Launch shape of pixels_kernel: 32 x 4 pixel blocks, labels_per_thread labels per grid z.
+// Launch shape of cae_pixels_kernel: 32 x 4 pixel blocks, labels_per_thread labels per grid z.
 inline dim3 pixels_block() { return dim3(32, 4); }
 inline dim3 pixels_grid(const CaeArgs& a) {
   return dim3((a.rw + 31) / 32, (a.rh + 3) / 4,

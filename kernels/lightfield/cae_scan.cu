@@ -10,7 +10,7 @@ namespace lb::cuda::detail {
 namespace {
 
 // ---- baseline: thread per (pixel, label), label fastest; scalar per channel, RGB8 -------
-__global__ void baseline_kernel(CaeArgs a, const unsigned char* __restrict__ rgb) {
+__global__ void cae_baseline_kernel(CaeArgs a, const unsigned char* __restrict__ rgb) {
   const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const long long total = static_cast<long long>(a.rw) * a.rh * a.A;
   if (t >= total) return;
@@ -40,7 +40,7 @@ __global__ void baseline_kernel(CaeArgs a, const unsigned char* __restrict__ rgb
 
 // ---- vec / tex: thread per (pixel, label), label fastest; RGB at once -------------------
 template <bool kTex>
-__global__ void vec_kernel(CaeArgs a, const uchar4* __restrict__ rgba, cudaTextureObject_t tex) {
+__global__ void cae_vec_kernel(CaeArgs a, const uchar4* __restrict__ rgba, cudaTextureObject_t tex) {
   const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const long long total = static_cast<long long>(a.rw) * a.rh * a.A;
   if (t >= total) return;
@@ -78,17 +78,15 @@ __global__ void vec_kernel(CaeArgs a, const uchar4* __restrict__ rgba, cudaTextu
 
 void launch_cae_scan(CaeKernel k, CaeArgs a, const CaeDeviceLightField& lf, cudaStream_t s) {
   if (k == CaeKernel::Coalesced) {
-    pixels_kernel<CaeKernel::Coalesced><<<pixels_grid(a), pixels_block(), 0, s>>>(a, lf.rgba.as<uchar4>());
+    cae_pixels_kernel<CaeKernel::Coalesced><<<pixels_grid(a), pixels_block(), 0, s>>>(a, lf.rgba.as<uchar4>());
   } else {
     const long long total = static_cast<long long>(a.rw) * a.rh * a.A;
     const int block = 128;
     const unsigned grid = static_cast<unsigned>((total + block - 1) / block);
-    if (k == CaeKernel::Baseline)
-      baseline_kernel<<<grid, block, 0, s>>>(a, lf.rgb.as<unsigned char>());
-    else if (k == CaeKernel::Vec)
-      vec_kernel<false><<<grid, block, 0, s>>>(a, lf.rgba.as<uchar4>(), 0);
+    if (k == CaeKernel::Baseline) cae_baseline_kernel<<<grid, block, 0, s>>>(a, lf.rgb.as<unsigned char>());
+    else if (k == CaeKernel::Vec) cae_vec_kernel<false><<<grid, block, 0, s>>>(a, lf.rgba.as<uchar4>(), 0);
     else if (k == CaeKernel::Tex)
-      vec_kernel<true><<<grid, block, 0, s>>>(a, lf.rgba.as<uchar4>(), static_cast<cudaTextureObject_t>(lf.tex));
+      cae_vec_kernel<true><<<grid, block, 0, s>>>(a, lf.rgba.as<uchar4>(), static_cast<cudaTextureObject_t>(lf.tex));
     else
       throw Error(std::string("CAE scan kernels: no ") + cae_kernel_name(k));
   }

@@ -1,9 +1,9 @@
 // Guided filter (He, Sun & Tang) on every slice of a volume, guided by one gray plane or by a
 // colour guide of 3 planes, on CUDA (issue 12's cost-volume filtering). The box-window passes
 // (O(1) per pixel whatever the radius, K planes at once) are box_passes.cuh's; per slice:
-//   col_slice_kernel column sums of p and I p (products, and p's normalisation, on the fly)
-//   row_coef_kernel  their row windows -> a, b (in shared memory) -> the row windows of a, b
-//   col_out_kernel   their column windows -> mean_a, mean_b -> q
+//   guided_col_slice_kernel column sums of p and I p (products, and p's normalisation, on the fly)
+//   guided_row_coef_kernel  their row windows -> a, b (in shared memory) -> the row windows of a, b
+//   guided_col_out_kernel   their column windows -> mean_a, mean_b -> q
 // Gray steps per slice p (guide I, its box means mean_I and var_I computed once):
 //   mean_p, mean_Ip -> a = (mean_Ip - mean_I mean_p) / (var_I + eps), b = mean_p - a mean_I
 //   mean_a, mean_b  -> q = mean_a I + mean_b
@@ -144,7 +144,7 @@ void launch_cols(const ColTerms<K>& t, int w, int h, int slices, int r, const Pl
   for (int k = 0; k < K; ++k)
     if (((kGuided >> k) & 1u) != (t.mul[k] != nullptr))
       LB_THROW("guided filter: column term mask and guide planes disagree");
-  col_sum_kernel<K, kGuided><<<col_grid(w, h, slices, r), 128, 0, s>>>(t, w, h, r, col_segment(r), out);
+  guided_col_sum_kernel<K, kGuided><<<col_grid(w, h, slices, r), 128, 0, s>>>(t, w, h, r, col_segment(r), out);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -152,14 +152,14 @@ void launch_cols(const ColTerms<K>& t, int w, int h, int slices, int r, const Pl
 template <int K>
 void launch_cols_slices(const SliceTerms<K>& t, int w, int h, int slices, int r, const Planes<K>& out,
                         cudaStream_t s) {
-  col_slice_kernel<K><<<col_grid(w, h, slices, r), 128, 0, s>>>(t, w, h, r, col_segment(r), out);
+  guided_col_slice_kernel<K><<<col_grid(w, h, slices, r), 128, 0, s>>>(t, w, h, r, col_segment(r), out);
   CUDA_CHECK_LAUNCH();
 }
 
 // Step 2's column pass and the output (op) from the row sums of a, b.
 template <int K, class Op>
 void launch_cols_out(const Planes<K>& rows, int w, int h, int slices, int r, const Op& op, cudaStream_t s) {
-  col_out_kernel<K, Op><<<col_grid(w, h, slices, r), 128, 0, s>>>(rows, w, h, r, col_segment(r), op);
+  guided_col_out_kernel<K, Op><<<col_grid(w, h, slices, r), 128, 0, s>>>(rows, w, h, r, col_segment(r), op);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -203,17 +203,17 @@ template <int KS, class StatsOp, int K, class CoefOp>
 void allow_rows(int w, int r, const char* what) {
   with_row_radius(r, [&](auto rd) {
     constexpr int RD = decltype(rd)::value;
-    allow_row_smem(reinterpret_cast<const void*>(row_kernel<KS, RD, StatsOp>), KS, w, what);
-    allow_row_smem(reinterpret_cast<const void*>(row_coef_kernel<K, RD, CoefOp>), 2 * K, w, what);
+    allow_row_smem(reinterpret_cast<const void*>(guided_row_kernel<KS, RD, StatsOp>), KS, w, what);
+    allow_row_smem(reinterpret_cast<const void*>(guided_row_coef_kernel<K, RD, CoefOp>), 2 * K, w, what);
   });
 }
 
 template <int K, class Op>
 void launch_rows(const Planes<K>& col, int w, int h, int slices, int r, const Op& op, cudaStream_t s) {
   with_row_radius(r, [&](auto rd) {
-    row_kernel<K, decltype(rd)::value, Op><<<dim3(static_cast<unsigned>(h), static_cast<unsigned>(slices)),
-                                             kRowThreads, static_cast<std::size_t>(K) * w * sizeof(float), s>>>(
-        col, w, h, r, op);
+    guided_row_kernel<K, decltype(rd)::value, Op>
+        <<<dim3(static_cast<unsigned>(h), static_cast<unsigned>(slices)), kRowThreads,
+           static_cast<std::size_t>(K) * w * sizeof(float), s>>>(col, w, h, r, op);
   });
   CUDA_CHECK_LAUNCH();
 }
@@ -222,9 +222,9 @@ template <int K, class Op>
 void launch_rows_coef(const Planes<K>& col, int w, int h, int slices, int r, const Op& op, const Planes<K>& out,
                       cudaStream_t s) {
   with_row_radius(r, [&](auto rd) {
-    row_coef_kernel<K, decltype(rd)::value, Op><<<dim3(static_cast<unsigned>(h), static_cast<unsigned>(slices)),
-                                                  kRowThreads, 2 * static_cast<std::size_t>(K) * w * sizeof(float),
-                                                  s>>>(col, w, h, r, op, out);
+    guided_row_coef_kernel<K, decltype(rd)::value, Op>
+        <<<dim3(static_cast<unsigned>(h), static_cast<unsigned>(slices)), kRowThreads,
+           2 * static_cast<std::size_t>(K) * w * sizeof(float), s>>>(col, w, h, r, op, out);
   });
   CUDA_CHECK_LAUNCH();
 }

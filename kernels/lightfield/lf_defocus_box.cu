@@ -17,8 +17,8 @@ namespace {
 
 // One pass of a clipped box window along x (horizontal) or y, O(r) per pixel; the vertical
 // pass divides by the window's pixel count (the mean). [slice][y][x], thread (x, y, slice).
-__global__ void box_pass_kernel(const float* __restrict__ in, int w, int h, int r, bool horizontal,
-                                float* __restrict__ out) {
+__global__ void lf_box_pass_kernel(const float* __restrict__ in, int w, int h, int r, bool horizontal,
+                                   float* __restrict__ out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y);
   if (x >= w) return;
@@ -34,11 +34,11 @@ __global__ void box_pass_kernel(const float* __restrict__ in, int w, int h, int 
   out[base + static_cast<std::size_t>(y) * w + x] = s;
 }
 
-// Both box passes in one (small radii): the same sums in the same order as box_pass_kernel's
+// Both box passes in one (small radii): the same sums in the same order as lf_box_pass_kernel's
 // horizontal then vertical pass (each row's window summed left to right, the rows top to
 // bottom, then the division), so the same bits, without the intermediate volume.
 constexpr int kBox2dMaxRadius = 2;  // (2r + 1)^2 <= 25 cached reads a pixel
-__global__ void box_2d_kernel(const float* __restrict__ in, int w, int h, int r, float* __restrict__ out) {
+__global__ void lf_box_2d_kernel(const float* __restrict__ in, int w, int h, int r, float* __restrict__ out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y);
   if (x >= w) return;
@@ -53,15 +53,16 @@ __global__ void box_2d_kernel(const float* __restrict__ in, int w, int h, int r,
   out[base + static_cast<std::size_t>(y) * w + x] = s / static_cast<float>((x1 - x0 + 1) * (y1 - y0 + 1));
 }
 
-// box_2d_kernel's mean at every label of one pixel, and the ranges (lfr::curve_range's loop) of
+// lf_box_2d_kernel's mean at every label of one pixel, and the ranges (lfr::curve_range's loop) of
 // the boxed curve and of the CAE cost's curve: thread (x, y) walks the labels. The radius is a
 // template argument, so a label's (2R + 1)^2 cached reads are unrolled and several labels' are
-// in flight; the window's clipped taps are skipped, so the sums are box_2d_kernel's (each row
+// in flight; the window's clipped taps are skipped, so the sums are lf_box_2d_kernel's (each row
 // left to right from 0, the rows top to bottom, then the division): the same bits.
 template <int R>
-__global__ void box_range_kernel(const float* __restrict__ raw, const float* __restrict__ cost, int w, int h,
-                                 int labels, float* __restrict__ out, float* __restrict__ cost_lo,
-                                 float* __restrict__ cost_hi, float* __restrict__ def_lo, float* __restrict__ def_hi) {
+__global__ void lf_box_range_kernel(const float* __restrict__ raw, const float* __restrict__ cost, int w, int h,
+                                    int labels, float* __restrict__ out, float* __restrict__ cost_lo,
+                                    float* __restrict__ cost_hi, float* __restrict__ def_lo,
+                                    float* __restrict__ def_hi) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y);
   if (x >= w) return;
@@ -113,13 +114,13 @@ void launch_lf_defocus_box(int w, int h, int labels, int radius, float* out, flo
   LB_REQUIRE(labels <= 65535 && h <= 65535, "defocus cost: more than 65535 labels or rows");
   const dim3 bg(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h), static_cast<unsigned>(labels));
   if (radius <= kBox2dMaxRadius) {  // the raw volume is in tmp (lf_defocus_raw_target)
-    box_2d_kernel<<<bg, 128, 0, s>>>(tmp, w, h, radius, out);
+    lf_box_2d_kernel<<<bg, 128, 0, s>>>(tmp, w, h, radius, out);
     CUDA_CHECK_LAUNCH();
     return;
   }
-  box_pass_kernel<<<bg, 128, 0, s>>>(out, w, h, radius, true, tmp);
+  lf_box_pass_kernel<<<bg, 128, 0, s>>>(out, w, h, radius, true, tmp);
   CUDA_CHECK_LAUNCH();
-  box_pass_kernel<<<bg, 128, 0, s>>>(tmp, w, h, radius, false, out);
+  lf_box_pass_kernel<<<bg, 128, 0, s>>>(tmp, w, h, radius, false, out);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -132,11 +133,11 @@ void launch_lf_box_ranges(const float* raw, const float* cost, int w, int h, int
   const std::size_t npx = static_cast<std::size_t>(w) * h;
   const dim3 grid(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h));
   if (radius == 1)
-    box_range_kernel<1><<<grid, 128, 0, s>>>(raw, cost, w, h, labels, out, ranges, ranges + npx, ranges + 2 * npx,
-                                             ranges + 3 * npx);
+    lf_box_range_kernel<1>
+        <<<grid, 128, 0, s>>>(raw, cost, w, h, labels, out, ranges, ranges + npx, ranges + 2 * npx, ranges + 3 * npx);
   else
-    box_range_kernel<2><<<grid, 128, 0, s>>>(raw, cost, w, h, labels, out, ranges, ranges + npx, ranges + 2 * npx,
-                                             ranges + 3 * npx);
+    lf_box_range_kernel<2>
+        <<<grid, 128, 0, s>>>(raw, cost, w, h, labels, out, ranges, ranges + npx, ranges + 2 * npx, ranges + 3 * npx);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -2,8 +2,8 @@
 // memory (issue 23): the confidence fusion straight into the paths' pixel-major input, and the
 // winner takes all over the paths' sum. Both read their volumes once, coalesced, and keep each
 // pixel's curve on chip; the per-pixel arithmetic is lb::lfr's on the same values as the
-// unstaged kernels in lf_refine.cu (fuse_kernel, the weight and transposition passes,
-// sgm_sum_kernel, lf_refine_wta_kernel), so the bits are theirs (tests/lightfield/test_lf_refine_gpu.cpp).
+// unstaged kernels in lf_refine.cu (lf_fuse_kernel, the weight and transposition passes,
+// lf_sgm_sum_kernel, lf_refine_wta_kernel), so the bits are theirs (tests/lightfield/test_lf_refine_gpu.cpp).
 #include <cuda_runtime.h>
 
 #include "cuda_check.cuh"
@@ -62,7 +62,7 @@ __device__ float group_second(const float* curve, int labels, int j, int best, i
   return s;
 }
 
-// The confidence fusion (fuse_kernel's) of a block's P pixels into the semi-global step's
+// The confidence fusion (lf_fuse_kernel's) of a block's P pixels into the semi-global step's
 // pixel-major input. Loads: each label's P pixels of both volumes are one coalesced run,
 // stored [pixel][label] at an odd stride (the pixels' curves in different banks). Arithmetic:
 // G = 256 / P lanes a pixel (so every warp works; one thread a pixel left 3 of 4 idle and the
@@ -71,11 +71,10 @@ __device__ float group_second(const float* curve, int labels, int j, int best, i
 // conf: the WTA's confidence of the fused curve.
 constexpr int kFuseThreads = 256;
 template <int P>
-__global__ void __launch_bounds__(kFuseThreads) fuse_pixel_major_kernel(const float* __restrict__ cost,
-                                                                      const float* __restrict__ defocus, float wdef,
-                                                                      long long npx, int labels, int stride,
-                                                                      bool weighted, float* __restrict__ out,
-                                                                      float* __restrict__ conf) {
+__global__ void __launch_bounds__(kFuseThreads)
+    lf_fuse_pixel_major_kernel(const float* __restrict__ cost, const float* __restrict__ defocus, float wdef,
+                               long long npx, int labels, int stride, bool weighted, float* __restrict__ out,
+                               float* __restrict__ conf) {
   constexpr int G = kFuseThreads / P;
   extern __shared__ float sm[];
   float* tc = sm;
@@ -131,17 +130,16 @@ __global__ void __launch_bounds__(kFuseThreads) fuse_pixel_major_kernel(const fl
 }
 
 // The winner takes all (lf_refine_wta_kernel's) over pixel-major curves that are the sum of
-// LAYERS volumes (the semi-global paths, summed in sgm_sum_kernel's order instead of through a
+// LAYERS volumes (the semi-global paths, summed in lf_sgm_sum_kernel's order instead of through a
 // volume of their own): a block's np pixels are np * labels consecutive floats of each volume,
 // read as one coalesced run, summed and staged [pixel][label] at an odd stride; then one
 // thread a pixel.
 constexpr int kWtaThreads = 128;
 template <int LAYERS>
-__global__ void __launch_bounds__(kWtaThreads) wta_tile_kernel(const float* __restrict__ paths,
-                                                             const float* __restrict__ conf_cost, long long npx,
-                                                             int labels, int pixels, int stride, float dmin, float dmax,
-                                                             bool subpixel, bool wide, float* __restrict__ label_disp,
-                                                             float* __restrict__ disp, float* __restrict__ conf) {
+__global__ void __launch_bounds__(kWtaThreads)
+    lf_wta_tile_kernel(const float* __restrict__ paths, const float* __restrict__ conf_cost, long long npx, int labels,
+                       int pixels, int stride, float dmin, float dmax, bool subpixel, bool wide,
+                       float* __restrict__ label_disp, float* __restrict__ disp, float* __restrict__ conf) {
   extern __shared__ float tile[];
   const long long p0 = static_cast<long long>(blockIdx.x) * pixels;
   const int np = static_cast<int>(min(static_cast<long long>(pixels), npx - p0));
@@ -185,16 +183,16 @@ void launch_lf_fuse_pixel_major(const float* cost, const float* defocus, float d
   const std::size_t smem = fuse_smem(pixels, stride);
   switch (pixels) {
     case 128:
-      fuse_pixel_major_kernel<128><<<grid, kFuseThreads, smem, s>>>(cost, defocus, defocus_weight, npx, labels, stride,
-                                                                   weighted, out, conf);
+      lf_fuse_pixel_major_kernel<128>
+          <<<grid, kFuseThreads, smem, s>>>(cost, defocus, defocus_weight, npx, labels, stride, weighted, out, conf);
       break;
     case 64:
-      fuse_pixel_major_kernel<64><<<grid, kFuseThreads, smem, s>>>(cost, defocus, defocus_weight, npx, labels, stride,
-                                                                  weighted, out, conf);
+      lf_fuse_pixel_major_kernel<64>
+          <<<grid, kFuseThreads, smem, s>>>(cost, defocus, defocus_weight, npx, labels, stride, weighted, out, conf);
       break;
     default:
-      fuse_pixel_major_kernel<32><<<grid, kFuseThreads, smem, s>>>(cost, defocus, defocus_weight, npx, labels, stride,
-                                                                  weighted, out, conf);
+      lf_fuse_pixel_major_kernel<32>
+          <<<grid, kFuseThreads, smem, s>>>(cost, defocus, defocus_weight, npx, labels, stride, weighted, out, conf);
       break;
   }
   CUDA_CHECK_LAUNCH();
@@ -210,11 +208,11 @@ bool launch_lf_wta_staged(const float* cost, int layers, const float* conf_cost,
   const unsigned grid = static_cast<unsigned>((npx + pixels - 1) / pixels);
   const std::size_t smem = static_cast<std::size_t>(pixels) * stride * sizeof(float);
   if (layers == 1)
-    wta_tile_kernel<1><<<grid, kWtaThreads, smem, s>>>(cost, conf_cost, npx, labels, pixels, stride, dmin, dmax,
-                                                       subpixel, wide, label_disp, disp, conf);
+    lf_wta_tile_kernel<1><<<grid, kWtaThreads, smem, s>>>(cost, conf_cost, npx, labels, pixels, stride, dmin, dmax,
+                                                          subpixel, wide, label_disp, disp, conf);
   else
-    wta_tile_kernel<lfr::kSgmPaths><<<grid, kWtaThreads, smem, s>>>(cost, conf_cost, npx, labels, pixels, stride, dmin,
-                                                                    dmax, subpixel, wide, label_disp, disp, conf);
+    lf_wta_tile_kernel<lfr::kSgmPaths><<<grid, kWtaThreads, smem, s>>>(
+        cost, conf_cost, npx, labels, pixels, stride, dmin, dmax, subpixel, wide, label_disp, disp, conf);
   CUDA_CHECK_LAUNCH();
   return true;
 }

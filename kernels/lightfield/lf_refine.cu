@@ -25,8 +25,8 @@ namespace {
 // Rows: ViewRows (the bytes) or ViewRowsF (the views in float): the same values, so the
 // same bits; the centre pixel comes from the bytes either way.
 template <class Rows>
-__global__ void defocus_raw_kernel(ViewRows bytes, Rows views, int lw, int lh, refocus::Aperture ap, float dmin,
-                                   float dmax, int labels, int rx, int ry, int w, int h, float* __restrict__ out) {
+__global__ void lf_defocus_raw_kernel(ViewRows bytes, Rows views, int lw, int lh, refocus::Aperture ap, float dmin,
+                                      float dmax, int labels, int rx, int ry, int w, int h, float* __restrict__ out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.z * blockDim.y + threadIdx.y);
   if (x >= w || y >= h) return;
@@ -37,7 +37,7 @@ __global__ void defocus_raw_kernel(ViewRows bytes, Rows views, int lw, int lh, r
 }
 
 // View k of the aperture (row-major over u0..u1 x v0..v1) in float.
-__global__ void views_to_float_kernel(ViewRows bytes, refocus::Aperture ap, int h, float4* __restrict__ out) {
+__global__ void lf_views_to_float_kernel(ViewRows bytes, refocus::Aperture ap, int h, float4* __restrict__ out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
   if (x >= bytes.width) return;
   const int k = static_cast<int>(blockIdx.z), nu_ap = ap.u1 - ap.u0 + 1;
@@ -48,8 +48,8 @@ __global__ void views_to_float_kernel(ViewRows bytes, refocus::Aperture ap, int 
 // One thread per pixel; the volume is [label][pixel], so each label's loads coalesce. With
 // a defocus volume and separate (confidence fusion) both are normalised in place, else
 // with a defocus volume the normalised costs are blended (lfr::blend).
-__global__ void normalize_kernel(float* __restrict__ cost, float* __restrict__ defocus, float wdef, bool separate,
-                                 long long npx, int labels) {
+__global__ void lf_normalize_kernel(float* __restrict__ cost, float* __restrict__ defocus, float wdef, bool separate,
+                                    long long npx, int labels) {
   const long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= npx) return;
   float mn, mx, dn, dx;
@@ -71,8 +71,8 @@ __global__ void normalize_kernel(float* __restrict__ cost, float* __restrict__ d
 // Confidence fusion (lf_refine.hpp's fuse step), one thread per pixel: the two filtered
 // curves' statistics (lfr::curve_stats), the defocus share (lfr::fusion_weight) and the
 // blend of the renormalised curves into cost.
-__global__ void fuse_kernel(float* __restrict__ cost, const float* __restrict__ defocus, float wdef, long long npx,
-                            int labels) {
+__global__ void lf_fuse_kernel(float* __restrict__ cost, const float* __restrict__ defocus, float wdef, long long npx,
+                               int labels) {
   const long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= npx) return;
   const lfr::CurveStats c = lfr::curve_stats([&](int a) { return cost[a * npx + p]; }, labels, lfr::kFusionGap);
@@ -107,9 +107,9 @@ __global__ void lf_refine_wta_kernel(const float* __restrict__ cost, bool pixel_
 // pixel over the (2m+1)^2 window; the sums are float here, double on the CPU (a value at a
 // tie of the half-weight may differ: the tests bound the share of such pixels).
 // guide: gc planes [c][y][x].
-__global__ void median_kernel(const float* __restrict__ disp, const float* __restrict__ conf,
-                              const float* __restrict__ guide, int gc, int w, int h, int m, float sigma,
-                              float* __restrict__ out) {
+__global__ void lf_median_kernel(const float* __restrict__ disp, const float* __restrict__ conf,
+                                 const float* __restrict__ guide, int gc, int w, int h, int m, float sigma,
+                                 float* __restrict__ out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
   if (x >= w) return;
   const int x0 = max(0, x - m), x1 = min(w - 1, x + m), y0 = max(0, y - m), y1 = min(h - 1, y + m);
@@ -147,13 +147,13 @@ __global__ void median_kernel(const float* __restrict__ disp, const float* __res
 // minimum live in shared memory. The volumes here are pixel-major ([pixel][label]): a step
 // reads and writes one pixel's curve, contiguous (label-major, each label of the step was a
 // separate 32-byte sector). Each path writes its own volume (paths[k]), summed afterwards
-// in the CPU's order, so the sum has the CPU's bits. Up to 128 labels sgm_warp_path_kernel
+// in the CPU's order, so the sum has the CPU's bits. Up to 128 labels lf_sgm_warp_path_kernel
 // (below) runs instead; this one takes the larger counts.
 constexpr int kSgmPerThread = 4;
 template <int PER>  // labels per thread (1: labels <= blockDim.x)
-__global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __restrict__ edge_x,
-                                const float* __restrict__ edge_y, int w, int h, int labels, float p1,
-                                float* __restrict__ paths) {
+__global__ void lf_sgm_path_kernel(const float* __restrict__ cost, const float* __restrict__ edge_x,
+                                   const float* __restrict__ edge_y, int w, int h, int labels, float p1,
+                                   float* __restrict__ paths) {
   extern __shared__ float sh[];  // prev[labels], then one minimum per warp
   float* prev = sh;
   float* warp_min = sh + labels;
@@ -179,7 +179,7 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
       c_next[j] = a < labels ? __ldg(cost + i * labels + a) : 0.0f;
     }
   };
-  // The jump prices of the steps, per edge (sgm_jump_kernel): the one between pixels s and
+  // The jump prices of the steps, per edge (lf_sgm_jump_kernel): the one between pixels s and
   // s + 1 of this line. Loaded a step ahead.
   const float* jumps = along_x ? edge_x : edge_y;
   auto edge_price = [&](int s) {  // the edge between steps s and s + 1 (s + 1 < steps)
@@ -236,11 +236,10 @@ __global__ void sgm_path_kernel(const float* __restrict__ cost, const float* __r
 // Blocks of kSgmWarpLines warps, one line each.
 constexpr int kSgmWarpLines = 4;
 template <int K>
-__global__ void __launch_bounds__(32 * kSgmWarpLines) sgm_warp_path_kernel(const float* __restrict__ cost,
-                                                                          const float* __restrict__ edge_x,
-                                                                          const float* __restrict__ edge_y, int w,
-                                                                          int h, int labels, float p1,
-                                                                          float* __restrict__ paths) {
+__global__ void __launch_bounds__(32 * kSgmWarpLines)
+    lf_sgm_warp_path_kernel(const float* __restrict__ cost, const float* __restrict__ edge_x,
+                            const float* __restrict__ edge_y, int w, int h, int labels, float p1,
+                            float* __restrict__ paths) {
   const int k = static_cast<int>(blockIdx.y);
   const int line = static_cast<int>(blockIdx.x) * kSgmWarpLines + static_cast<int>(threadIdx.x >> 5);
   const int lane = static_cast<int>(threadIdx.x & 31);
@@ -316,8 +315,8 @@ __global__ void __launch_bounds__(32 * kSgmWarpLines) sgm_warp_path_kernel(const
 // symmetric): x[p] between p and its right neighbour, y[p] between p and the pixel below; the
 // path kernels read one per step instead of two pixels' guides and two divisions.
 template <int GC>
-__global__ void sgm_jump_kernel(const float* __restrict__ guide, int w, int h, float p2, float edge,
-                                float* __restrict__ x_out, float* __restrict__ y_out) {
+__global__ void lf_sgm_jump_kernel(const float* __restrict__ guide, int w, int h, float p2, float edge,
+                                   float* __restrict__ x_out, float* __restrict__ y_out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
   if (x >= w) return;
   const std::size_t npx = static_cast<std::size_t>(w) * h, p = static_cast<std::size_t>(y) * w + x;
@@ -327,7 +326,8 @@ __global__ void sgm_jump_kernel(const float* __restrict__ guide, int w, int h, f
 }
 
 // The weighted data term's per-pixel weight (lfr::sgm_data_weight), one thread per pixel.
-__global__ void sgm_weight_kernel(const float* __restrict__ cost, long long npx, int labels, float* __restrict__ weight) {
+__global__ void lf_sgm_weight_kernel(const float* __restrict__ cost, long long npx, int labels,
+                                     float* __restrict__ weight) {
   const long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= npx) return;
   weight[p] = lfr::sgm_data_weight([&](int a) { return cost[a * npx + p]; }, labels);
@@ -335,8 +335,8 @@ __global__ void sgm_weight_kernel(const float* __restrict__ cost, long long npx,
 
 // [label][pixel] -> [pixel][label] through a 32 x 32 shared tile (both sides coalesced),
 // times the pixel's weight when given (once rounded, as the CPU).
-__global__ void label_major_to_pixel_major_kernel(const float* __restrict__ in, const float* __restrict__ weight,
-                                                  long long npx, int labels, float* __restrict__ out) {
+__global__ void lf_label_major_to_pixel_major_kernel(const float* __restrict__ in, const float* __restrict__ weight,
+                                                     long long npx, int labels, float* __restrict__ out) {
   __shared__ float tile[32][33];
   const long long p0 = static_cast<long long>(blockIdx.x) * 32;
   const int a0 = static_cast<int>(blockIdx.y) * 32, tx = static_cast<int>(threadIdx.x);
@@ -354,7 +354,7 @@ __global__ void label_major_to_pixel_major_kernel(const float* __restrict__ in, 
 }
 
 // The paths' sum in the CPU's order: ((L0 + L1) + L2) + L3.
-__global__ void sgm_sum_kernel(const float* __restrict__ paths, long long n, float* __restrict__ out) {
+__global__ void lf_sgm_sum_kernel(const float* __restrict__ paths, long long n, float* __restrict__ out) {
   const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   float s = paths[i];
@@ -375,9 +375,9 @@ void launch_lf_views_to_float(const LightFieldViews& lf, int views, float4* out,
   LB_REQUIRE(lf.height <= 65535, "defocus cost: more than 65535 rows");
   const refocus::Aperture ap = refocus::aperture(lf.nu, lf.nv, views / 2);
   const ViewRows rows{lf.data, lf.nu, lf.width, lf.view_pixels()};
-  views_to_float_kernel<<<dim3(static_cast<unsigned>((lf.width + 127) / 128), static_cast<unsigned>(lf.height),
-                               static_cast<unsigned>(ap.n)),
-                          128, 0, s>>>(rows, ap, lf.height, out);
+  lf_views_to_float_kernel<<<dim3(static_cast<unsigned>((lf.width + 127) / 128), static_cast<unsigned>(lf.height),
+                                  static_cast<unsigned>(ap.n)),
+                             128, 0, s>>>(rows, ap, lf.height, out);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -390,25 +390,25 @@ void launch_lf_defocus(const LightFieldViews& lf, const float4* views_f, int vie
                                 static_cast<unsigned>((h + 7) / 8));
   float* const raw = lf_defocus_raw_target(radius, out, tmp);
   if (views_f)
-    defocus_raw_kernel<<<grid, block, 0, s>>>(
+    lf_defocus_raw_kernel<<<grid, block, 0, s>>>(
         rows, ViewRowsF{views_f, ap.u0, ap.v0, ap.u1 - ap.u0 + 1, lf.width, lf.view_pixels()}, lf.width, lf.height, ap,
         dmin, dmax, labels, rx, ry, w, h, raw);
   else
-    defocus_raw_kernel<<<grid, block, 0, s>>>(rows, rows, lf.width, lf.height, ap, dmin, dmax, labels, rx, ry, w, h,
-                                              raw);
+    lf_defocus_raw_kernel<<<grid, block, 0, s>>>(rows, rows, lf.width, lf.height, ap, dmin, dmax, labels, rx, ry, w, h,
+                                                 raw);
   CUDA_CHECK_LAUNCH();
   launch_lf_defocus_box(w, h, labels, radius, out, tmp, s);
 }
 
 void launch_lf_normalize(float* cost, float* defocus, float defocus_weight, bool separate, long long npx, int labels,
                          cudaStream_t s) {
-  normalize_kernel<<<blocks(npx), 256, 0, s>>>(cost, defocus, defocus_weight, separate, npx, labels);
+  lf_normalize_kernel<<<blocks(npx), 256, 0, s>>>(cost, defocus, defocus_weight, separate, npx, labels);
   CUDA_CHECK_LAUNCH();
 }
 
 void launch_lf_fuse(float* cost, const float* defocus, float defocus_weight, long long npx, int labels,
                     cudaStream_t s) {
-  fuse_kernel<<<blocks(npx), 256, 0, s>>>(cost, defocus, defocus_weight, npx, labels);
+  lf_fuse_kernel<<<blocks(npx), 256, 0, s>>>(cost, defocus, defocus_weight, npx, labels);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -442,24 +442,29 @@ void launch_lf_sgm_paths(const float* in, const float* guide, int guide_channels
   float* edge_x = paths + static_cast<std::size_t>(lfr::kSgmPaths) * npx * labels;
   float* edge_y = edge_x + npx;
   const dim3 eg(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h));
-  if (guide_channels == 3)
-    sgm_jump_kernel<3><<<eg, 128, 0, s>>>(guide, w, h, p2, edge, edge_x, edge_y);
-  else
-    sgm_jump_kernel<1><<<eg, 128, 0, s>>>(guide, w, h, p2, edge, edge_x, edge_y);
+  if (guide_channels == 3) lf_sgm_jump_kernel<3><<<eg, 128, 0, s>>>(guide, w, h, p2, edge, edge_x, edge_y);
+  else lf_sgm_jump_kernel<1><<<eg, 128, 0, s>>>(guide, w, h, p2, edge, edge_x, edge_y);
   CUDA_CHECK_LAUNCH();
   const int K = (labels + 31) / 32;
   const dim3 wgrid(static_cast<unsigned>((std::max(w, h) + kSgmWarpLines - 1) / kSgmWarpLines), lfr::kSgmPaths);
   if (K <= 4) {  // the warp kernel: 0.91 -> 0.69 ms for the semi-global step at antinous 75 labels (H100)
     switch (K) {
-      case 1: sgm_warp_path_kernel<1><<<wgrid, 32 * kSgmWarpLines, 0, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths); break;
-      case 2: sgm_warp_path_kernel<2><<<wgrid, 32 * kSgmWarpLines, 0, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths); break;
-      case 3: sgm_warp_path_kernel<3><<<wgrid, 32 * kSgmWarpLines, 0, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths); break;
-      default: sgm_warp_path_kernel<4><<<wgrid, 32 * kSgmWarpLines, 0, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths); break;
+      case 1:
+        lf_sgm_warp_path_kernel<1><<<wgrid, 32 * kSgmWarpLines, 0, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths);
+        break;
+      case 2:
+        lf_sgm_warp_path_kernel<2><<<wgrid, 32 * kSgmWarpLines, 0, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths);
+        break;
+      case 3:
+        lf_sgm_warp_path_kernel<3><<<wgrid, 32 * kSgmWarpLines, 0, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths);
+        break;
+      default:
+        lf_sgm_warp_path_kernel<4><<<wgrid, 32 * kSgmWarpLines, 0, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths);
+        break;
     }
   } else if (labels <= threads)
-    sgm_path_kernel<1><<<grid, threads, shared, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths);
-  else
-    sgm_path_kernel<kSgmPerThread><<<grid, threads, shared, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths);
+    lf_sgm_path_kernel<1><<<grid, threads, shared, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths);
+  else lf_sgm_path_kernel<kSgmPerThread><<<grid, threads, shared, s>>>(in, edge_x, edge_y, w, h, labels, p1, paths);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -469,23 +474,24 @@ void launch_lf_semi_global(const float* cost, const float* guide, int guide_chan
   require_sgm(w, h, labels, guide_channels);
   const long long npx = static_cast<long long>(w) * h;
   if (weighted) {
-    sgm_weight_kernel<<<blocks(npx), 256, 0, s>>>(cost, npx, labels, weight);
+    lf_sgm_weight_kernel<<<blocks(npx), 256, 0, s>>>(cost, npx, labels, weight);
     CUDA_CHECK_LAUNCH();
   }
   // out holds the pixel-major (weighted) copy of the input until the paths are done, then their sum.
   const dim3 tiles(static_cast<unsigned>((npx + 31) / 32), static_cast<unsigned>((labels + 31) / 32));
-  label_major_to_pixel_major_kernel<<<tiles, dim3(32, 8), 0, s>>>(cost, weighted ? weight : nullptr, npx, labels, out);
+  lf_label_major_to_pixel_major_kernel<<<tiles, dim3(32, 8), 0, s>>>(cost, weighted ? weight : nullptr, npx, labels,
+                                                                     out);
   CUDA_CHECK_LAUNCH();
   launch_lf_sgm_paths(out, guide, guide_channels, w, h, labels, p1, p2, edge, paths, s);
   if (!sum) return;  // the caller's WTA sums the paths (launch_lf_wta, layers kSgmPaths)
   const long long n = npx * labels;
-  sgm_sum_kernel<<<blocks(n), 256, 0, s>>>(paths, n, out);
+  lf_sgm_sum_kernel<<<blocks(n), 256, 0, s>>>(paths, n, out);
   CUDA_CHECK_LAUNCH();
 }
 
 void launch_lf_median(const float* disp, const float* conf, const float* guide, int guide_channels, int w, int h,
                       int m, float sigma, float* out, cudaStream_t s) {
-  median_kernel<<<dim3(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h)), 128, 0, s>>>(
+  lf_median_kernel<<<dim3(static_cast<unsigned>((w + 127) / 128), static_cast<unsigned>(h)), 128, 0, s>>>(
       disp, conf, guide, guide_channels, w, h, m, sigma, out);
   CUDA_CHECK_LAUNCH();
 }

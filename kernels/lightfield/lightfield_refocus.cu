@@ -24,7 +24,7 @@ struct RefocusArgs {
 };
 
 template <class W>
-__global__ void refocus_kernel(RefocusArgs a, W out) {
+__global__ void lf_refocus_kernel(RefocusArgs a, W out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (x >= a.width || y >= a.height) return;
@@ -33,7 +33,7 @@ __global__ void refocus_kernel(RefocusArgs a, W out) {
   out.put(x, y, make_uchar4(c.r, c.g, c.b, 255));
 }
 
-__global__ void refocus_sums_kernel(RefocusArgs a, double* sums) {
+__global__ void lf_refocus_sums_kernel(RefocusArgs a, double* sums) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (x >= a.width || y >= a.height) return;
@@ -88,9 +88,8 @@ void DeviceLightField::release() {
 void launch_refocus(const LightFieldViews& lf, float disparity, int aperture_radius, const DeviceTarget& t,
                     cudaStream_t s) {
   const RefocusArgs a = refocus_args(lf, disparity, aperture_radius);
-  dispatch_rgba(t, lf.width, lf.height, "refocus", [&](auto out) {
-    refocus_kernel<<<pixel_grid(a.width, a.height), pixel_block(), 0, s>>>(a, out);
-  });
+  dispatch_rgba(t, lf.width, lf.height, "refocus",
+                [&](auto out) { lf_refocus_kernel<<<pixel_grid(a.width, a.height), pixel_block(), 0, s>>>(a, out); });
   CUDA_CHECK_LAUNCH();
 }
 
@@ -98,7 +97,7 @@ void launch_refocus_sums(const LightFieldViews& lf, float disparity, int apertur
                          cudaStream_t s) {
   const RefocusArgs a = refocus_args(lf, disparity, aperture_radius);
   LB_REQUIRE(sums != nullptr, "refocus: no buffer for the sums");
-  refocus_sums_kernel<<<pixel_grid(a.width, a.height), pixel_block(), 0, s>>>(a, sums);
+  lf_refocus_sums_kernel<<<pixel_grid(a.width, a.height), pixel_block(), 0, s>>>(a, sums);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -17,7 +17,8 @@ constexpr int kThreads = 256;
 inline unsigned grid_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
 
 // Two planes (ref, dst) of gray values -> complex luminance (1.1) or complex pixel values.
-__global__ void to_complex_kernel(const float* img, float2* out, size_t count, int mode, const float* __restrict__ lut) {
+__global__ void mad_to_complex_kernel(const float* img, float2* out, size_t count, int mode,
+                                      const float* __restrict__ lut) {
   const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= count) return;
   const float v = img[i];
@@ -27,7 +28,7 @@ __global__ void to_complex_kernel(const float* img, float2* out, size_t count, i
   out[i] = make_float2(r, 0.f);
 }
 
-__global__ void mul_real_kernel(float2* spec, const float* filt, size_t n, size_t count) {
+__global__ void mad_mul_real_kernel(float2* spec, const float* filt, size_t n, size_t count) {
   const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= count) return;
   const float f = filt[i % n];
@@ -36,8 +37,8 @@ __global__ void mul_real_kernel(float2* spec, const float* filt, size_t n, size_
 }
 
 // 1.3-1.4 per block: std_E, mean_R, std_R (min of four 8x8), masking.
-__global__ void detect_blocks_kernel(const float2* __restrict__ filt, float scale, int w, int h, int nbx, int nby,
-                                     float* msk) {
+__global__ void mad_detect_blocks_kernel(const float2* __restrict__ filt, float scale, int w, int h, int nbx, int nby,
+                                         float* msk) {
   const int bx = blockIdx.x * blockDim.x + threadIdx.x, by = blockIdx.y * blockDim.y + threadIdx.y;
   if (bx >= nbx || by >= nby) return;
   const size_t n = static_cast<size_t>(w) * h;
@@ -80,8 +81,8 @@ __global__ void detect_blocks_kernel(const float2* __restrict__ filt, float scal
 
 // 1.5-1.6 HI = msk (cell) * lmse (mad_local_mse.cuh) per 32x8 output tile.
 constexpr int HX = 32, HY = 8;
-__global__ void __launch_bounds__(HX * HY) hi_kernel(const float* __restrict__ img, const float* __restrict__ msk,
-                                                     int w, int h, int nbx, int nby, float* hi) {
+__global__ void __launch_bounds__(HX* HY) mad_hi_kernel(const float* __restrict__ img, const float* __restrict__ msk,
+                                                        int w, int h, int nbx, int nby, float* hi) {
   __shared__ LocalMseTile<HX, HY> tile;
   const int tid = threadIdx.y * HX + threadIdx.x;
   stage_squared_errors<HX, HY, HX * HY>(tile, img, w, h, static_cast<int>(blockIdx.x) * HX - 7,
@@ -97,7 +98,7 @@ __global__ void __launch_bounds__(HX * HY) hi_kernel(const float* __restrict__ i
 }
 
 // Sum of squares over the crop 16..size-18, one block (deterministic), double accumulation.
-__global__ void crop_sumsq_kernel(const float* map, int w, int h, double* out) {
+__global__ void mad_crop_sumsq_kernel(const float* map, int w, int h, double* out) {
   __shared__ double part[1024];
   const int x0 = mad::crop_lo(), x1 = mad::crop_hi(w), y0 = mad::crop_lo(), y1 = mad::crop_hi(h);
   const int cw = x1 - x0 + 1, ch = y1 - y0 + 1;
@@ -116,8 +117,8 @@ __global__ void crop_sumsq_kernel(const float* map, int w, int h, double* out) {
 }
 
 // 2.1 responses: plane q = 2 r + image (r = scale * 4 + orientation) = spectrum .* filter r.
-__global__ void gabor_mul_kernel(const float2* __restrict__ spec, const float* __restrict__ gabor, float2* resp,
-                                 size_t n) {
+__global__ void mad_gabor_mul_kernel(const float2* __restrict__ spec, const float* __restrict__ gabor, float2* resp,
+                                     size_t n) {
   const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int q = blockIdx.y;
   if (i >= n) return;
@@ -128,7 +129,7 @@ __global__ void gabor_mul_kernel(const float2* __restrict__ spec, const float* _
 }
 
 // 2.3 LO per block from the statistics of the 40 planes.
-__global__ void lo_blocks_kernel(const float* __restrict__ st, int nb, float* lo) {
+__global__ void mad_lo_blocks_kernel(const float* __restrict__ st, int nb, float* lo) {
   const int b = blockIdx.x * blockDim.x + threadIdx.x;
   if (b >= nb) return;
   float s = 0.f;
@@ -141,7 +142,7 @@ __global__ void lo_blocks_kernel(const float* __restrict__ st, int nb, float* lo
   lo[b] = s;
 }
 
-__global__ void expand_kernel(const float* __restrict__ blocks, int w, int h, int nbx, int nby, float* map) {
+__global__ void mad_expand_kernel(const float* __restrict__ blocks, int w, int h, int nbx, int nby, float* map) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
   const int bx = x / 4, by = y / 4;
@@ -192,37 +193,37 @@ class C2cPipeline final : public MadPipeline {
     CUDA_CHECK_THROW(cudaMemcpyAsync(img.get(), host_in.get(), 2 * n * sizeof(float), cudaMemcpyHostToDevice, s));
     clk.mark("upload", 8 * N, s);
     // 1.1-1.2 luminance + CSF (ref and dst as one batch of 2)
-    to_complex_kernel<<<grid_for(2 * n), kThreads, 0, s>>>(img.as<float>(), work.as<float2>(), 2 * n,
-                                                           eight_bit ? 1 : 2, lut.as<float>());
+    mad_to_complex_kernel<<<grid_for(2 * n), kThreads, 0, s>>>(img.as<float>(), work.as<float2>(), 2 * n,
+                                                               eight_bit ? 1 : 2, lut.as<float>());
     CUDA_CHECK_LAUNCH();
     plan2->c2c(work.get(), spec.get(), CUFFT_FORWARD);
     k += 2;
     clk.mark("csf_fwd", 8 * N + 2 * C + 2 * 2 * C, s);  // to_complex, then the transform's read + write
-    mul_real_kernel<<<grid_for(2 * n), kThreads, 0, s>>>(spec.as<float2>(), csf.as<float>(), n, 2 * n);
+    mad_mul_real_kernel<<<grid_for(2 * n), kThreads, 0, s>>>(spec.as<float2>(), csf.as<float>(), n, 2 * n);
     CUDA_CHECK_LAUNCH();
     plan2->c2c(spec.get(), work.get(), CUFFT_INVERSE);
     k += 2;
     clk.mark("csf_inv", 4 * C + 4 * N + 4 * C, s);
     // 1.3-1.6 detection
-    detect_blocks_kernel<<<dim3((nbx + 15) / 16, (nby + 15) / 16), dim3(16, 16), 0, s>>>(
+    mad_detect_blocks_kernel<<<dim3((nbx + 15) / 16, (nby + 15) / 16), dim3(16, 16), 0, s>>>(
         work.as<float2>(), inv_n, w, h, nbx, nby, msk.as<float>());
     CUDA_CHECK_LAUNCH();
-    hi_kernel<<<dim3((w + HX - 1) / HX, (h + HY - 1) / HY), dim3(HX, HY), 0, s>>>(img.as<float>(), msk.as<float>(), w,
-                                                                                  h, nbx, nby, hi_.as<float>());
+    mad_hi_kernel<<<dim3((w + HX - 1) / HX, (h + HY - 1) / HY), dim3(HX, HY), 0, s>>>(img.as<float>(), msk.as<float>(),
+                                                                                      w, h, nbx, nby, hi_.as<float>());
     CUDA_CHECK_LAUNCH();
-    crop_sumsq_kernel<<<1, 1024, 0, s>>>(hi_.as<float>(), w, h, sums.as<double>());
+    mad_crop_sumsq_kernel<<<1, 1024, 0, s>>>(hi_.as<float>(), w, h, sums.as<double>());
     CUDA_CHECK_LAUNCH();
     k += 3;
     clk.mark("detect", 2 * C + 8 * N + 4 * N, s);
     // 2.1 log-Gabor bank: forward FFT of both images, 40 products, one batched inverse
-    to_complex_kernel<<<grid_for(2 * n), kThreads, 0, s>>>(img.as<float>(), work.as<float2>(), 2 * n, 0,
-                                                           lut.as<float>());
+    mad_to_complex_kernel<<<grid_for(2 * n), kThreads, 0, s>>>(img.as<float>(), work.as<float2>(), 2 * n, 0,
+                                                               lut.as<float>());
     CUDA_CHECK_LAUNCH();
     plan2->c2c(work.get(), spec.get(), CUFFT_FORWARD);
     k += 2;
     clk.mark("gabor_fwd", 8 * N + 2 * C + 2 * 2 * C, s);
-    gabor_mul_kernel<<<dim3(grid_for(n), planes), kThreads, 0, s>>>(spec.as<float2>(), gabor.as<float>(),
-                                                                      resp.as<float2>(), n);
+    mad_gabor_mul_kernel<<<dim3(grid_for(n), planes), kThreads, 0, s>>>(spec.as<float2>(), gabor.as<float>(),
+                                                                        resp.as<float2>(), n);
     CUDA_CHECK_LAUNCH();
     ++k;
     clk.mark("gabor_mul", 2 * C + mad::kResponses * 4 * N + planes * C, s);
@@ -240,12 +241,12 @@ class C2cPipeline final : public MadPipeline {
     ++k;
     clk.mark("stats", planes * (sk == MadStatsKernel::Fused ? C : C + 8 * N) + planes * nb * 12, s);
     // 2.3-2.4 LO and its RMS
-    lo_blocks_kernel<<<grid_for(nb), kThreads, 0, s>>>(stats.as<float>(), static_cast<int>(nb),
-                                                        lo_blocks.as<float>());
+    mad_lo_blocks_kernel<<<grid_for(nb), kThreads, 0, s>>>(stats.as<float>(), static_cast<int>(nb),
+                                                           lo_blocks.as<float>());
     CUDA_CHECK_LAUNCH();
-    expand_kernel<<<g2, t2, 0, s>>>(lo_blocks.as<float>(), w, h, nbx, nby, lo_.as<float>());
+    mad_expand_kernel<<<g2, t2, 0, s>>>(lo_blocks.as<float>(), w, h, nbx, nby, lo_.as<float>());
     CUDA_CHECK_LAUNCH();
-    crop_sumsq_kernel<<<1, 1024, 0, s>>>(lo_.as<float>(), w, h, sums.as<double>() + 1);
+    mad_crop_sumsq_kernel<<<1, 1024, 0, s>>>(lo_.as<float>(), w, h, sums.as<double>() + 1);
     CUDA_CHECK_LAUNCH();
     k += 3;
     CUDA_CHECK_THROW(cudaMemcpyAsync(host_out.get(), sums.get(), 2 * sizeof(double), cudaMemcpyDeviceToHost, s));

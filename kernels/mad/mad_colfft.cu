@@ -295,9 +295,9 @@ struct Radices {
 // reads the products from global memory (the filter from the pass's tile-major copy), the
 // last writes the plane; the stages between go through two shared buffers.
 template <int C>
-__global__ void __launch_bounds__(kColThreads, 2) gabor_column_inverse_kernel(
-    const float2* __restrict__ half, const float* __restrict__ tgabor, const float2* __restrict__ tw, float2* resp,
-    int w, int h, int r0, Radices rad) {
+__global__ void __launch_bounds__(kColThreads, 2)
+    mad_gabor_column_inverse_kernel(const float2* __restrict__ half, const float* __restrict__ tgabor,
+                                    const float2* __restrict__ tw, float2* resp, int w, int h, int r0, Radices rad) {
   extern __shared__ float2 sm[];
   float2* a = sm;
   float2* b = sm + C * h;
@@ -326,7 +326,7 @@ __global__ void __launch_bounds__(kColThreads, 2) gabor_column_inverse_kernel(
 
 // The row-major table (mad::kResponses planes h x w) -> tile-major: plane r, tile t, [y][c], zero past w.
 template <int C>
-__global__ void tile_gabor_kernel(const float* __restrict__ g, float* tg, int w, int h, int tiles) {
+__global__ void mad_tile_gabor_kernel(const float* __restrict__ g, float* tg, int w, int h, int tiles) {
   const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const size_t per_plane = static_cast<size_t>(tiles) * h * C;
   if (i >= per_plane * mad::kResponses) return;
@@ -338,7 +338,7 @@ __global__ void tile_gabor_kernel(const float* __restrict__ g, float* tg, int w,
 
 template <int C>
 void set_smem(std::size_t bytes) {
-  CUDA_CHECK_THROW(cudaFuncSetAttribute(gabor_column_inverse_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  CUDA_CHECK_THROW(cudaFuncSetAttribute(mad_gabor_column_inverse_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(bytes)));
 }
 
@@ -415,10 +415,10 @@ std::unique_ptr<MadColumnPass> MadColumnPass::make(int w, int h, const float* ga
   const unsigned blocks = static_cast<unsigned>((tiled + 255) / 256);
   if (c == 8) {
     set_smem<8>(smem);
-    tile_gabor_kernel<8><<<blocks, 256, 0, s>>>(gabor, p->tg_.as<float>(), w, h, tiles);
+    mad_tile_gabor_kernel<8><<<blocks, 256, 0, s>>>(gabor, p->tg_.as<float>(), w, h, tiles);
   } else {
     set_smem<4>(smem);
-    tile_gabor_kernel<4><<<blocks, 256, 0, s>>>(gabor, p->tg_.as<float>(), w, h, tiles);
+    mad_tile_gabor_kernel<4><<<blocks, 256, 0, s>>>(gabor, p->tg_.as<float>(), w, h, tiles);
   }
   CUDA_CHECK_LAUNCH();
   return p;
@@ -434,11 +434,11 @@ void MadColumnPass::run(const float2* half, float2* resp, int r0, int planes, cu
   }
   const dim3 grid(planes, (w_ + cols_ - 1) / cols_);  // a tile's planes in a row: its spectrum stays in L2
   if (cols_ == 8)
-    gabor_column_inverse_kernel<8><<<grid, kColThreads, smem_, s>>>(half, tg_.as<float>(), tw_.as<float2>(), resp, w_,
-                                                                     h_, r0, rad);
+    mad_gabor_column_inverse_kernel<8>
+        <<<grid, kColThreads, smem_, s>>>(half, tg_.as<float>(), tw_.as<float2>(), resp, w_, h_, r0, rad);
   else
-    gabor_column_inverse_kernel<4><<<grid, kColThreads, smem_, s>>>(half, tg_.as<float>(), tw_.as<float2>(), resp, w_,
-                                                                     h_, r0, rad);
+    mad_gabor_column_inverse_kernel<4>
+        <<<grid, kColThreads, smem_, s>>>(half, tg_.as<float>(), tw_.as<float2>(), resp, w_, h_, r0, rad);
   CUDA_CHECK_LAUNCH();
 }
 

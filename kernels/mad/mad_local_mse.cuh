@@ -1,7 +1,7 @@
 #pragma once
 // Internal to lb_kernels: the local MSE of MAD's detection stage (lmse: the 16x16 box mean of
 // (ref - dst)^2 at offsets -7..+8, symmetric border), shared by both pipelines' kernels
-// (mad_c2c.cu's hi_kernel, mad_r2c.cu's detect_kernel). A block stages the squared errors of
+// (mad_c2c.cu's mad_hi_kernel, mad_r2c.cu's mad_detect_kernel). A block stages the squared errors of
 // its TX x TY tile's (TX + 15) x (TY + 15) footprint in shared memory, sums 16 along rows, then
 // 16 along columns: 32 adds per pixel, not 256, in one fixed order (the same bits in both).
 #include <cuda_runtime.h>

@@ -36,8 +36,8 @@ inline unsigned grid_for(std::size_t n) { return static_cast<unsigned>((n + kThr
 
 // The transform's input: a copy of the raw images, then their luminance (cuFFT does not
 // promise to keep the input of a real transform, and the detection stage reads the raw images).
-__global__ void lum_kernel(const float* __restrict__ raw, float* real4, size_t count, int eight_bit,
-                           const float* __restrict__ lut) {
+__global__ void mad_lum_kernel(const float* __restrict__ raw, float* real4, size_t count, int eight_bit,
+                               const float* __restrict__ lut) {
   const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= count) return;
   const float v = raw[i];
@@ -45,7 +45,7 @@ __global__ void lum_kernel(const float* __restrict__ raw, float* real4, size_t c
   real4[count + i] = eight_bit ? lut[static_cast<int>(v)] : mad::luminance<float>(v);
 }
 
-__global__ void csf_mul_kernel(float2* spec, const float* __restrict__ csf, size_t nh, size_t count) {
+__global__ void mad_csf_mul_kernel(float2* spec, const float* __restrict__ csf, size_t nh, size_t count) {
   const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= count) return;
   const float f = csf[i % nh];
@@ -92,9 +92,9 @@ __device__ __forceinline__ void block_sum_256(double* red, double v, double* out
 // (the local MSE, symmetric border: mad_local_mse.cuh); HI = mask x MSE and the tile's
 // cropped sum of squares.
 constexpr int DCX = 8, DCY = 4, DPX = DCX * 4, DPY = DCY * 4;
-__global__ void __launch_bounds__(256) detect_kernel(const float* __restrict__ filt, const float* __restrict__ img,
-                                                     float scale, int w, int h, int nbx, int nby, float* hi,
-                                                     double* partial) {
+__global__ void __launch_bounds__(256)
+    mad_detect_kernel(const float* __restrict__ filt, const float* __restrict__ img, float scale, int w, int h, int nbx,
+                      int nby, float* hi, double* partial) {
   __shared__ Mom2 cr[DCY + 3][DCX + 3], ce[DCY + 3][DCX + 3];
   __shared__ float msk[DCY][DCX];
   __shared__ LocalMseTile<DPX, DPY> tile;
@@ -171,8 +171,8 @@ __global__ void __launch_bounds__(256) detect_kernel(const float* __restrict__ f
 
 // 2.1 responses r0..r1-1 of both images: plane 2 (r - r0) + image = spectrum .* filter r,
 // the spectrum read from the R2C half (column x > w/2: conj of the mirrored bin).
-__global__ void gabor_half_mul_kernel(const float2* __restrict__ half, const float* __restrict__ gabor, float2* resp,
-                                      int w, int h, int r0, int r1) {
+__global__ void mad_gabor_half_mul_kernel(const float2* __restrict__ half, const float* __restrict__ gabor,
+                                          float2* resp, int w, int h, int r0, int r1) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x >= w) return;
   const int wh = w / 2 + 1;
@@ -203,8 +203,8 @@ __global__ void gabor_half_mul_kernel(const float2* __restrict__ half, const flo
 // LO per 4x4 cell written to its pixels and the tile's cropped sum of squares; the last block
 // to finish (a counter, reset by it for the next call) then adds the tile sums of HI and LO
 // in a fixed order (the result does not depend on scheduling): one launch instead of two.
-__global__ void lo_kernel(const float* __restrict__ st, int w, int h, int nbx, int nby, float* lo, double* partial,
-                          const double* p_hi, int n_hi, unsigned* done, double* sums) {
+__global__ void mad_lo_kernel(const float* __restrict__ st, int w, int h, int nbx, int nby, float* lo, double* partial,
+                              const double* p_hi, int n_hi, unsigned* done, double* sums) {
   __shared__ double red[256];
   __shared__ bool last;
   const int cx = blockIdx.x * 16 + threadIdx.x, cy = blockIdx.y * 16 + threadIdx.y;
@@ -319,8 +319,8 @@ class R2cPipeline final : public MadPipeline {
     clk.start(s);
     CUDA_CHECK_THROW(cudaMemcpyAsync(raw, host_in.get(), 2 * n * sizeof(float), cudaMemcpyHostToDevice, s));
     clk.mark("upload", 8 * N, s);
-    lum_kernel<<<grid_for(2 * n), kThreads, 0, s>>>(raw, real4.as<float>(), 2 * n, eight_bit ? 1 : 0,
-                                                    lut.as<float>());
+    mad_lum_kernel<<<grid_for(2 * n), kThreads, 0, s>>>(raw, real4.as<float>(), 2 * n, eight_bit ? 1 : 0,
+                                                        lut.as<float>());
     CUDA_CHECK_LAUNCH();
     ++k;
     clk.mark("lum", 24 * N, s);
@@ -332,13 +332,13 @@ class R2cPipeline final : public MadPipeline {
     // and write disjoint buffers), and neither fills the GPU at small sizes.
     const cudaStream_t s2 = side_.get();
     clk.fork(s, s2);
-    csf_mul_kernel<<<grid_for(2 * nh), kThreads, 0, s2>>>(spec + 2 * nh, csf.as<float>(), nh, 2 * nh);
+    mad_csf_mul_kernel<<<grid_for(2 * nh), kThreads, 0, s2>>>(spec + 2 * nh, csf.as<float>(), nh, 2 * nh);
     CUDA_CHECK_LAUNCH();
     csf_inv->c2r(spec + 2 * nh, filt.as<float>());
     k += 2;
     clk.mark("csf_inv", 2 * H + 4 * nh + 8 * N, s2);  // floor: spectra + table read, images written once
-    detect_kernel<<<det_grid, 256, 0, s2>>>(filt.as<float>(), raw, inv_n, w, h, nbx, nby, hi_.as<float>(),
-                                            part_hi.as<double>());
+    mad_detect_kernel<<<det_grid, 256, 0, s2>>>(filt.as<float>(), raw, inv_n, w, h, nbx, nby, hi_.as<float>(),
+                                                part_hi.as<double>());
     CUDA_CHECK_LAUNCH();
     ++k;
     clk.mark("detect", 16 * N + 4 * N, s2);
@@ -357,8 +357,8 @@ class R2cPipeline final : public MadPipeline {
         inv->c2c(resp.get(), resp.get(), CUFFT_INVERSE);
         clk.mark("gabor_row", 2ull * B * C, s);
       } else {
-        gabor_half_mul_kernel<<<mul_grid, kThreads, 0, s>>>(spec, gabor.as<float>(), resp.as<float2>(), w, h, q0 / 2,
-                                                            (q0 + B) / 2);
+        mad_gabor_half_mul_kernel<<<mul_grid, kThreads, 0, s>>>(spec, gabor.as<float>(), resp.as<float2>(), w, h,
+                                                                q0 / 2, (q0 + B) / 2);
         CUDA_CHECK_LAUNCH();
         clk.mark("gabor_mul", 2 * H + (B / 2) * 4 * N + B * C, s);
         inv->c2c(resp.get(), resp.get(), CUFFT_INVERSE);
@@ -376,10 +376,9 @@ class R2cPipeline final : public MadPipeline {
       clk.mark("stats", B * (sk == MadStatsKernel::Fused ? C : C + 8 * N) + B * nb * 12, s);
     }
     clk.join(s2, s);  // the detection branch's HI sums
-    lo_kernel<<<lo_grid, dim3(16, 16), 0, s>>>(stats.as<float>(), w, h, nbx, nby, lo_.as<float>(),
-                                               part_lo.as<double>(), part_hi.as<double>(),
-                                               static_cast<int>(det_grid.x * det_grid.y), done.as<unsigned>(),
-                                               sums.as<double>());
+    mad_lo_kernel<<<lo_grid, dim3(16, 16), 0, s>>>(
+        stats.as<float>(), w, h, nbx, nby, lo_.as<float>(), part_lo.as<double>(), part_hi.as<double>(),
+        static_cast<int>(det_grid.x * det_grid.y), done.as<unsigned>(), sums.as<double>());
     CUDA_CHECK_LAUNCH();
     ++k;
     CUDA_CHECK_THROW(cudaMemcpyAsync(host_out.get(), sums.get(), 2 * sizeof(double), cudaMemcpyDeviceToHost, s));

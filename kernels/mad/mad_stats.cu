@@ -26,7 +26,7 @@ __device__ __forceinline__ void write_stats(float* out, int plane, int nb, int b
 }
 
 // --- gather: the seed's original. One thread per block, 256 samples into a local array.
-__global__ void stats_gather_kernel(const float* __restrict__ img, int w, int h, int nbx, int nby, float* out) {
+__global__ void mad_stats_gather_kernel(const float* __restrict__ img, int w, int h, int nbx, int nby, float* out) {
   const int bx = blockIdx.x * blockDim.x + threadIdx.x;
   const int by = blockIdx.y * blockDim.y + threadIdx.y;
   const int plane = blockIdx.z;
@@ -57,8 +57,8 @@ __global__ void stats_gather_kernel(const float* __restrict__ img, int w, int h,
 // row read 16 distinct banks (4 tx + (k + tx) mod 16 = 5 tx + k mod 16 ...), the second
 // row of the warp the other 16 (76 * 4 = 16 mod 32): conflict-free.
 template <bool Transposed>
-__global__ void __launch_bounds__(TBX * TBY) stats_shared_kernel(const float* __restrict__ img, int w, int h, int nbx,
-                                                            int nby, float* out) {
+__global__ void __launch_bounds__(TBX* TBY)
+    mad_stats_shared_kernel(const float* __restrict__ img, int w, int h, int nbx, int nby, float* out) {
   __shared__ float tile[TILE_W * TILE_H];
   const int plane = blockIdx.z;
   const float* src = img + static_cast<size_t>(plane) * w * h;
@@ -116,9 +116,9 @@ __device__ __forceinline__ float sample(const float* real, const float2* cplx, s
 }
 
 template <bool Complex>
-__global__ void __launch_bounds__(TBX * TBY) stats_fused_kernel(const float* __restrict__ real,
-                                                           const float2* __restrict__ cplx, float scale, int w,
-                                                           int h, int nbx, int nby, float* out) {
+__global__ void __launch_bounds__(TBX* TBY)
+    mad_stats_fused_kernel(const float* __restrict__ real, const float2* __restrict__ cplx, float scale, int w, int h,
+                           int nbx, int nby, float* out) {
   __shared__ mad::Moments<float> cells[CY][CX];
   const int plane = blockIdx.z;
   const size_t base = static_cast<size_t>(plane) * w * h;
@@ -186,21 +186,20 @@ void launch_mad_block_stats(MadStatsKernel k, const float* real, const void* cpl
     case MadStatsKernel::Gather: {
       const dim3 t(32, 4);
       const dim3 g((nbx + 31) / 32, (nby + 3) / 4, nplanes);
-      stats_gather_kernel<<<g, t, 0, s>>>(real, w, h, nbx, nby, out);
+      mad_stats_gather_kernel<<<g, t, 0, s>>>(real, w, h, nbx, nby, out);
       break;
     }
     case MadStatsKernel::Shared:
-      stats_shared_kernel<true><<<tiles, threads, 0, s>>>(real, w, h, nbx, nby, out);
+      mad_stats_shared_kernel<true><<<tiles, threads, 0, s>>>(real, w, h, nbx, nby, out);
       break;
     case MadStatsKernel::SharedNc:
-      stats_shared_kernel<false><<<tiles, threads, 0, s>>>(real, w, h, nbx, nby, out);
+      mad_stats_shared_kernel<false><<<tiles, threads, 0, s>>>(real, w, h, nbx, nby, out);
       break;
     case MadStatsKernel::Fused:
       if (cplx)
-        stats_fused_kernel<true><<<tiles, threads, 0, s>>>(nullptr, static_cast<const float2*>(cplx), scale, w, h, nbx,
-                                                      nby, out);
-      else
-        stats_fused_kernel<false><<<tiles, threads, 0, s>>>(real, nullptr, 1.f, w, h, nbx, nby, out);
+        mad_stats_fused_kernel<true>
+            <<<tiles, threads, 0, s>>>(nullptr, static_cast<const float2*>(cplx), scale, w, h, nbx, nby, out);
+      else mad_stats_fused_kernel<false><<<tiles, threads, 0, s>>>(real, nullptr, 1.f, w, h, nbx, nby, out);
       break;
   }
   CUDA_CHECK_LAUNCH();

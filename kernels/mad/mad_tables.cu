@@ -24,7 +24,7 @@ namespace {
 constexpr int kThreads = 256;
 inline unsigned grid_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
 
-__global__ void fill_csf_kernel(float* csf, int M, int N) {
+__global__ void mad_fill_csf_kernel(float* csf, int M, int N) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= M * N) return;
   csf[i] = static_cast<float>(mad::csf<double>(i / N, i % N, M, N));
@@ -34,7 +34,7 @@ __global__ void fill_csf_kernel(float* csf, int M, int N) {
 // of X.C is complex; the detection stage reads only its real part, which is the inverse of
 // X.Ce with Ce(f) = (C(f) + C(-f)) / 2 (X Hermitian: X.Co inverts to an imaginary image).
 // X.Ce is Hermitian, so a C2R gives that real part directly.
-__global__ void fill_csf_even_half_kernel(float* csf, int M, int N) {
+__global__ void mad_fill_csf_even_half_kernel(float* csf, int M, int N) {
   const int NH = N / 2 + 1;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= M * NH) return;
@@ -43,7 +43,7 @@ __global__ void fill_csf_even_half_kernel(float* csf, int M, int N) {
   csf[i] = static_cast<float>(0.5 * (a + b));
 }
 
-__global__ void fill_gabor_kernel(float* g, int M, int N) {
+__global__ void mad_fill_gabor_kernel(float* g, int M, int N) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int k = blockIdx.y;
   if (i >= M * N) return;
@@ -51,7 +51,7 @@ __global__ void fill_gabor_kernel(float* g, int M, int N) {
       static_cast<float>(mad::log_gabor<double>(k / mad::kOrients, k % mad::kOrients, i / N, i % N, M, N));
 }
 
-__global__ void magnitude_kernel(const float2* __restrict__ c, float* m, float scale, size_t count) {
+__global__ void mad_magnitude_kernel(const float2* __restrict__ c, float* m, float scale, size_t count) {
   const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= count) return;
   const float2 v = c[i];
@@ -62,19 +62,19 @@ __global__ void magnitude_kernel(const float2* __restrict__ c, float* m, float s
 
 void launch_fill_csf(float* csf, int h, int w, cudaStream_t s) {
   const std::size_t n = static_cast<std::size_t>(w) * h;
-  fill_csf_kernel<<<grid_for(n), kThreads, 0, s>>>(csf, h, w);
+  mad_fill_csf_kernel<<<grid_for(n), kThreads, 0, s>>>(csf, h, w);
   CUDA_CHECK_LAUNCH();
 }
 
 void launch_fill_csf_even_half(float* csf, int h, int w, cudaStream_t s) {
   const std::size_t n = static_cast<std::size_t>(w / 2 + 1) * h;
-  fill_csf_even_half_kernel<<<grid_for(n), kThreads, 0, s>>>(csf, h, w);
+  mad_fill_csf_even_half_kernel<<<grid_for(n), kThreads, 0, s>>>(csf, h, w);
   CUDA_CHECK_LAUNCH();
 }
 
 void launch_fill_gabor(float* gabor, int h, int w, cudaStream_t s) {
   const std::size_t n = static_cast<std::size_t>(w) * h;
-  fill_gabor_kernel<<<dim3(grid_for(n), mad::kResponses), kThreads, 0, s>>>(gabor, h, w);
+  mad_fill_gabor_kernel<<<dim3(grid_for(n), mad::kResponses), kThreads, 0, s>>>(gabor, h, w);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -86,7 +86,7 @@ void upload_luminance_lut(DeviceBuffer& lut) {
 }
 
 void launch_magnitude(const float2* c, float* m, float scale, std::size_t count, cudaStream_t s) {
-  magnitude_kernel<<<grid_for(count), kThreads, 0, s>>>(c, m, scale, count);
+  mad_magnitude_kernel<<<grid_for(count), kThreads, 0, s>>>(c, m, scale, count);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -40,7 +40,7 @@ struct RgbaPitchedWriter {
 };
 
 template <class W>
-__global__ void aif_kernel(AifArgs A, W out) {
+__global__ void aif_render_kernel(AifArgs A, W out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   const AifLayout& L = A.L;
@@ -61,7 +61,7 @@ __global__ void aif_kernel(AifArgs A, W out) {
 }
 
 template <class W>
-__global__ void copy_map_kernel(const std::uint8_t* src, std::size_t pitch, int w, int h, W out) {
+__global__ void depth_copy_map_kernel(const std::uint8_t* src, std::size_t pitch, int w, int h, W out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
@@ -130,11 +130,11 @@ void launch_aif(const AifLayout& L, const AifTablesDevice& T, const RawDevice& r
   const dim3 block(32, 8), grid((L.out_w + 31) / 32, (L.out_h + 7) / 8);
   if (out.kind == OutputDevice::Kind::Surface) {
     LB_REQUIRE(out.surface != 0, "all-in-focus: no output target");
-    aif_kernel<<<grid, block, 0, stream>>>(A, RgbaSurfaceWriter{out.surface});
+    aif_render_kernel<<<grid, block, 0, stream>>>(A, RgbaSurfaceWriter{out.surface});
   } else {
     LB_REQUIRE(out.ptr != nullptr && out.pitch >= static_cast<std::size_t>(L.out_w) * 4 && out.pitch % 4 == 0,
                "all-in-focus: output pitch too small");
-    aif_kernel<<<grid, block, 0, stream>>>(A, RgbaPitchedWriter{static_cast<std::uint8_t*>(out.ptr), out.pitch});
+    aif_render_kernel<<<grid, block, 0, stream>>>(A, RgbaPitchedWriter{static_cast<std::uint8_t*>(out.ptr), out.pitch});
   }
   CUDA_CHECK_LAUNCH();
 }
@@ -145,7 +145,7 @@ void launch_copy_map(const float* src, std::size_t src_pitch, int w, int h, cons
   const auto* s = reinterpret_cast<const std::uint8_t*>(src);
   if (out.kind == OutputDevice::Kind::Surface) {
     LB_REQUIRE(out.surface != 0, "depth: no output target");
-    copy_map_kernel<<<grid, block, 0, stream>>>(s, src_pitch, w, h, FloatSurfaceOut{out.surface});
+    depth_copy_map_kernel<<<grid, block, 0, stream>>>(s, src_pitch, w, h, FloatSurfaceOut{out.surface});
   } else {
     LB_REQUIRE(out.ptr != nullptr && out.pitch >= static_cast<std::size_t>(w) * 4, "depth: output pitch too small");
     CUDA_CHECK_THROW(cudaMemcpy2DAsync(out.ptr, out.pitch, src, src_pitch, static_cast<std::size_t>(w) * 4,

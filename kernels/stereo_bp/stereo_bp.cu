@@ -39,8 +39,8 @@ struct Taps {
 using bpp::MsgArgs;
 
 // blockIdx.z: 0 left, 1 right. ntaps == 1: gray only, straight into out.
-__global__ void gray_h_kernel(const unsigned char* __restrict__ in, int cl, int cr, int w, int h, Taps taps,
-                         float* __restrict__ out) {
+__global__ void bp_gray_h_kernel(const unsigned char* __restrict__ in, int cl, int cr, int w, int h, Taps taps,
+                                 float* __restrict__ out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
   const int z = blockIdx.z;
@@ -49,20 +49,22 @@ __global__ void gray_h_kernel(const unsigned char* __restrict__ in, int cl, int 
       bpp::gray_h(img, z == 0 ? cl : cr, w, x, y, taps.t, taps.n);
 }
 
-__global__ void smooth_v_kernel(const float* __restrict__ in, int w, int h, Taps taps, float* __restrict__ out) {
+__global__ void bp_smooth_v_kernel(const float* __restrict__ in, int w, int h, Taps taps, float* __restrict__ out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
   const size_t zo = static_cast<size_t>(blockIdx.z) * w * h;
   out[zo + static_cast<size_t>(y) * w + x] = bpp::smooth_v(in + zo, w, h, x, y, taps.t, taps.n);
 }
 
-__global__ void cost0_kernel(const float* __restrict__ g, int w, int h, int L, float lambda, float tau, float* __restrict__ D) {
+__global__ void bp_cost0_kernel(const float* __restrict__ g, int w, int h, int L, float lambda, float tau,
+                                float* __restrict__ D) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
   bpp::cost0(g, w, h, L, lambda, tau, D, x, y);
 }
 
-__global__ void pyramid_kernel(const float* __restrict__ f, int fw, int fh, float* __restrict__ c, int cw, int ch, int L) {
+__global__ void bp_pyramid_kernel(const float* __restrict__ f, int fw, int fh, float* __restrict__ c, int cw, int ch,
+                                  int L) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= cw || y >= ch) return;
   bpp::pyramid(f, fw, fh, c, cw, ch, L, x, y);
@@ -72,7 +74,7 @@ __global__ void pyramid_kernel(const float* __restrict__ f, int fw, int fh, floa
 // see bpm::message. Shared slices interleaved: element j of thread t at sh[j * threads + t]
 // (consecutive threads hit consecutive banks).
 template <int R, int LC>
-__global__ void message_kernel(MsgArgs a) {
+__global__ void bp_message_kernel(MsgArgs a) {
   extern __shared__ float sh[];
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   int x = 0;
@@ -81,7 +83,8 @@ __global__ void message_kernel(MsgArgs a) {
   bpp::send_messages<R, LC>(a, x, y, sh + tid, static_cast<int>(blockDim.x * blockDim.y));
 }
 
-__global__ void copy_down_kernel(const float* __restrict__ mc, int cw, int ch, float* __restrict__ mf, int fw, int fh, int L) {
+__global__ void bp_copy_down_kernel(const float* __restrict__ mc, int cw, int ch, float* __restrict__ mf, int fw,
+                                    int fh, int L) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= fw || y >= fh) return;
   bpp::copy_down(mc, cw, ch, mf, fw, fh, L, x, y);
@@ -96,8 +99,8 @@ __global__ void bp_wta_kernel(const float* __restrict__ D, const float* __restri
 // ---- dispatch of the message kernel --------------------------------------------------------
 template <int R, int LC>
 void launch_msg_t(const MsgArgs& a, dim3 grid, dim3 block, std::size_t shmem, cudaStream_t s) {
-  allow_dynamic_shared(message_kernel<R, LC>, shmem);
-  message_kernel<R, LC><<<grid, block, shmem, s>>>(a);
+  allow_dynamic_shared(bp_message_kernel<R, LC>, shmem);
+  bp_message_kernel<R, LC><<<grid, block, shmem, s>>>(a);
 }
 
 void launch_msg(const MsgArgs& a, const BpConfig& c, cudaStream_t s) {
@@ -402,12 +405,13 @@ void BpDevice::launch_all(const stereo::BpParams& p, const BpConfig& c, cudaStre
   std::copy(tv.begin(), tv.end(), taps.t);
   float* gray = d_gray_.as<float>();
   if (taps.n == 1) {
-    gray_h_kernel<<<grid2(w_, h_, b2, 2), b2, 0, s>>>(d_in_.as<unsigned char>(), cl_, cr_, w_, h_, taps, gray);
+    bp_gray_h_kernel<<<grid2(w_, h_, b2, 2), b2, 0, s>>>(d_in_.as<unsigned char>(), cl_, cr_, w_, h_, taps, gray);
     CUDA_CHECK_LAUNCH();
   } else {
-    gray_h_kernel<<<grid2(w_, h_, b2, 2), b2, 0, s>>>(d_in_.as<unsigned char>(), cl_, cr_, w_, h_, taps, d_tmp_.as<float>());
+    bp_gray_h_kernel<<<grid2(w_, h_, b2, 2), b2, 0, s>>>(d_in_.as<unsigned char>(), cl_, cr_, w_, h_, taps,
+                                                         d_tmp_.as<float>());
     CUDA_CHECK_LAUNCH();
-    smooth_v_kernel<<<grid2(w_, h_, b2, 2), b2, 0, s>>>(d_tmp_.as<float>(), w_, h_, taps, gray);
+    bp_smooth_v_kernel<<<grid2(w_, h_, b2, 2), b2, 0, s>>>(d_tmp_.as<float>(), w_, h_, taps, gray);
     CUDA_CHECK_LAUNCH();
   }
   if (warp) {
@@ -423,10 +427,11 @@ void BpDevice::launch_all(const stereo::BpParams& p, const BpConfig& c, cudaStre
     H.push_back((H.back() + 1) / 2);
   }
   float* D = d_data_.as<float>();
-  cost0_kernel<<<grid2(w_, h_, b2), b2, 0, s>>>(gray, w_, h_, L, p.lambda, p.tau_data, D);
+  bp_cost0_kernel<<<grid2(w_, h_, b2), b2, 0, s>>>(gray, w_, h_, L, p.lambda, p.tau_data, D);
   CUDA_CHECK_LAUNCH();
   for (int k = 1; k < p.levels; ++k) {
-    pyramid_kernel<<<grid2(W[k], H[k], b2), b2, 0, s>>>(D + off[k - 1], W[k - 1], H[k - 1], D + off[k], W[k], H[k], L);
+    bp_pyramid_kernel<<<grid2(W[k], H[k], b2), b2, 0, s>>>(D + off[k - 1], W[k - 1], H[k - 1], D + off[k], W[k], H[k],
+                                                           L);
     CUDA_CHECK_LAUNCH();
   }
   const std::size_t set = 4 * static_cast<std::size_t>(w_) * h_ * L;
@@ -437,7 +442,8 @@ void BpDevice::launch_all(const stereo::BpParams& p, const BpConfig& c, cudaStre
     if (k == p.levels - 1) {
       CUDA_CHECK_THROW(cudaMemsetAsync(m, 0, 4 * plane * L * sizeof(float), s));
     } else {
-      copy_down_kernel<<<grid2(W[k], H[k], b2), b2, 0, s>>>(msg + ((k + 1) % 2) * set, W[k + 1], H[k + 1], m, W[k], H[k], L);
+      bp_copy_down_kernel<<<grid2(W[k], H[k], b2), b2, 0, s>>>(msg + ((k + 1) % 2) * set, W[k + 1], H[k + 1], m, W[k],
+                                                               H[k], L);
       CUDA_CHECK_LAUNCH();
     }
     MsgArgs a{W[k], H[k], L, c.store == BpStore::Shared || c.store == BpStore::Hybrid ? c.shared : 0, 0, plane,

@@ -116,7 +116,7 @@ struct WarpMsgArgs {
 // are disparities, so the padding tests (a select per value and step) compile away: the
 // kernel is bound by the ALU pipe there (81 % at 900x750x256, ncu).
 template <class T, int K, int G, bool kFull>
-__global__ void __launch_bounds__(kWarpBlock) warp_msg_kernel(WarpMsgArgs a) {
+__global__ void __launch_bounds__(kWarpBlock) bp_warp_msg_kernel(WarpMsgArgs a) {
   const int lane = static_cast<int>(threadIdx.x) & (G - 1);
   const int grp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / G);
   const int y = static_cast<int>(blockIdx.y);
@@ -210,9 +210,9 @@ __global__ void __launch_bounds__(kWarpBlock) warp_msg_kernel(WarpMsgArgs a) {
 // Winner takes all at level 0: the first d minimising D + the four incoming (bpp::wta's sum
 // order); lanes reduce (value, index) pairs, ties to the smaller d.
 template <class T, int K, int G>
-__global__ void __launch_bounds__(kWarpBlock) warp_wta_kernel(const float* __restrict__ D, const T* __restrict__ m,
-                                                              std::size_t dir, int n, int L, int Ls,
-                                                              float* __restrict__ out) {
+__global__ void __launch_bounds__(kWarpBlock)
+    bp_warp_wta_kernel(const float* __restrict__ D, const T* __restrict__ m, std::size_t dir, int n, int L, int Ls,
+                       float* __restrict__ out) {
   const int lane = static_cast<int>(threadIdx.x) & (G - 1);
   const long long p = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
   if (p >= n) return;
@@ -269,8 +269,8 @@ __device__ __forceinline__ float block_sum(const Fine& fine, int fw, int fh, int
 }
 
 // Level-0 data cost; padding values are 0.
-__global__ void warp_cost0_kernel(const float* __restrict__ g, int w, int h, int L, int Ls, float lambda, float tau,
-                                  float* __restrict__ D) {
+__global__ void bp_warp_cost0_kernel(const float* __restrict__ g, int w, int h, int L, int Ls, float lambda, float tau,
+                                     float* __restrict__ D) {
   const int e = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
   if (e >= w * Ls) return;
   const int x = e / Ls, d = e - x * Ls;
@@ -280,8 +280,8 @@ __global__ void warp_cost0_kernel(const float* __restrict__ g, int w, int h, int
 // Level 0's data cost and level 1's in one pass: thread (coarse pixel, d) computes the costs
 // of the existing fine pixels of its 2x2 block, writes them to level 0 and their block_sum to
 // level 1: level 0's volume is written once and never read back for the pyramid.
-__global__ void warp_cost01_kernel(const float* __restrict__ g, int w, int h, int L, int Ls, float lambda, float tau,
-                                   float* __restrict__ D0, int cw, float* __restrict__ D1) {
+__global__ void bp_warp_cost01_kernel(const float* __restrict__ g, int w, int h, int L, int Ls, float lambda, float tau,
+                                      float* __restrict__ D0, int cw, float* __restrict__ D1) {
   const int e = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), cy = static_cast<int>(blockIdx.y);
   if (e >= cw * Ls) return;
   const int cx = e / Ls, d = e - cx * Ls;
@@ -294,8 +294,8 @@ __global__ void warp_cost01_kernel(const float* __restrict__ g, int w, int h, in
 }
 
 // Coarse data cost (bpp::pyramid).
-__global__ void warp_pyramid_kernel(const float* __restrict__ f, int fw, int fh, float* __restrict__ c, int cw, int ch,
-                                    int Ls) {
+__global__ void bp_warp_pyramid_kernel(const float* __restrict__ f, int fw, int fh, float* __restrict__ c, int cw,
+                                       int ch, int Ls) {
   const int e = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
   if (e >= cw * Ls) return;
   const int x = e / Ls, d = e - x * Ls;
@@ -307,8 +307,8 @@ __global__ void warp_pyramid_kernel(const float* __restrict__ f, int fw, int fh,
 // raw bits in units V (upp units a pixel: 16 bytes where a pixel's values allow); direction
 // blockIdx.z.
 template <class V>
-__global__ void warp_copy_down_kernel(const V* __restrict__ mc, int cw, int ch, V* __restrict__ mf, int fw, int fh,
-                                      int upp) {
+__global__ void bp_warp_copy_down_kernel(const V* __restrict__ mc, int cw, int ch, V* __restrict__ mf, int fw, int fh,
+                                         int upp) {
   const int e = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
   const int k = static_cast<int>(blockIdx.z), n = fw * upp;
   if (e >= n) return;
@@ -327,8 +327,9 @@ void copy_down(const T* mc, int cw, int ch, T* mf, int fw, int fh, int Ls, cudaS
   auto go = [&](auto unit) {
     using V = decltype(unit);
     const int upp = bytes / static_cast<int>(sizeof(V));
-    warp_copy_down_kernel<V><<<dim3(blocks_for(static_cast<long long>(fw) * upp), static_cast<unsigned>(fh), 4), 256, 0,
-                               s>>>(reinterpret_cast<const V*>(mc), cw, ch, reinterpret_cast<V*>(mf), fw, fh, upp);
+    bp_warp_copy_down_kernel<V>
+        <<<dim3(blocks_for(static_cast<long long>(fw) * upp), static_cast<unsigned>(fh), 4), 256, 0, s>>>(
+            reinterpret_cast<const V*>(mc), cw, ch, reinterpret_cast<V*>(mf), fw, fh, upp);
   };
   if (bytes % 16 == 0)
     go(uint4{});
@@ -362,15 +363,15 @@ void run_t(const float* gray, int w0, int h0, const stereo::BpParams& p, DeviceB
   float* D = data.as<float>();
   LB_REQUIRE(static_cast<long long>(w0) * Ls <= 0x7fffffffLL, "stereo bp: warp variant: image too wide");
   if (p.levels > 1)  // levels 0 and 1 in one pass
-    warp_cost01_kernel<<<dim3(blocks_for(static_cast<long long>(W[1]) * Ls), static_cast<unsigned>(H[1])), 256, 0, s>>>(
-        gray, w0, h0, L, Ls, p.lambda, p.tau_data, D, W[1], D + off[1]);
+    bp_warp_cost01_kernel<<<dim3(blocks_for(static_cast<long long>(W[1]) * Ls), static_cast<unsigned>(H[1])), 256, 0,
+                            s>>>(gray, w0, h0, L, Ls, p.lambda, p.tau_data, D, W[1], D + off[1]);
   else
-    warp_cost0_kernel<<<dim3(blocks_for(static_cast<long long>(w0) * Ls), static_cast<unsigned>(h0)), 256, 0, s>>>(
+    bp_warp_cost0_kernel<<<dim3(blocks_for(static_cast<long long>(w0) * Ls), static_cast<unsigned>(h0)), 256, 0, s>>>(
         gray, w0, h0, L, Ls, p.lambda, p.tau_data, D);
   CUDA_CHECK_LAUNCH();
   for (int k = 2; k < p.levels; ++k) {
-    warp_pyramid_kernel<<<dim3(blocks_for(static_cast<long long>(W[k]) * Ls), static_cast<unsigned>(H[k])), 256, 0, s>>>(
-        D + off[k - 1], W[k - 1], H[k - 1], D + off[k], W[k], H[k], Ls);
+    bp_warp_pyramid_kernel<<<dim3(blocks_for(static_cast<long long>(W[k]) * Ls), static_cast<unsigned>(H[k])), 256, 0,
+                             s>>>(D + off[k - 1], W[k - 1], H[k - 1], D + off[k], W[k], H[k], Ls);
     CUDA_CHECK_LAUNCH();
   }
   T* m0 = msg.as<T>();
@@ -388,16 +389,14 @@ void run_t(const float* gray, int w0, int h0, const stereo::BpParams& p, DeviceB
     const bool full = L == K * G;
     for (int t = 0; t < p.iterations; ++t) {
       a.parity = t & 1;
-      if (full)
-        warp_msg_kernel<T, K, G, true><<<grid, kWarpBlock, 0, s>>>(a);
-      else
-        warp_msg_kernel<T, K, G, false><<<grid, kWarpBlock, 0, s>>>(a);
+      if (full) bp_warp_msg_kernel<T, K, G, true><<<grid, kWarpBlock, 0, s>>>(a);
+      else bp_warp_msg_kernel<T, K, G, false><<<grid, kWarpBlock, 0, s>>>(a);
       CUDA_CHECK_LAUNCH();
     }
   }
   const long long n = static_cast<long long>(w0) * h0;
-  warp_wta_kernel<T, K, G><<<blocks_for(n * G, kWarpBlock), kWarpBlock, 0, s>>>(D, m0, set / 4, static_cast<int>(n), L,
-                                                                                 Ls, map);
+  bp_warp_wta_kernel<T, K, G>
+      <<<blocks_for(n * G, kWarpBlock), kWarpBlock, 0, s>>>(D, m0, set / 4, static_cast<int>(n), L, Ls, map);
   CUDA_CHECK_LAUNCH();
 }
 
