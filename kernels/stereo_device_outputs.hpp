@@ -62,7 +62,7 @@ class StereoDeviceOutputs {
 // that cannot run throws one line naming the matcher, `what`); a new pair waits for the queued
 // work and forgets the last map and truth before upload_pair; every run goes through run_impl
 // (out == nullptr: the map is downloaded into the result; else written from the device into
-// out), and the map stays on the device for the error map and the score.
+// out), timed by timed_run, and the map stays on the device for the error map and the score.
 template <class P>
 class DeviceStereoEngine : public stereo::StereoEngine<P> {
  public:
@@ -72,6 +72,7 @@ class DeviceStereoEngine : public stereo::StereoEngine<P> {
     CUDA_CHECK_THROW(cudaSetDevice(device));
     info_ = device_info(device);
     stream_ = std::make_unique<Stream>();
+    for (auto& e : events_) e = std::make_unique<Event>();
   }
   BackendKind kind() const final { return BackendKind::Cuda; }
   std::string device_name() const final { return info_.name; }
@@ -96,10 +97,39 @@ class DeviceStereoEngine : public stereo::StereoEngine<P> {
   virtual stereo::StereoResult run_impl(const P& p, const std::string& variant, Surface* out) = 0;
   virtual void upload_pair(const stereo::StereoPair& pair) = 0;
   cudaStream_t stream() const { return stream_->get(); }
+
+  // A run's CUDA-event times: ms the compute, ms_total the upload of the pair, the compute and
+  // the map's way out.
+  struct RunTimes {
+    float ms = 0, total = 0;
+  };
+  // Queues upload(s), compute(s), then the map (w x h floats at map() on the device, read once
+  // compute is queued) into out, or download(s) into the host when out is null; waits for them.
+  template <class Upload, class Compute, class Map, class Download>
+  RunTimes timed_run(Upload&& upload, Compute&& compute, Map&& map, int w, int h, Surface* out, Download&& download) {
+    const cudaStream_t s = stream();
+    CUDA_CHECK_THROW(cudaEventRecord(events_[0]->get(), s));
+    upload(s);
+    CUDA_CHECK_THROW(cudaEventRecord(events_[1]->get(), s));
+    compute(s);
+    CUDA_CHECK_THROW(cudaEventRecord(events_[2]->get(), s));
+    outputs_.set_map(map(), w, h);
+    if (out) outputs_.map_to_surface(*out, s);
+    else download(s);
+    CUDA_CHECK_THROW(cudaEventRecord(events_[3]->get(), s));
+    CUDA_CHECK_THROW(cudaEventSynchronize(events_[3]->get()));
+    RunTimes t;
+    CUDA_CHECK_THROW(cudaEventElapsedTime(&t.ms, events_[1]->get(), events_[2]->get()));
+    CUDA_CHECK_THROW(cudaEventElapsedTime(&t.total, events_[0]->get(), events_[3]->get()));
+    return t;
+  }
   int device_;
   DeviceInfo info_;
   std::unique_ptr<Stream> stream_;
   StereoDeviceOutputs outputs_;
+
+ private:
+  std::unique_ptr<Event> events_[4];  // before the upload, after it, after the compute, after the output
 };
 
 }  // namespace lb::cuda::detail

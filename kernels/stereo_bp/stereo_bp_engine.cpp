@@ -38,7 +38,6 @@ class CudaBpStereo final : public DeviceStereoEngine<stereo::BpParams> {
  public:
   explicit CudaBpStereo(int device) : DeviceStereoEngine(device, "CUDA BP stereo") {
     dev_ = std::make_unique<BpDevice>();
-    for (auto& e : e_) e = std::make_unique<Event>();
   }
   bool has_pair() const override { return dev_->has_pair(); }
   std::vector<std::string> variants() const override { return bp_stereo_variants(); }
@@ -91,19 +90,11 @@ class CudaBpStereo final : public DeviceStereoEngine<stereo::BpParams> {
       r.tuning += std::string(r.tuning.empty() ? "" : "; ") + "16-bit messages: float ones need " +
                   format_bytes(stereo::bp_device_bytes(p, dev_->width(), dev_->height(), 4)) + " of device memory, " +
                   format_bytes(available_bytes()) + " available";
-    CUDA_CHECK_THROW(cudaEventRecord(e_[0]->get(), s));
-    dev_->upload(s);
-    CUDA_CHECK_THROW(cudaEventRecord(e_[1]->get(), s));
-    dev_->compute(p, c, s);
-    CUDA_CHECK_THROW(cudaEventRecord(e_[2]->get(), s));
-    outputs_.set_map(dev_->device_map(), dev_->width(), dev_->height());
-    if (out) outputs_.map_to_surface(*out, s);
-    else dev_->download(s);
-    CUDA_CHECK_THROW(cudaEventRecord(e_[3]->get(), s));
-    CUDA_CHECK_THROW(cudaEventSynchronize(e_[3]->get()));
-    float ms = 0, total = 0;
-    CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, e_[1]->get(), e_[2]->get()));
-    CUDA_CHECK_THROW(cudaEventElapsedTime(&total, e_[0]->get(), e_[3]->get()));
+    const RunTimes t = timed_run([&](cudaStream_t q) { dev_->upload(q); },
+                                 [&](cudaStream_t q) { dev_->compute(p, c, q); },
+                                 [&] { return dev_->device_map(); }, dev_->width(), dev_->height(), out,
+                                 [&](cudaStream_t q) { dev_->download(q); });
+    const float ms = t.ms, total = t.total;
     if (!out) dev_->copy_map(r.disparity);
     r.ms = ms;
     r.ms_total = total;
@@ -150,7 +141,6 @@ class CudaBpStereo final : public DeviceStereoEngine<stereo::BpParams> {
   }
 
   std::unique_ptr<BpDevice> dev_;
-  std::unique_ptr<Event> e_[4];
 };
 
 }  // namespace

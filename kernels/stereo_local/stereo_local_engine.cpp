@@ -1,6 +1,6 @@
 // The CUDA engine of center-biased local stereo: the pair stays resident on the device,
 // each run queues the pipeline of its variant (stereo_local_pipeline.cu) and writes the map
-// from device memory (StereoDeviceOutputs), timed with CUDA events.
+// from device memory (StereoDeviceOutputs), timed with CUDA events (DeviceStereoEngine::timed_run).
 #include <cuda_runtime_api.h>
 
 #include <cstring>
@@ -27,9 +27,7 @@ using namespace detail;
 
 class CudaLocalStereo final : public DeviceStereoEngine<stereo::LocalParams> {
  public:
-  explicit CudaLocalStereo(int device) : DeviceStereoEngine(device, "CUDA local stereo") {
-    for (auto& e : ev_) e = std::make_unique<Event>();
-  }
+  explicit CudaLocalStereo(int device) : DeviceStereoEngine(device, "CUDA local stereo") {}
   bool has_pair() const override { return !st_.empty(); }
   std::vector<std::string> variants() const override { return stereo::local_variants(); }
   std::string default_variant() const override { return "fused2"; }
@@ -42,20 +40,11 @@ class CudaLocalStereo final : public DeviceStereoEngine<stereo::LocalParams> {
     const std::string variant = variant_in.empty() ? default_variant() : variant_in;
     const LocalKernel v = parse_local_kernel(variant);
     CUDA_CHECK_THROW(cudaSetDevice(device_));
-    const cudaStream_t s = stream_->get();
-    CUDA_CHECK_THROW(cudaEventRecord(ev_[0]->get(), s));
-    st_.upload(s);
-    CUDA_CHECK_THROW(cudaEventRecord(ev_[1]->get(), s));
-    st_.compute(k, p.lr_check != 0, v, s);
-    CUDA_CHECK_THROW(cudaEventRecord(ev_[2]->get(), s));
-    outputs_.set_map(st_.disp.as<float>(), st_.width, st_.height);
-    if (out) outputs_.map_to_surface(*out, s);
-    else st_.download(s);
-    CUDA_CHECK_THROW(cudaEventRecord(ev_[3]->get(), s));
-    CUDA_CHECK_THROW(cudaStreamSynchronize(s));
-    float ms = 0, total = 0;
-    CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, ev_[1]->get(), ev_[2]->get()));
-    CUDA_CHECK_THROW(cudaEventElapsedTime(&total, ev_[0]->get(), ev_[3]->get()));
+    const RunTimes t = timed_run([&](cudaStream_t q) { st_.upload(q); },
+                                 [&](cudaStream_t q) { st_.compute(k, p.lr_check != 0, v, q); },
+                                 [&] { return st_.disp.as<float>(); }, st_.width, st_.height, out,
+                                 [&](cudaStream_t q) { st_.download(q); });
+    const float ms = t.ms, total = t.total;
     stereo::StereoResult r;
     // The kernels that ran: "fused2->fused" where fused2's packed kernel does not apply.
     const LocalKernel ran = st_.kernel_run(k, v);
@@ -71,7 +60,6 @@ class CudaLocalStereo final : public DeviceStereoEngine<stereo::LocalParams> {
     return r;
   }
 
-  std::unique_ptr<Event> ev_[4];
   LocalDeviceState st_;
 };
 
