@@ -13,6 +13,7 @@
 #include "lightbench/evaluation.hpp"
 #include "lightbench/gl/gl_texture_surface.hpp"
 #include "lightbench/image.hpp"
+#include "data_loader.hpp"
 #include "viewer_types.hpp"
 
 namespace lb::viewer {
@@ -48,12 +49,17 @@ class DataSection {
     (void)output;
     return nullptr;
   }
-  // Command-line data (--lf, --stereo, --ref, --raw ...); throws lb::Error naming what
-  // could not be opened (the bundled data stays).
+  // Command-line data (--lf, --stereo, --ref, --raw ...), read before the first frame; throws
+  // lb::Error naming what could not be opened (the bundled data stays).
   virtual void open_startup(const ViewerOptions& options) { (void)options; }
   virtual bool opens_folders() const { return false; }
   virtual bool opens_files() const { return false; }
+  // A folder or file opened from the panel or dropped: starts its load on loader() and
+  // returns at once; the data stays until the load is applied (a failure: loader().error()).
   virtual void open_path(const std::string& path) { throw Error("cannot open " + path + " here"); }
+  // Loads off the UI thread (data_loader.hpp); the viewer polls every section's each frame.
+  DataLoader& loader() { return loader_; }
+  const DataLoader& loader() const { return loader_; }
   // Data of this section's kind made elsewhere (DataRequest::hand_over); all-or-nothing.
   virtual void take_data(const std::shared_ptr<const AlgorithmData>& data) {
     (void)data;
@@ -97,6 +103,9 @@ class DataSection {
     (void)hi;
     return false;
   }
+
+ protected:
+  DataLoader loader_;
 };
 
 // One section per data kind (data_sections/*.cpp).

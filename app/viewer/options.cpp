@@ -131,6 +131,12 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
                  "to this PNG (and FILE.json with the pane layout) and exit");
   app.add_flag("--resize-test", o.resize_test,
                "test aid: resize (down to 1x1) and iconify the window during the frames");
+  app.add_option("--load-delay-ms", o.load_delay_ms,
+                 "test aid: a load's every progress step (a light field's view) sleeps this long")
+      ->check(CLI::Range(0, 60000));
+  app.add_option("--cancel-load", o.cancel_load,
+                 "test aid: at this frame cancel the loads in flight, as the panel's Cancel button")
+      ->check(CLI::Range(0, 1000000));
   std::optional<long long> soak;
   std::optional<std::uint64_t> soak_seed;
   app.add_option("--soak", soak,

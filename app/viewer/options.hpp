@@ -56,6 +56,11 @@ struct ViewerOptions {
   // Test aid: during the frames, resize the window through extreme sizes (1x1 .. 2600x1500)
   // and iconify / restore it, then return to --size.
   bool resize_test = false;
+  // Test aids of the loads off the UI thread (data_loader.hpp): every progress report of a load
+  // (a light field's view) sleeps this long; at frame cancel_load the loads in flight are
+  // cancelled as the panel's Cancel button does (0: never).
+  int load_delay_ms = 0;
+  int cancel_load = 0;
   // Soak (--soak N): N random steps through the viewer's own code paths, each checked for
   // GL errors, unreported bad drops and memory growth (soak.hpp); exit code 1 when it fails.
   int soak = 0;

@@ -33,35 +33,36 @@ std::vector<std::string> scene_presets() {
   return v;
 }
 
-void SceneStore::generate(const std::string& preset, std::uint64_t seed) {
+PlenopticScene SceneStore::make_preset(const std::string& preset, std::uint64_t seed) {
   const auto hex = asset_names("plenoptic_hex");
-  if (std::find(hex.begin(), hex.end(), preset) != hex.end()) {
-    set(to_scene(generate_hex_scene(hex_generator_preset(preset, seed)),
-                 "generated preset '" + preset + "' (seed " + std::to_string(seed) + ")"));
-    return;
-  }
-  GeneratedScene g = generate_scene(generator_preset(preset, seed));
-  set(to_scene(std::move(g), "generated preset '" + preset + "' (seed " + std::to_string(seed) + ")"));
+  const std::string source = "generated preset '" + preset + "' (seed " + std::to_string(seed) + ")";
+  if (std::find(hex.begin(), hex.end(), preset) != hex.end())
+    return to_scene(generate_hex_scene(hex_generator_preset(preset, seed)), source);
+  return to_scene(generate_scene(generator_preset(preset, seed)), source);
 }
 
-void SceneStore::open(const std::string& path, const std::optional<PlenopticGrid>& grid) {
-  if (file_extension(path) == ".json") {
-    set(load_scene(path));
-    return;
-  }
+void SceneStore::generate(const std::string& preset, std::uint64_t seed) { set(make_preset(preset, seed)); }
+
+PlenopticScene SceneStore::read(const std::string& path, const std::optional<PlenopticGrid>& grid,
+                                const PlenopticGrid* like) {
+  if (file_extension(path) == ".json") return load_scene(path);
   PlenopticScene s;
   s.raw = load_image_8bit(path, &s.raw_origin);  // 16-bit PNG: converted (v/257)
   s.source = path;
   if (grid) {
     s.grid = *grid;
   } else {
-    LB_REQUIRE(loaded(), "no grid for " + path + ": give --pitch (and --offset, --grid)");
-    s.grid = fit_grid(this->grid(), s.raw.width, s.raw.height);
+    LB_REQUIRE(like != nullptr, "no grid for " + path + ": give --pitch (and --offset, --grid)");
+    s.grid = fit_grid(*like, s.raw.width, s.raw.height);
     LB_REQUIRE(s.grid.nx >= 1 && s.grid.ny >= 1,
                path + " (" + describe(s.raw) + ") is smaller than one micro-image of pitch " +
-                   std::to_string(this->grid().pitch) + "; set the grid first");
+                   std::to_string(like->pitch) + "; set the grid first");
   }
-  set(std::move(s));
+  return s;
+}
+
+void SceneStore::open(const std::string& path, const std::optional<PlenopticGrid>& grid) {
+  set(read(path, grid, loaded() ? &this->grid() : nullptr));
 }
 
 void SceneStore::set(PlenopticScene s) {

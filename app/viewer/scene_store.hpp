@@ -29,6 +29,13 @@ class SceneStore {
   // Installs a scene (validates its grid first).
   void set(PlenopticScene scene);
 
+  // The reading and making behind generate() and open(), touching no store: the viewer runs
+  // them on its data loader's thread (data_loader.hpp) and set()s the scene on the UI thread.
+  // `like`: the grid a raw without one fits (nullptr: none, the raw is refused).
+  static PlenopticScene make_preset(const std::string& preset, std::uint64_t seed);
+  static PlenopticScene read(const std::string& path, const std::optional<PlenopticGrid>& grid,
+                             const PlenopticGrid* like);
+
   bool loaded() const { return data_ != nullptr; }
   // The scene with the grid in use (the panel edits it).
   const PlenopticScene& scene() const { return data_->scene; }

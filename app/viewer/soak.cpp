@@ -255,6 +255,9 @@ std::string SoakDriver::step_drop() {
 }
 
 bool SoakDriver::before_frame() {
+  // A dropped path loads off the UI thread (data_loader.hpp): no new step until its load
+  // finished and its error was checked (a later drop would supersede it unseen).
+  if (drop_pending_check_ && app_.loads_pending()) return true;
   if (step_ >= cfg_.steps) return false;
   std::string kind;
   detail_.clear();
@@ -311,7 +314,7 @@ void SoakDriver::after_frame() {
       std::fprintf(stderr, "lightbench: soak: %s\n", buf);
     }
   }
-  if (drop_pending_check_) {
+  if (drop_pending_check_ && !app_.loads_pending()) {
     drop_pending_check_ = false;
     if (app_.reports_ == reports_before_ || app_.state_.error.empty()) {
       ++drops_unreported_;

@@ -131,6 +131,9 @@ class SpecAlgorithm {
   bool takes(const AlgorithmData& data) const { return section_->takes(data); }
   std::shared_ptr<const AlgorithmData> data() const { return section_->data(); }  // nullptr: none yet
   bool opens_files() const { return section_->opens_files(); }
+  // The data section's loads off the UI thread (data_loader.hpp).
+  DataLoader& loader() { return section_->loader(); }
+  const DataLoader& loader() const { return section_->loader(); }
   void open_file(const std::string& path) { section_->open_path(path); }
   // Image pairs: the last two colour panes of the other algorithms can become the pair.
   bool compares_pane_images() const { return section_->compares_pane_images(); }

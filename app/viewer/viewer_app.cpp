@@ -46,6 +46,7 @@ ViewerApp::ViewerApp(AppWindow& window, const ViewerOptions& options)
   gl_description_ = gl::context_description();
   state_.pane_test = opt_.pane_test;
   if (!pool_.startup_error().empty()) report(pool_.startup_error());
+  DataLoader::set_test_delay_ms(opt_.load_delay_ms);
   algorithms_ = make_algorithms();
   parse_script();
   sweep_.samples = opt_.latency_sweep;
@@ -133,6 +134,30 @@ void ViewerApp::handle_drops() {
   handle_actions(act);
 }
 
+void ViewerApp::poll_loads() {
+  for (int i = 0; i < static_cast<int>(algorithms_.size()); ++i) {
+    DataRequest req;
+    const DataLoader::Outcome out = algorithms_[i]->loader().poll(req);
+    if (!out.finished) continue;
+    if (!out.error.empty()) {
+      report(out.error);  // the algorithm's previous data stays
+      continue;
+    }
+    if (req.hand_over) {
+      hand_over(req.hand_over);
+    } else if (req.replaced) {
+      state_.error.clear();
+      if (i == algorithm_index_) after_data_change();
+    }
+  }
+}
+
+bool ViewerApp::loads_pending() const {
+  for (const auto& a : algorithms_)
+    if (a->loader().busy()) return true;
+  return false;
+}
+
 bool ViewerApp::open_in_algorithm(const std::string& path, bool folder) {
   try {
     // A folder goes to the algorithm of its data's kind when its layout is detected
@@ -190,8 +215,8 @@ void ViewerApp::handle_actions(const PanelActions& act) {
     open_calibrated(act.open_path, act.calib_path);
   else if (!act.open_path.empty() && std::filesystem::is_directory(act.open_path))
     open_in_algorithm(act.open_path, true);
-  else if (!act.open_path.empty() && open_in_algorithm(act.open_path, false))
-    after_data_change();
+  else if (!act.open_path.empty())
+    open_in_algorithm(act.open_path, false);  // the load's end fits the panes (poll_loads)
   if (!act.data_error.empty()) report(act.data_error);
   if (act.hand_over) hand_over(act.hand_over);
   if (act.data_replaced) {
@@ -422,7 +447,8 @@ nlohmann::json ViewerApp::frames_json() const {
           {"p50_ms", pct(0.50)},
           {"p99_ms", pct(0.99)},
           {"max_ms", t.empty() ? 0.0 : t.back()},
-          {"busy", busy_frames_}};
+          {"busy", busy_frames_},
+          {"loading", loading_frames_}};
 }
 
 int ViewerApp::run_frames() {
@@ -440,7 +466,8 @@ int ViewerApp::run_frames() {
     // Sleep while nothing happens; a few frames after any input let ImGui settle. While a
     // run is in flight frames keep coming (the "computing" badge, its result), at most about
     // 60 a second so a headless loop leaves the cores to the run.
-    const bool in_flight = runs_pending();
+    // A load in flight (data_loader.hpp) keeps frames coming too: its progress, then its data.
+    const bool in_flight = runs_pending() || loads_pending();
     const bool busy = scripted || soak_ || quiet_frames < 3 || in_flight;
     if (in_flight && frame_start >= 0.0) {
       // ... but a finished run wakes the loop at once (its result is drawn now, not at the
@@ -463,8 +490,14 @@ int ViewerApp::run_frames() {
     if (frame_start >= 0.0 && frame >= 2) frame_ms_.push_back((t - frame_start) * 1000.0);
     frame_start = t;
     if (in_flight) ++busy_frames_;
+    if (loads_pending()) ++loading_frames_;
     apply_script(frame + 1);
+    if (opt_.cancel_load > 0 && frame + 1 == opt_.cancel_load) {
+      for (auto& a : algorithms_) a->loader().cancel();  // as the panel's Cancel button
+      std::fprintf(stderr, "lightbench: frame %d: loads cancelled\n", frame + 1);
+    }
     latency_step();
+    poll_loads();
     collect_results();
     window_.begin_imgui_frame();
     build_ui(fb_w, fb_h);
@@ -491,7 +524,7 @@ int ViewerApp::run_frames() {
       resize_done = resize_step(++resize_frame);
     // The screenshot waits for the runs in flight (frames go on meanwhile), so the image and
     // the sidecar belong to the final parameters.
-    settled_frames = runs_pending() ? 0 : settled_frames + 1;
+    settled_frames = runs_pending() || loads_pending() ? 0 : settled_frames + 1;
     if (scripted && frame >= std::max(opt_.frames, last_script_frame + 1) && settled_frames >= 2 &&
         (!opt_.resize_test || resize_done) && (sweep_.samples <= 0 || sweep_.done())) {
       try {

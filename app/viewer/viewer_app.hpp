@@ -72,6 +72,10 @@ class ViewerApp {
   void collect_results();
   void cancel_pending(ImagePane& pane);
   bool runs_pending() const;  // a pane waits for a run
+  // Loads off the UI thread (data_loader.hpp): applies every section's finished load (its new
+  // data, a hand-over, its error reported); loads_pending: one queued, in flight or unapplied.
+  void poll_loads();
+  bool loads_pending() const;
   double now_seconds() const;
   // --script: the parameter changes due at `frame`.
   void apply_script(int frame);
@@ -131,7 +135,8 @@ class ViewerApp {
   std::array<int, 2> lenses_drawn_{};           // per pane: circles drawn last frame (sidecar)
   std::array<std::string, 2> status_drawn_;     // per pane: its status line as drawn last frame (sidecar)
   std::vector<double> frame_ms_;       // every drawn frame's time (start to start)
-  int busy_frames_ = 0;                // frames drawn while a run was in flight
+  int busy_frames_ = 0;                // frames drawn while a run (or a load) was in flight
+  int loading_frames_ = 0;             // frames drawn while a data load was in flight
   bool scripted_drop_done_ = false;    // --drop handed over
   struct ScriptStep {
     int frame;

@@ -15,7 +15,9 @@
 #include "lightfield/cae_math.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/input_file.hpp"
+#include "lightbench/cancel.hpp"
 #include "lightbench/parallel.hpp"
+#include "lightbench/progress.hpp"
 #include "lightfield/refocus_math.hpp"
 
 namespace lb {
@@ -249,6 +251,10 @@ LightField4D load_lightfield(const std::string& dir, const LightFieldLoadOptions
   lf.views.resize(files.size());
   std::vector<ImageOrigin> origins(files.size());
   for (std::size_t i = 0; i < files.size(); ++i) {
+    // Between files: a cancelled load stops here, and a watcher learns how far it got.
+    throw_if_cancelled();
+    report_progress(static_cast<double>(i) / static_cast<double>(files.size()),
+                    "view " + std::to_string(i + 1) + " of " + std::to_string(files.size()));
     lf.views[i] = load_image_8bit(files[i], &origins[i], 3);  // 16-bit PNG: v/257
     if (i == 0) {
       lf.width = lf.views[0].width;

@@ -9,7 +9,10 @@
 //     Middlebury 2014 folder beside imL.png is refused as ambiguous, and with --layout
 //     middlebury2014 scores as tsukuba does;
 //   * lightbench-example (the viewer + tests/example/absdiff_algorithm.cpp, registered with
-//     one line) offers the example algorithm with its parameters and panes.
+//     one line) offers the example algorithm with its parameters and panes;
+//   * a light-field folder dropped loads off the UI thread (issue 40): the window keeps drawing
+//     while its views are read (slowed by --load-delay-ms), a cancelled load and a corrupt view
+//     keep the light field shown before, the corrupt one with one line naming the file.
 // Skips (77) when no EGL device gives an OpenGL 3.3 context.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
@@ -25,6 +28,7 @@
 #include "viewer_shot.hpp"
 #include "lightbench/gl/egl_headless.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/lightfield.hpp"
 #include "lightbench/stereo_io.hpp"
 #include "shared_data.hpp"
 #include "skip.hpp"
@@ -258,4 +262,57 @@ TEST_CASE("--latency-sweep: slider-to-pixels samples with their parts, one per p
                                       out_file("latency_noshot.log"));
   CHECK(r.rc != 0);
   CHECK(r.log.find("--latency-sweep reports in the screenshot's sidecar") != std::string::npos);
+}
+
+TEST_CASE("a light-field folder loads off the UI thread; a cancelled or failed load keeps the old data") {
+  // 5 x 5 views of 48 x 32; --load-delay-ms 200 makes each view take 200 ms (5 s in all).
+  const std::string dir = out_file("data/lf_slow");
+  fs::remove_all(dir);
+  lb::LightField4D lf;
+  lf.nu = lf.nv = 5;
+  lf.width = 48;
+  lf.height = 32;
+  for (int i = 0; i < 25; ++i) {
+    lb::ImageU8 v(48, 32, 3);
+    for (std::size_t k = 0; k < v.data.size(); ++k) v.data[k] = static_cast<std::uint8_t>((k * 7 + 13 * i) % 251);
+    lf.views.push_back(v);
+  }
+  lb::save_lightfield(dir, lf);
+  const std::string base = "--algorithm lightfield --pane-test --pane1 output=centre --pane2 output=view ";
+  const std::string bundled = viewer("load_none", base + "--frames 2").layout.at("lightfield").at("source");
+
+  const Shot s = viewer("load_slow", base + "--drop " + quoted(dir) + " --load-delay-ms 200 --frames 5");
+  INFO("viewer log:\n" << s.log);
+  REQUIRE(s.rc == 0);
+  CHECK(s.layout.at("lightfield").at("source").get<std::string>() == dir);
+  CHECK(s.layout.at("lightfield").at("views") == json::array({5, 5}));
+  const json& frames = s.layout.at("frames");
+  MESSAGE("frames: " << frames.dump());
+  CHECK(frames.at("loading").get<int>() >= 30);  // drawn while the views were read (on the UI thread: ~1)
+  CHECK(frames.at("p50_ms").get<double>() <= 50.0);
+  CHECK(s.layout.at("errors").empty());
+
+  // Cancelled at frame 20 (a third of a second into the 5 s load): the bundled light field
+  // stays, and a cancel is no error.
+  const Shot c = viewer("load_cancel", base + "--drop " + quoted(dir) + " --load-delay-ms 200 --cancel-load 20 --frames 30");
+  INFO("viewer log:\n" << c.log);
+  REQUIRE(c.rc == 0);
+  CHECK(c.log.find("loads cancelled") != std::string::npos);
+  CHECK(c.layout.at("lightfield").at("source").get<std::string>() == bundled);
+  CHECK(c.layout.at("errors").empty());
+  CHECK(c.layout.at("panes").at(0).at("error").get<std::string>().empty());
+
+  // A corrupt view: one line naming it, the bundled light field shown, the scripted run fails.
+  const std::string bad = out_file("data/lf_corrupt");
+  fs::remove_all(bad);
+  fs::copy(dir, bad);
+  std::ofstream(bad + "/view_3_2.png", std::ios::binary | std::ios::trunc) << "\x89PNG\r\n\x1a\nnot a PNG";
+  const Shot b = viewer("load_corrupt", base + "--drop " + quoted(bad) + " --frames 5");
+  INFO("viewer log:\n" << b.log);
+  CHECK(b.rc == 1);
+  REQUIRE(b.layout.at("errors").size() == 1);
+  const std::string err = b.layout.at("errors").at(0).get<std::string>();
+  CHECK(err.find("view_3_2.png") != std::string::npos);
+  CHECK(err.find('\n') == std::string::npos);
+  CHECK(b.layout.at("lightfield").at("source").get<std::string>() == bundled);
 }

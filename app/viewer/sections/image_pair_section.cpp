@@ -14,6 +14,7 @@
 #include "lightbench/dataset.hpp"
 #include "lightbench/distort.hpp"
 #include "lightbench/error.hpp"
+#include "lightbench/progress.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
 #include "plenoptic/render_cpu.hpp"
@@ -51,21 +52,14 @@ class ImagePairSection final : public DataSection {
     ImGui::SetNextItemWidth(-60);
     ImGui::InputTextWithHint("##pairdist", "distorted image path (empty: generate)", &dist_field_);
     ImGui::SameLine();
-    if (ImGui::Button("Open##pair") && !ref_field_.empty()) {
-      try {
-        open(ref_field_, dist_field_);
-        open_error_.clear();
-        changed = true;
-      } catch (const std::exception& e) {
-        open_error_ = e.what();  // the current pair stays
-      }
-    }
+    if (ImGui::Button("Open##pair") && !ref_field_.empty()) load(ref_field_, dist_field_);  // the pair stays meanwhile
     if (ImGui::SmallButton("compare the panes of another algorithm")) compare_requested_ = true;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Switch to another algorithm, set its panes (e.g. A: view on the CPU,\n"
                         "B: view on CUDA NoSync), come back and click: A becomes the reference,\n"
                         "B the distorted image.");
     error_line(open_error_);
+    loader_.draw();  // the images loading: Cancel; a failed load's line
     ImGui::SetNextItemWidth(180);
     if (ImGui::Combo("distortion", &distortion_, kDistortions, 5)) {
       strength_ = std::min(strength_, static_cast<float>(kStrengthMax[distortion_]));
@@ -119,6 +113,7 @@ class ImagePairSection final : public DataSection {
   }
   void set_pane_images(const ImageU8& a, const ImageU8& b, const std::string& source) override {
     set_images(a, b, source);
+    loader_.cancel();  // a pair loading meanwhile: the later action wins
   }
   nlohmann::json settings_json() const override {
     return {{"distortion", kDistortions[std::clamp(distortion_, 0, 4)]},
@@ -153,11 +148,35 @@ class ImagePairSection final : public DataSection {
     refresh_distorted();
   }
 
+  // Two files read (any thread: touches no member).
+  struct Read {
+    ImageU8 reference, distorted;
+    ImageOrigin reference_origin, distorted_origin;  // 16-bit PNG: converted to 8 bits (v/257)
+    std::string source;
+  };
+  static Read read(const std::string& reference_path, const std::string& distorted_path) {
+    Read r;
+    report_progress(0.0, "reference");
+    r.reference = load_image_8bit(reference_path, &r.reference_origin);
+    throw_if_cancelled();
+    report_progress(0.5, "distorted image");
+    if (!distorted_path.empty()) r.distorted = load_image_8bit(distorted_path, &r.distorted_origin);
+    r.source = reference_path + (distorted_path.empty() ? "" : " vs " + distorted_path);
+    return r;
+  }
   void open(const std::string& reference_path, const std::string& distorted_path) {
-    ImageOrigin rorig, dorig;  // 16-bit PNG: converted to 8 bits (v/257)
-    const ImageU8 r = load_image_8bit(reference_path, &rorig);
-    const ImageU8 d = distorted_path.empty() ? ImageU8{} : load_image_8bit(distorted_path, &dorig);
-    set_images(r, d, reference_path + (distorted_path.empty() ? "" : " vs " + distorted_path), rorig, dorig);
+    const Read r = read(reference_path, distorted_path);
+    set_images(r.reference, r.distorted, r.source, r.reference_origin, r.distorted_origin);
+  }
+  // The panel's Open: read off the UI thread (data_loader.hpp), set on it.
+  void load(const std::string& reference_path, const std::string& distorted_path) {
+    loader_.start("image pair '" + reference_path + "'", [this, reference_path, distorted_path]() -> DataLoader::Apply {
+      auto r = std::make_shared<Read>(read(reference_path, distorted_path));
+      return [this, r](DataRequest&) {
+        set_images(r->reference, r->distorted, r->source, r->reference_origin, r->distorted_origin);
+        open_error_.clear();
+      };
+    });
   }
 
   // One pair of an IQA database (dataset.hpp: TID2013, KADID-10k), by the distorted image's

@@ -31,11 +31,13 @@ class LightFieldSection final : public DataSection {
     changed |= path_open_row("lf", "light-field folder", path_field_, &open_error_,
                              [this](const std::string& p) { open_path(p); });
     if (ImGui::SmallButton("synthetic two planes")) {
+      loader_.cancel();  // the later action wins
       install(bundled_lightfield(1u));
       open_error_.clear();
       changed = true;
     }
     error_line(open_error_);
+    loader_.draw();  // a folder loading: its progress and Cancel; a failed load's line
     changed |= draw_angular_pad(params);
     return changed;
   }
@@ -49,7 +51,7 @@ class LightFieldSection final : public DataSection {
   void open_startup(const ViewerOptions& options) override {
     if (options.lf.empty()) return;
     try {
-      open_path(options.lf);
+      install(load_lightfield(options.lf));
     } catch (const std::exception& e) {
       throw Error(std::string("cannot open the light field: ") + e.what() + " (showing the synthetic one)");
     }
@@ -62,14 +64,25 @@ class LightFieldSection final : public DataSection {
   }
   // HCI's protocol on the centre view's truth (15-pixel border).
   const eval::Truth* eval_truth() const override { return data_->lf.has_gt() ? &truth_eval_ : nullptr; }
-  // All-or-nothing (throws lb::Error, the old one stays).
-  void open_path(const std::string& folder) override { install(load_lightfield(folder)); }
+  // Off the UI thread (data_loader.hpp): the views are read on the loader's thread (it checks
+  // the cancel token and reports progress between views); the UI thread installs them when
+  // done. All-or-nothing: a failure leaves the current light field.
+  void open_path(const std::string& folder) override {
+    loader_.start("light field '" + folder + "'", [this, folder]() -> DataLoader::Apply {
+      auto lf = std::make_shared<LightField4D>(load_lightfield(folder));
+      return [this, lf](DataRequest&) {
+        install(std::move(*lf));
+        open_error_.clear();
+      };
+    });
+  }
   // The plenoptic section's views (its "open as light field" button).
   void take_data(const std::shared_ptr<const AlgorithmData>& data) override {
-    const auto* lfd = dynamic_cast<const LightFieldData*>(data.get());
-    LB_REQUIRE(lfd != nullptr, "the light-field section takes a light field");
-    validate(lfd->lf);
-    install(lfd->lf);  // a copy: install makes the section's own data (and id)
+    LB_REQUIRE(data != nullptr, "the light-field section takes a light field");
+    const LightFieldData& lfd = data_as<LightFieldData>(*data, DataKind::LightField);
+    validate(lfd.lf);
+    install(lfd.lf);  // a copy: install makes the section's own data (and id)
+    loader_.cancel();  // a folder loading meanwhile: the later action wins
     open_error_.clear();
   }
 

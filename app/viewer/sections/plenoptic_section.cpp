@@ -20,6 +20,7 @@
 #include "lightbench/error.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
+#include "lightbench/progress.hpp"
 #include "plenoptic/plenoptic_views.hpp"
 #include "options.hpp"
 #include "plenoptic_geometry.hpp"
@@ -104,19 +105,32 @@ class PlenopticSection final : public DataSection {
     scene_replaced();
   }
   bool opens_files() const override { return true; }
+  // Read (and fitted) off the UI thread (data_loader.hpp), set on it; the previous scene stays
+  // meanwhile and when it fails.
   void open_path(const std::string& path) override {
     // The general-grid section keeps its calibration for another raw of the same camera.
-    if (general_ && scene_.has_geometry() && file_extension(path) != ".json") {
-      ImageOrigin origin;  // 16-bit PNG: converted (v/257)
-      PlenopticScene s = calibrated_scene(load_image_8bit(path, &origin), scene_.original_geometry(),
-                                          CalibFit::Auto, path, "the open geometry");
-      s.raw_origin = origin;
-      scene_.set(std::move(s));
-    } else {
-      scene_.open(path);  // throws with the previous scene in place
-    }
-    path_field_ = path;
-    scene_replaced();
+    const bool calibrated = general_ && scene_.has_geometry() && file_extension(path) != ".json";
+    const MlaGeometry geometry = calibrated ? scene_.original_geometry() : MlaGeometry{};
+    const std::optional<PlenopticGrid> like =
+        scene_.loaded() ? std::optional<PlenopticGrid>(scene_.grid()) : std::nullopt;
+    loader_.start("'" + path + "'", [this, path, calibrated, geometry, like]() -> DataLoader::Apply {
+      auto s = std::make_shared<PlenopticScene>();
+      if (calibrated) {
+        ImageOrigin origin;  // 16-bit PNG: converted (v/257)
+        ImageU8 raw = load_image_8bit(path, &origin);
+        throw_if_cancelled();
+        report_progress(-1.0, "fitting the calibration");
+        *s = calibrated_scene(raw, geometry, CalibFit::Auto, path, "the open geometry");
+        s->raw_origin = origin;
+      } else {
+        *s = SceneStore::read(path, std::nullopt, like ? &*like : nullptr);
+      }
+      return [this, s, path](DataRequest&) {
+        scene_.set(std::move(*s));  // validates; the previous scene stays when it throws
+        path_field_ = path;
+        scene_replaced();
+      };
+    });
   }
 
   nlohmann::json data_json() const override {
@@ -256,29 +270,34 @@ class PlenopticSection final : public DataSection {
     ImGui::InputInt("seed", &seed_);
     seed_ = std::max(seed_, 0);
     ImGui::SameLine();
-    if (ImGui::Button("Generate")) {
-      try {
-        SceneStore made;
-        made.generate(presets[preset_index_], static_cast<std::uint64_t>(seed_));
-        if (!general_ && made.has_geometry()) {
-          req.hand_over = made.data();  // a hexagonal preset: the general-grid algorithm's
-        } else {
-          scene_.set(made.scene());
-          scene_replaced();
-          req.replaced = true;
+    if (ImGui::Button("Generate")) generate(presets[preset_index_], static_cast<std::uint64_t>(seed_));
+    draw_lightfield_export();
+    loader_.draw();  // a raw loading, a preset generating, views rendering: Cancel; a failure's line
+  }
+
+  // A preset made off the UI thread (the seed preset takes seconds); the previous scene stays
+  // meanwhile and when it fails.
+  void generate(const std::string& preset, std::uint64_t seed) {
+    loader_.start("preset '" + preset + "'", [this, preset, seed]() -> DataLoader::Apply {
+      auto s = std::make_shared<PlenopticScene>(SceneStore::make_preset(preset, seed));
+      return [this, s](DataRequest& req) {
+        if (!general_ && s->mla) {  // a hexagonal preset: the general-grid algorithm's
+          auto d = std::make_shared<PlenopticData>();
+          d->scene = std::move(*s);
+          req.replaced = false;
+          req.hand_over = std::move(d);
+          return;
         }
-      } catch (const std::exception& e) {
-        req.error = e.what();  // the previous scene stays
-      }
-    }
-    draw_lightfield_export(req);
+        scene_.set(std::move(*s));
+        scene_replaced();
+      };
+    });
   }
 
   // The raw as a 4D light field: U x V perspective views at the panel's patch size
   // (plenoptic/plenoptic_views.hpp), handed to the light-field algorithm (CAE depth), which
-  // the viewer then shows. Rendered here, on the UI thread, as Generate makes a preset and
-  // every section opens its data: 5 x 5 views of the bundled scene take well under a second.
-  void draw_lightfield_export(DataRequest& req) {
+  // the viewer then shows. Rendered off the UI thread, on the section's data loader.
+  void draw_lightfield_export() {
     ImGui::PushItemWidth(60);
     ImGui::InputInt("##views_u", &views_u_, 0);
     ImGui::SameLine();
@@ -292,23 +311,25 @@ class PlenopticSection final : public DataSection {
     ImGui::TextDisabled("views");
     const std::string label = "open as light field (" + std::to_string(views_u_) + "x" + std::to_string(views_v_) +
                               " views)###open_as_lf";
-    if (ImGui::Button(label.c_str())) req.hand_over = export_lightfield(req);
+    if (ImGui::Button(label.c_str())) export_lightfield();
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("render U x V perspective views (shifts spread over (D - M) / 2 each side, M: the panel's "
                         "patch size) and open them in the light-field algorithm");
   }
 
-  std::shared_ptr<const AlgorithmData> export_lightfield(DataRequest& req) const {
-    try {
-      ViewGridOptions o;
-      o.patch = std::max(0, panel_patch_);
+  void export_lightfield() {
+    ViewGridOptions o;
+    o.patch = std::max(0, panel_patch_);
+    const std::shared_ptr<const PlenopticData> scene = scene_.data();  // immutable: safe to read there
+    const int nu = views_u_, nv = views_v_;
+    loader_.start(std::to_string(nu) + "x" + std::to_string(nv) + " views of the raw", [scene, nu, nv, o]() -> DataLoader::Apply {
       auto d = std::make_shared<LightFieldData>();
-      d->lf = plenoptic_view_grid(scene_.scene(), views_u_, views_v_, o);
-      return d;
-    } catch (const std::exception& e) {
-      req.error = e.what();  // the light field stays as it was
-      return nullptr;
-    }
+      d->lf = plenoptic_view_grid(scene->scene, nu, nv, o);
+      return [d](DataRequest& req) {  // the light field stays as it was when this fails
+        req.replaced = false;
+        req.hand_over = d;
+      };
+    });
   }
 
   // Applies grid_edit_ (grid_error_ says why not; the previous grid stays).

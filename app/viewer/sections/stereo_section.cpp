@@ -12,6 +12,7 @@
 #include "lightbench/assets.hpp"
 #include "lightbench/dataset.hpp"
 #include "lightbench/error.hpp"
+#include "lightbench/progress.hpp"
 #include "lightbench/stereo_io.hpp"
 #include "options.hpp"
 #include "param_widgets.hpp"
@@ -34,8 +35,8 @@ class StereoSection final : public DataSection {
     changed |= path_open_row("stereo", "stereo folder (Middlebury imL/imR or im0/im1, KITTI training/, ...)", path_field_, &open_error_,
                              [this](const std::string& p) { open_path(p); });
     if (ImGui::SmallButton("synthetic two planes##stereo")) {
+      loader_.cancel();  // the later action wins
       install(bundled_stereo(1));
-      frame_.clear();
       dataset_ = dataset::Dataset{};
       open_error_.clear();
       changed = true;
@@ -45,22 +46,15 @@ class StereoSection final : public DataSection {
       ImGui::SetNextItemWidth(180);
       if (ImGui::BeginCombo("scene##stereo", dataset_.scenes[static_cast<std::size_t>(scene_)].name.c_str())) {
         for (int k = 0; k < static_cast<int>(dataset_.scenes.size()); ++k)
-          if (ImGui::Selectable(dataset_.scenes[static_cast<std::size_t>(k)].name.c_str(), k == scene_) && k != scene_) {
-            try {
-              const dataset::Dataset ds = dataset_;  // open_scene_at replaces dataset_
-              open_scene_at(ds, k);
-              open_error_.clear();
-              changed = true;
-            } catch (const std::exception& e) {
-              open_error_ = e.what();  // the current pair stays
-            }
-          }
+          if (ImGui::Selectable(dataset_.scenes[static_cast<std::size_t>(k)].name.c_str(), k == scene_) && k != scene_)
+            load_scene(dataset_, k, dataset_.scenes[static_cast<std::size_t>(k)].name);  // the current pair stays meanwhile
         ImGui::EndCombo();
       }
       ImGui::SameLine();
       ImGui::TextDisabled("%d of %zu", scene_ + 1, dataset_.scenes.size());
     }
     error_line(open_error_);
+    loader_.draw();  // a folder loading: its stage and Cancel; a failed load's line
     return changed;
   }
 
@@ -80,43 +74,75 @@ class StereoSection final : public DataSection {
     layout_ = options.stereo_layout;
     if (options.stereo.empty()) return;
     // --frame picks the scene of the command line's folder only (a folder opened later
-    // from the panel or dropped opens its first scene).
-    frame_ = options.frame;
+    // from the panel or dropped opens its first scene). Read here, before the first frame.
     try {
-      open_path(options.stereo);
-      frame_.clear();
+      apply(read_folder(options.stereo, layout_, options.frame, gt_scale_));
     } catch (const std::exception& e) {
-      frame_.clear();
       throw Error(std::string("cannot open the stereo pair: ") + e.what() + " (showing the bundled one)");
     }
   }
-  // All-or-nothing: a failure leaves the current pair. A folder of several scenes (a KITTI
-  // training folder, a Middlebury collection) opens --frame's scene, else the first.
+  // Off the UI thread (data_loader.hpp); all-or-nothing: a failure leaves the current pair. A
+  // folder of several scenes (a KITTI training folder, a Middlebury collection) opens its first.
   void open_path(const std::string& folder) override {
-    const dataset::Dataset ds = dataset::open_dataset(folder, layout_);
-    LB_REQUIRE(dataset::data_kind(ds.layout) == DataKind::StereoPair,
-               "'" + folder + "' is a " + dataset::to_string(ds.layout) + " data set, not a stereo pair");
-    const dataset::SceneRef& ref = frame_.empty() ? ds.scenes.front() : dataset::select_scene(ds, frame_);
-    open_scene_at(ds, static_cast<int>(&ref - ds.scenes.data()));
+    const std::string layout = layout_;
+    const double gt_scale = gt_scale_;
+    loader_.start("stereo folder '" + folder + "'", [this, folder, layout, gt_scale]() -> DataLoader::Apply {
+      auto o = std::make_shared<Opened>(read_folder(folder, layout, "", gt_scale));
+      return [this, o](DataRequest&) { apply(std::move(*o)); };
+    });
   }
 
  private:
-  // Scene k of a data set as the pair (all-or-nothing); the data set is kept for the panel's
-  // scene list.
-  void open_scene_at(const dataset::Dataset& ds, int k) {
+  // A pair read off the UI thread, with its data set (the panel's scene list).
+  struct Opened {
+    stereo::StereoScene scene;
+    eval::Truth truth;
+    dataset::Dataset ds;
+    int k = 0;
+  };
+
+  // Scene k of a data set (any thread: touches no member).
+  static Opened read_scene(const dataset::Dataset& ds, int k, double gt_scale) {
     const dataset::SceneRef& ref = ds.scenes.at(static_cast<std::size_t>(k));
-    const std::string& folder = ref.path;
-    dataset::OpenedScene o = dataset::open_scene(ref, gt_scale_);
-    const auto* d = dynamic_cast<const StereoData*>(o.data.get());
-    LB_REQUIRE(d != nullptr, "'" + folder + "': the scene did not open as a stereo pair");
-    stereo::StereoScene s;
-    s.pair = d->pair;
-    s.gt = d->gt;
-    s.suggested_ndisp = d->ndisp_hint;
-    if (s.pair.name.empty() || ds.scenes.size() > 1) s.pair.name = ref.name;
-    install(std::move(s), o.truth);
-    dataset_ = ds;
-    scene_ = k;
+    report_progress(-1.0, "reading " + ref.name);
+    dataset::OpenedScene o = dataset::open_scene(ref, gt_scale);
+    LB_REQUIRE(o.data != nullptr, "'" + ref.path + "': the scene did not open");
+    const StereoData& d = data_as<StereoData>(*o.data, DataKind::StereoPair);
+    Opened r;
+    r.scene.pair = d.pair;
+    r.scene.gt = d.gt;
+    r.scene.suggested_ndisp = d.ndisp_hint;
+    if (r.scene.pair.name.empty() || ds.scenes.size() > 1) r.scene.pair.name = ref.name;
+    r.truth = std::move(o.truth);
+    r.ds = ds;
+    r.k = k;
+    return r;
+  }
+  // A folder's scene `frame` ("": the first), any thread.
+  static Opened read_folder(const std::string& folder, const std::string& layout, const std::string& frame,
+                            double gt_scale) {
+    report_progress(-1.0, "detecting the layout");
+    const dataset::Dataset ds = dataset::open_dataset(folder, layout);
+    LB_REQUIRE(dataset::data_kind(ds.layout) == DataKind::StereoPair,
+               "'" + folder + "' is a " + dataset::to_string(ds.layout) + " data set, not a stereo pair");
+    const dataset::SceneRef& ref = frame.empty() ? ds.scenes.front() : dataset::select_scene(ds, frame);
+    throw_if_cancelled();
+    return read_scene(ds, static_cast<int>(&ref - ds.scenes.data()), gt_scale);
+  }
+  // Scene k of the data set shown, off the UI thread (the panel's scene combo).
+  void load_scene(const dataset::Dataset& ds, int k, const std::string& name) {
+    const double gt_scale = gt_scale_;
+    loader_.start("scene '" + name + "'", [this, ds, k, gt_scale]() -> DataLoader::Apply {
+      auto o = std::make_shared<Opened>(read_scene(ds, k, gt_scale));
+      return [this, o](DataRequest&) { apply(std::move(*o)); };
+    });
+  }
+  // UI thread: the pair read (all-or-nothing); the data set is kept for the scene list.
+  void apply(Opened o) {
+    install(std::move(o.scene), o.truth);
+    dataset_ = std::move(o.ds);
+    scene_ = o.k;
+    open_error_.clear();
   }
 
   // truth: the scene's with its protocol; none: the 2001-2006 protocol on the pair's truth.
@@ -152,7 +178,6 @@ class StereoSection final : public DataSection {
   std::string path_field_, open_error_;
   double gt_scale_ = 0;  // --gt-scale (0: the published scale of the folder's name)
   std::string layout_ = "auto";  // --layout
-  std::string frame_;            // --frame while the command line's folder opens
   eval::Truth truth_eval_;       // the truth as eval::evaluate scores it
   dataset::Dataset dataset_;     // the folder's scenes (empty: the bundled pair)
   int scene_ = 0;                // the one shown
