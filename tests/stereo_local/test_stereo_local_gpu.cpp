@@ -117,7 +117,8 @@ TEST_CASE("stereo local gpu: every variant equals the CPU reference exactly") {
       const std::size_t bad = mismatches(r.disparity, cpu, &first);
       INFO("first mismatch " << first);
       CHECK(bad == 0);
-      CHECK(r.variant == v);
+      // What ran: fused2 without packing runs the fused kernels and says so.
+      CHECK(r.variant == (v == "fused2" && !packed ? std::string("fused2->fused") : v));
     }
   }
   CHECK(n_packed >= (sanitizer ? 9 : 10));
