@@ -58,7 +58,7 @@ RenderKernel plan(KParams& P, const RawDevice& raw, const RenderConfig& config, 
     if (chunk == 0) return RenderKernel::Original;  // same mapping, direct loads
     P.chunk = chunk;
   } else if (asked == RenderKernel::NoSyncStaged) {
-    const int rows = staged_rows(P, raw, device.cc_major, device.smem_optin);
+    const int rows = device.nosync_staged_built ? staged_rows(P, raw, device.cc_major, device.smem_optin) : 0;
     if (rows == 0) return RenderKernel::NoSyncDirect;
     P.rows = rows;
   }
@@ -91,6 +91,7 @@ RenderDeviceLimits render_device_limits() {
   CUDA_CHECK_THROW(cudaGetDevice(&dev));
   CUDA_CHECK_THROW(cudaDeviceGetAttribute(&d.cc_major, cudaDevAttrComputeCapabilityMajor, dev));
   CUDA_CHECK_THROW(cudaDeviceGetAttribute(&d.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  d.nosync_staged_built = d.cc_major >= 9 && nosync_staged_built();
   return d;
 }
 

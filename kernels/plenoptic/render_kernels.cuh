@@ -154,6 +154,8 @@ void launch_render_nosync(const KParams& P, dim3 grid, dim3 block, std::size_t s
 // a padded and 16-byte aligned raw, shared memory within the device limit): its rows per block,
 // or 0. The launcher takes P with those rows.
 int staged_rows(const KParams& P, const RawDevice& raw, int cc_major, int smem_optin);
+// Whether the staged kernel's body is in this build for the current device (PTX of compute_90+).
+bool nosync_staged_built();
 template <class W>
 void launch_render_nosync_staged(const KParams& P, const W& w, cudaStream_t stream);
 // render_tiled.cu: the Original over output tiles staged through shared memory. tiled_chunk:

@@ -64,10 +64,13 @@ struct OutputDevice {
 // much shared memory), its direct-loads kernel.
 enum class RenderKernel { Original, Sync, NoSyncDirect, NoSyncStaged, Tiled };
 
-// What decides between them: the device's compute capability and shared memory per block.
+// What decides between them: the device's compute capability and shared memory per block, and
+// whether this build holds the staged NoSync's body for it (its sm_90 code: a build whose PTX
+// targets an older architecture, e.g. 80-virtual, JIT-compiles an empty kernel on sm_90).
 struct RenderDeviceLimits {
   int cc_major = 0;
-  int smem_optin = 0;  // cudaDevAttrMaxSharedMemoryPerBlockOptin
+  int smem_optin = 0;               // cudaDevAttrMaxSharedMemoryPerBlockOptin
+  bool nosync_staged_built = true;  // the staged kernel's PTX targets compute_90 or later
 };
 RenderDeviceLimits render_device_limits();  // of the current device
 

@@ -9,6 +9,7 @@
 // {surface, pitched u32} (6).
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstdint>
 
 #include "cuda_check.cuh"
@@ -430,6 +431,19 @@ int staged_rows(const KParams& P, const RawDevice& raw, int cc_major, int smem_o
   if (Pt.rows * S * staged_quads(span) > 32 * kLsuItemsPerLane) return 0;
   if (staged_shmem(Pt) > static_cast<std::size_t>(smem_optin)) return 0;
   return Pt.rows;
+}
+
+bool nosync_staged_built() {
+  int dev = 0;
+  CUDA_CHECK_THROW(cudaGetDevice(&dev));
+  static std::atomic<int> known[64];  // per device: 0 not asked yet, 1 no, 2 yes
+  std::atomic<int>* k = dev >= 0 && dev < 64 ? &known[dev] : nullptr;
+  if (k && k->load() != 0) return k->load() == 2;
+  cudaFuncAttributes a{};
+  CUDA_CHECK_THROW(cudaFuncGetAttributes(&a, render_nosync_staged_kernel<2, SurfaceWriter>));
+  const bool built = a.ptxVersion >= 90;
+  if (k) k->store(built ? 2 : 1);
+  return built;
 }
 
 template <class W>

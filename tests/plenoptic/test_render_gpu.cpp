@@ -301,6 +301,7 @@ TEST_CASE("render plan: the kernel each configuration runs, and its name (no dev
   CHECK(plan(L2, RenderVariant::NoSync, raw, small) == RenderKernel::NoSyncDirect);
   CHECK(plan(L2, RenderVariant::NoSync, unpadded, hopper) == RenderKernel::NoSyncDirect);
   CHECK(plan(L2, RenderVariant::NoSync, raw, hopper, direct) == RenderKernel::NoSyncDirect);
+  CHECK(plan(L2, RenderVariant::NoSync, raw, RenderDeviceLimits{9, 227 * 1024, false}) == RenderKernel::NoSyncDirect);
 
   // Names: the configuration's where it ran the kernel asked for, else "<asked>-><ran>".
   const RenderConfig tiled{RenderVariant::Tiled, {}}, nosync{RenderVariant::NoSync, {}};
@@ -333,7 +334,7 @@ TEST_CASE("gpu render: the timing name and last_render_fallback name the kernel 
   p2.lim = 2;
   RenderParams p3 = p2;
   p3.lim = 3;
-  const bool hopper = cuda::detail::render_device_limits().cc_major >= 9;
+  const bool hopper = cuda::detail::render_device_limits().nosync_staged_built;  // sm_90+, its body built
   auto surf = cuda::make_cuda_surface();
   auto render = [&](RenderVariant v, const RenderParams& p) {
     be->render(g, p, RenderConfig{v, {}}, *surf);
