@@ -83,8 +83,8 @@ std::vector<RunResult> RunWorker::take_results() {
   return out;
 }
 
-void RunWorker::recycle(std::unique_ptr<Surface> surface) {
-  if (!surface || !dynamic_cast<gl::DeviceBufferSurface*>(surface.get())) return;  // host: just freed
+void RunWorker::recycle(std::unique_ptr<gl::DeviceBufferSurface> surface) {
+  if (!surface) return;  // host results are just freed
   std::lock_guard<std::mutex> lock(mu_);
   if (spare_.size() < 4) spare_.push_back(std::move(surface));
   else done_surplus_ = std::move(surface);  // freed by the worker with its next request
@@ -131,24 +131,25 @@ void RunWorker::loop() {
         data_id_ = req.data->id;
       }
       if (req.device) {
-        std::unique_ptr<Surface> surplus;
+        std::unique_ptr<gl::DeviceBufferSurface> surplus;
         {
           std::lock_guard<std::mutex> lock(mu_);
           surplus = std::move(done_surplus_);  // freed here, off the UI thread
           for (auto it = spare_.begin(); it != spare_.end(); ++it)
             if ((*it)->format() == req.format) {
-              res.surface = std::move(*it);
+              res.device = std::move(*it);
               spare_.erase(it);
               break;
             }
         }
-        if (!res.surface) res.surface = gl::make_device_buffer_surface(req.format);
+        if (!res.device) res.device = gl::make_device_buffer_surface(req.format);
       }
-      if (!res.surface) {
+      if (!res.device) {
         req.device = false;
-        res.surface = std::make_unique<HostSurface>(req.format);
+        res.host = std::make_unique<HostSurface>(req.format);
       }
-      runner_->run(req.values, req.variant, req.output, *res.surface);
+      Surface& out = res.device ? static_cast<Surface&>(*res.device) : *res.host;
+      runner_->run(req.values, req.variant, req.output, out);
       runner_->synchronize();  // the result is complete (device work done, events read)
       res.scores = runner_->scores();
       res.ran = runner_->last_variant();

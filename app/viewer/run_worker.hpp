@@ -28,6 +28,7 @@
 
 #include "lightbench/algorithm.hpp"
 #include "lightbench/cancel.hpp"
+#include "lightbench/gl/device_buffer.hpp"
 #include "lightbench/surface.hpp"
 
 namespace lb::viewer {
@@ -51,7 +52,10 @@ struct RunRequest {
 
 struct RunResult {
   RunRequest request;
-  std::unique_ptr<Surface> surface;  // a HostSurface, or a device buffer (request.device)
+  // The result: in host memory (CPU runs, or no CUDA device), or in a device buffer
+  // (request.device); exactly one is set when the run succeeded.
+  std::unique_ptr<HostSurface> host;
+  std::unique_ptr<gl::DeviceBufferSurface> device;
   nlohmann::json scores = nlohmann::json::object();
   std::string ran;       // the runner's last_variant()
   std::string error;     // one line; empty on success
@@ -85,7 +89,7 @@ class RunWorker {
   // Hands a result's surface back after the GL thread copied it: device buffers are reused
   // by later runs and freed on the worker (cudaFree synchronizes the device, which would
   // stall the UI thread while another run is in flight).
-  void recycle(std::unique_ptr<Surface> surface);
+  void recycle(std::unique_ptr<gl::DeviceBufferSurface> surface);
   // A run queued or in flight.
   bool busy() const;
   // Seconds the current run has been in flight (0 when idle).
@@ -109,8 +113,8 @@ class RunWorker {
   std::condition_variable cv_;
   std::deque<RunRequest> queue_;
   std::vector<RunResult> done_;
-  std::vector<std::unique_ptr<Surface>> spare_;  // recycled device buffers (at most a few)
-  std::unique_ptr<Surface> done_surplus_;        // one more, freed by the worker
+  std::vector<std::unique_ptr<gl::DeviceBufferSurface>> spare_;  // recycled device buffers (at most a few)
+  std::unique_ptr<gl::DeviceBufferSurface> done_surplus_;        // one more, freed by the worker
   bool running_ = false;
   int running_pane_ = -1;
   std::shared_ptr<CancelToken> running_token_;

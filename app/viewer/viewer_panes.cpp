@@ -95,7 +95,7 @@ void ViewerApp::collect_results() {
       struct Recycle {
         RunWorker* w;
         RunResult& r;
-        ~Recycle() { w->recycle(std::move(r.surface)); }
+        ~Recycle() { w->recycle(std::move(r.device)); }
       } recycle{w, r};
       if (r.request.pane < 0 || r.request.pane > 1) continue;
       ImagePane& pane = panes_[r.request.pane];
@@ -115,7 +115,9 @@ void ViewerApp::collect_results() {
         gl::GlTextureSurface& target = pane.output_for(r.request.format);
         target.set_interop_enabled(state_.use_interop);
         const double copy_start = now_seconds();
-        target.write_from(*r.surface);
+        if (r.device) target.write_from(*r.device);
+        else if (r.host) target.write_from(*r.host);
+        else throw Error("run: no result surface");
         const double ready = copy_start - std::chrono::duration<double>(std::chrono::steady_clock::now() - r.finished).count();
         latency_.accepted(pane.index(), pane.pending_since, r.ms, ready, copy_start, now_seconds());
         pane.computed = &target;

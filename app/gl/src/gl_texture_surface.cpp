@@ -77,15 +77,15 @@ void GlTextureSurface::upload_host(const ImageF& scalar) {
   version_ = next_version();
 }
 
-void GlTextureSurface::write_from(const Surface& result) {
+void GlTextureSurface::write_from(const HostSurface& h) {
+  LB_REQUIRE(h.format() == format_, "surface: result of another format");
+  if (format_ == SurfaceFormat::RGBA8) upload_host(h.rgba());
+  else upload_host(h.scalar());
+}
+
+void GlTextureSurface::write_from(const DeviceBufferSurface& result) {
   LB_REQUIRE(result.format() == format_, "surface: result of another format");
-  if (const auto* h = dynamic_cast<const HostSurface*>(&result)) {
-    if (format_ == SurfaceFormat::RGBA8) upload_host(h->rgba());
-    else upload_host(h->scalar());
-    return;
-  }
-  const auto* d = dynamic_cast<const DeviceBufferSurface*>(&result);
-  LB_REQUIRE(d != nullptr, "surface: unknown result surface");
+  const DeviceBufferSurface* d = &result;
   if (d->holds_host()) {
     if (format_ == SurfaceFormat::RGBA8) upload_host(d->host_rgba());
     else upload_host(d->host_scalar());

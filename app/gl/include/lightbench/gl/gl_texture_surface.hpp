@@ -24,6 +24,7 @@ namespace lb::gl {
 namespace detail {
 class InteropLink;
 }
+class DeviceBufferSurface;  // device_buffer.hpp
 
 class GlTextureSurface final : public Surface {
  public:
@@ -46,7 +47,8 @@ class GlTextureSurface final : public Surface {
   // Takes a finished result made off the GL thread: a HostSurface (uploaded), or a
   // DeviceBufferSurface (device_buffer.hpp: copied in through interop, or downloaded and
   // uploaded when the texture cannot be registered). Throws lb::Error.
-  void write_from(const Surface& result);
+  void write_from(const HostSurface& result);
+  void write_from(const DeviceBufferSurface& result);
 
   // "CUDA-GL interop" or "host upload (glTexSubImage2D): <reason>".
   std::string transport() const override;
