@@ -14,7 +14,7 @@ Action add_bench_mad(CLI::App& bench, CLI::App** sub_out) {
     int warmup = 5, reps = 50;
   };
   auto o = std::make_shared<Opts>();
-  CLI::App* sub = bench.add_subcommand("mad", "benchmark the CUDA MAD metric and its local-statistics kernels");
+  CLI::App* sub = bench.add_subcommand("mad-kernels", "benchmark the CUDA MAD metric and its local-statistics kernels");
   *sub_out = sub;
   sub->add_option("--iqa", o->iqa, "folder with the I03/I04/I06 pairs (absent: synthetic 512x384)")
       ->capture_default_str();
@@ -24,7 +24,7 @@ Action add_bench_mad(CLI::App& bench, CLI::App** sub_out) {
   return [o] {
     if (o->reps < 10 || o->reps > 100000) throw Error("--reps must be in 10..100000");
     if (o->warmup < 1 || o->warmup > 1000) throw Error("--warmup must be in 1..1000");
-    require_cuda_device("bench mad");
+    require_cuda_device("bench mad-kernels");
     bench::MadBenchOptions opt;
     opt.warmup = o->warmup;
     opt.reps = o->reps;
@@ -32,7 +32,7 @@ Action add_bench_mad(CLI::App& bench, CLI::App** sub_out) {
     progress("bench mad: timing ...");
     const bench::Report rep = bench::bench_mad(opt);
     progress_done();
-    emit_bench_report("bench mad", rep, o->json, {{"iqa", o->iqa}, {"warmup", opt.warmup}, {"reps", opt.reps}});
+    emit_bench_report("bench mad-kernels", rep, o->json, {{"iqa", o->iqa}, {"warmup", opt.warmup}, {"reps", opt.reps}});
   };
 }
 

@@ -1,19 +1,24 @@
-// lightbench-cli bench in a build without CUDA: the command exists (scripts and users find
-// it) and says in one line that it needs a CUDA build; there are no kernels to time.
+// lightbench-cli bench's kernel-level benchmarks in a build without CUDA: the commands exist
+// (scripts and users find them) and each says in one line that it needs a CUDA build; there are
+// no kernels to time. `bench <algorithm>` (cmd_bench.cpp) runs on the CPU here.
 #include "commands.hpp"
 #include "lightbench/error.hpp"
 
 namespace lb::cli {
 
-Action add_bench(CLI::App& app) {
-  app.footer("This lightbench was built without CUDA: every bench needs a CUDA build.");
-  app.allow_extras();  // `bench render --preset seed ...`: the words reach the message below
-  return [&app] {
-    const std::vector<std::string> rest = app.remaining();
-    const std::string what = !rest.empty() && rest.front().rfind('-', 0) != 0 ? "bench " + rest.front() : "bench";
-    throw Error(what + " needs a CUDA build: this lightbench was built without CUDA (configure with a CUDA "
-                       "toolkit and -DLB_WITH_CUDA=ON)");
-  };
+void add_kernel_benches(CLI::App& app, std::vector<BenchSub>& subs) {
+  for (const char* name : {"render", "depth", "lfdepth", "stereo", "local", "mad-kernels"}) {
+    BenchSub s;
+    s.app = app.add_subcommand(name, std::string("kernel benchmark: ") + name + " (built without CUDA: unavailable)");
+    s.app->footer("This lightbench was built without CUDA: the kernel benchmarks need a CUDA build.");
+    s.app->allow_extras();  // `bench render --preset seed ...`: the words reach the message below
+    const std::string what = name;
+    s.run = [what] {
+      throw Error("bench " + what + " needs a CUDA build: this lightbench was built without CUDA (configure with a "
+                  "CUDA toolkit and -DLB_WITH_CUDA=ON)");
+    };
+    subs.push_back(std::move(s));
+  }
 }
 
 }  // namespace lb::cli

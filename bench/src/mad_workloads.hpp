@@ -14,9 +14,6 @@ struct MadWorkload {
   ImageD ref, dst;   // gray, as the metric reads them
 };
 
-// Natural-ish gray image: octaves of smooth value noise (1/f-like) plus a few hard-edged
-// disks, deterministic in seed.
-ImageU8 synthetic_gray(int w, int h, std::uint64_t seed);
 
 // The iqa pairs I03, I04, I06 from iqa_dir (else one synthetic 512x384 pair), then
 // synthetic 512x512 and 1920x1080 pairs (noise sigma 5, blur 0.8).

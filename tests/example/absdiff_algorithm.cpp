@@ -11,6 +11,7 @@
 #include "absdiff.hpp"
 #include "lightbench/algorithm.hpp"
 #include "lightbench/algorithms.hpp"
+#include "lightbench/distort.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/variant_table.hpp"
 
@@ -97,6 +98,16 @@ AlgorithmSpec absdiff_spec() {
     apply_values(describe(p), values);
   };
   s.cpu = [] { return std::make_unique<AbsDiffRunner>(); };
+  // `bench absdiff`: a generated pair (the reference's texture, the distorted one noisier).
+  s.workloads = {{"small", "a generated 257x129 gray pair",
+                  [] {
+                    auto d = std::make_shared<ImagePairData>();
+                    d->reference = synthetic_gray(257, 129, 7);
+                    d->distorted = distort_noise(d->reference, 8, 3);
+                    return std::shared_ptr<const AlgorithmData>(d);
+                  },
+                  {},
+                  "difference"}};
   return s;
 }
 

@@ -136,3 +136,16 @@ TEST_CASE("example algorithm: the second variant (its file + one row) runs by na
   CHECK(bad.output.find("rows") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir.file("c.pfm")));
 }
+
+TEST_CASE("example algorithm: bench times both variants on its workload through its runner") {
+  lbt::TempDir dir{"cli-example-bench"};
+  const auto r = lbt::run_cli("bench absdiff --variant all --reps 3 --warmup 1 --json " + dir.file("b.json"));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto j = lbt::read_json(dir.file("b.json"))["bench"];
+  CHECK(j["workload"] == "small");
+  REQUIRE(j["entries"].size() == 2);
+  CHECK(j["entries"][0]["ran"] == "reference");
+  CHECK(j["entries"][1]["ran"] == "rows");
+  for (const auto& e : j["entries"]) CHECK(e["timings"]["absdiff/difference"]["count"] == 3);
+}

@@ -604,7 +604,9 @@ void add_option_cases(Suite& s) {
            {"bench lfdepth --lf {in}/lf --windows 0", "--windows"},
            {"bench stereo --reps 2147483648", "--reps"},
            {"bench local --radius -1", "--radius||radius:"},
+           {"bench mad-kernels --warmup inf", "--warmup"},
            {"bench mad --warmup inf", "--warmup"},
+           {"bench stereo-bp --workload nope", "no workload 'nope'"},
            {"bench frob", "unknown command 'bench frob'"}})
     s.fail(args, args + " --json {out}/r.json", opt + "||needs a CUDA build");
 }

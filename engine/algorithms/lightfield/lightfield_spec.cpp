@@ -323,6 +323,7 @@ LightFieldRunParams lightfield_params(const ParamValues& values, const LightFiel
 
 std::vector<CommandDef> lightfield_commands();  // lightfield_commands.cpp
 
+std::vector<Workload> lightfield_workloads();  // lightfield_workloads.cpp
 AlgorithmSpec lightfield_spec() {
   AlgorithmSpec s;
   s.id = "lightfield";
@@ -368,6 +369,7 @@ AlgorithmSpec lightfield_spec() {
   };
   s.cpu = [] { return make_lightfield_runner(make_lightfield_engine_cpu()); };
   s.commands = lightfield_commands();
+  s.workloads = lightfield_workloads();
   return s;
 }
 

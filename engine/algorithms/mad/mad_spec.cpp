@@ -90,6 +90,7 @@ class MadRunner final : public Runner {
 
 std::vector<CommandDef> mad_commands();  // mad_commands.cpp
 
+std::vector<Workload> mad_workloads();  // mad_workloads.cpp
 AlgorithmSpec mad_spec() {
   AlgorithmSpec s;
   s.id = "mad";
@@ -123,6 +124,7 @@ AlgorithmSpec mad_spec() {
   };
   s.cpu = [] { return make_mad_runner(make_mad_engine_cpu()); };
   s.commands = mad_commands();
+  s.workloads = mad_workloads();
   return s;
 }
 

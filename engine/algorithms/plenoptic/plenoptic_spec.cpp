@@ -177,6 +177,7 @@ PlenopticRunParams plenoptic_params(const ParamValues& values, const PlenopticGr
 
 std::vector<CommandDef> plenoptic_commands();  // plenoptic_commands.cpp
 
+std::vector<Workload> plenoptic_workloads();  // plenoptic_workloads.cpp
 AlgorithmSpec plenoptic_spec() {
   AlgorithmSpec s;
   s.id = "plenoptic";
@@ -209,6 +210,7 @@ AlgorithmSpec plenoptic_spec() {
   };
   s.cpu = [] { return make_plenoptic_runner(make_plenoptic_engine_cpu()); };
   s.commands = plenoptic_commands();
+  s.workloads = plenoptic_workloads();
   return s;
 }
 

@@ -163,6 +163,7 @@ std::string mla_grid_summary(const MlaGeometry& g) {
   return s.str();
 }
 
+std::vector<Workload> plenoptic_hex_workloads();  // plenoptic_hex_workloads.cpp
 AlgorithmSpec plenoptic_hex_spec() {
   AlgorithmSpec s;
   s.id = "plenoptic-hex";
@@ -191,6 +192,7 @@ AlgorithmSpec plenoptic_hex_spec() {
     validate(p.render, g);
   };
   s.cpu = [] { return make_hex_runner(make_hex_engine_cpu()); };
+  s.workloads = plenoptic_hex_workloads();
   return s;
 }
 

@@ -34,6 +34,7 @@ stereo::BpParams stereo_bp_params(const ParamValues& values) {
 
 std::vector<CommandDef> stereo_bp_commands();  // stereo_bp_commands.cpp
 
+std::vector<Workload> stereo_bp_workloads();  // stereo_bp_workloads.cpp
 AlgorithmSpec stereo_bp_spec() {
   AlgorithmSpec s = stereo_detail::stereo_spec<stereo::BpParams>(
       "stereo-bp", "stereo: hierarchical belief propagation", "../shared/specs/stereo-bp.md", "BP",
@@ -49,6 +50,7 @@ AlgorithmSpec stereo_bp_spec() {
                 {"local", "", true, "messages in a local-memory array, any L"}};
   s.default_variant = "auto";
   s.commands = stereo_bp_commands();
+  s.workloads = stereo_bp_workloads();
   return s;
 }
 

@@ -152,6 +152,18 @@ using RunnerFactory = std::function<std::unique_ptr<Runner>()>;
 // on different devices can run on different threads at once).
 using CudaRunnerFactory = std::function<std::unique_ptr<Runner>(int device)>;
 
+// A benchmark workload an algorithm declares (AlgorithmSpec::workloads): data every machine
+// can make, the parameters over the data's defaults, and the output timed.
+// `lightbench-cli bench <id> --workload NAME` runs it through the Runner, timed by the
+// runner's timing registry (CUDA events on the GPU, wall clock on the CPU).
+struct Workload {
+  std::string name;  // "seed", "like-reference"
+  std::string help;  // one line: size, settings, where it comes from
+  std::function<std::shared_ptr<const AlgorithmData>()> data;
+  ParamValues params;  // over complete_params' defaults for the data
+  std::string output;  // the output timed ("": the spec's first computed output)
+};
+
 struct AlgorithmSpec {
   std::string id;    // "plenoptic", "lightfield", "stereo-bp", "stereo-local", "mad"
   std::string name;  // "plenoptic: render & depth"
@@ -173,6 +185,8 @@ struct AlgorithmSpec {
   // The documented CLI commands that run this algorithm (cli_commands.hpp): their names,
   // legacy flag aliases, report groups. None: the CLI gives it a command named after its id.
   std::vector<CommandDef> commands;
+  // Its benchmark workloads, the first the default (small enough for a CPU run).
+  std::vector<Workload> workloads;
 
   const OutputInfo* output(const std::string& name) const;
   const VariantInfo* variant(const std::string& name) const;

@@ -41,4 +41,8 @@ struct DistortParams {
 std::vector<ParamInfo> describe(DistortParams& p);
 ImageU8 distort(const ImageU8& img, const DistortParams& p);  // validates p.kind
 
+// A smooth random 8-bit gray texture with a few discs, w x h, deterministic per seed: the
+// images of the MAD workloads (benchmarks on any machine).
+ImageU8 synthetic_gray(int w, int h, std::uint64_t seed);
+
 }  // namespace lb

@@ -16,6 +16,7 @@
 #include "lightbench/engines/stereo.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/memory_budget.hpp"
+#include "lightbench/stereo_io.hpp"
 
 namespace lb {
 
@@ -176,6 +177,17 @@ inline AlgorithmSpec stereo_spec(std::string id, std::string name, std::string s
 template <class P>
 std::unique_ptr<Runner> make_stereo_runner(std::unique_ptr<stereo::StereoEngine<P>> m) {
   return std::make_unique<stereo_detail::StereoRunner<P>>(std::move(m));
+}
+
+// A benchmark pair both stereo methods declare workloads on (as the like-reference bench
+// makes it): two fronto-parallel planes at ndisp/4 and 3 ndisp/4 over random texture, gray,
+// its ndisp the data's (the time does not depend on the content).
+inline std::shared_ptr<const AlgorithmData> synthetic_stereo_workload(int w, int h, int ndisp) {
+  auto d = std::make_shared<StereoData>();
+  const int back = ndisp / 4, front = std::max(back, ndisp * 3 / 4);
+  d->pair = stereo::synthetic_two_plane_pair(w, h, back, front, static_cast<std::uint32_t>(w * 7 + ndisp), nullptr, 1);
+  d->ndisp_hint = ndisp;
+  return d;
 }
 
 }  // namespace lb
