@@ -65,14 +65,9 @@ class DataSection {
     (void)data;
     throw Error(std::string("the ") + to_string(kind()) + " section takes no data from elsewhere");
   }
-  // Image pairs: the images other algorithms' panes showed can become the pair.
-  virtual bool compares_pane_images() const { return false; }
+  // Image pairs: the panel asked for the images other algorithms' panes showed (the viewer
+  // then hands them over as an ImagePairData through take_data).
   virtual bool take_compare_request() { return false; }
-  virtual void set_pane_images(const ImageU8& a, const ImageU8& b, const std::string& source) {
-    (void)a;
-    (void)b;
-    (void)source;
-  }
   // Sidecar: top-level blocks (the plenoptic "scene") and the section's own settings that a
   // pane's "params" report (MAD's distortion).
   virtual nlohmann::json data_json() const { return nlohmann::json::object(); }

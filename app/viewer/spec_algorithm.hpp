@@ -135,12 +135,9 @@ class SpecAlgorithm {
   DataLoader& loader() { return section_->loader(); }
   const DataLoader& loader() const { return section_->loader(); }
   void open_file(const std::string& path) { section_->open_path(path); }
-  // Image pairs: the last two colour panes of the other algorithms can become the pair.
-  bool compares_pane_images() const { return section_->compares_pane_images(); }
+  // Image pairs: the last two colour panes of the other algorithms can become the pair
+  // (handed over with take_data).
   bool take_compare_request() { return section_->take_compare_request(); }
-  void set_pane_images(const ImageU8& a, const ImageU8& b, const std::string& source) {
-    section_->set_pane_images(a, b, source);
-  }
 
  private:
   struct Part {

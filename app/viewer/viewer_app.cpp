@@ -248,7 +248,7 @@ void ViewerApp::handle_keys() {
 void ViewerApp::remember_pane_images() {
   // Colour images only (MAD compares images); a scalar pane leaves its slot as it was.
   if (shown_algorithm_ < 0 || shown_algorithm_ >= static_cast<int>(algorithms_.size())) return;
-  if (algorithms_[shown_algorithm_]->compares_pane_images()) return;
+  if (algorithms_[shown_algorithm_]->data_kind() == DataKind::ImagePair) return;
   bool any = false;
   for (int i = 0; i < 2; ++i) {
     const auto* s = panes_[i].shown;
@@ -376,11 +376,15 @@ void ViewerApp::build_ui(int fb_w, int fb_h) {
     remember_pane_images();
     show_algorithm_defaults();
   }
-  if (algorithm().compares_pane_images() && algorithm().take_compare_request()) {
+  if (algorithm().data_kind() == DataKind::ImagePair && algorithm().take_compare_request()) {
     try {
       LB_REQUIRE(!pane_images_[0].empty() && !pane_images_[1].empty(),
                  "compare the panes: show two colour outputs in another algorithm's panes first");
-      algorithm().set_pane_images(pane_images_[0], pane_images_[1], pane_images_source_);
+      auto pair = std::make_shared<ImagePairData>();
+      pair->reference = pane_images_[0];
+      pair->distorted = pane_images_[1];
+      pair->source = pane_images_source_;
+      algorithm().take_data(pair);
       state_.error.clear();
     } catch (const std::exception& e) {
       report(e.what());

@@ -105,14 +105,17 @@ class ImagePairSection final : public DataSection {
     }
   }
 
-  bool compares_pane_images() const override { return true; }
   bool take_compare_request() override {
     const bool r = compare_requested_;
     compare_requested_ = false;
     return r;
   }
-  void set_pane_images(const ImageU8& a, const ImageU8& b, const std::string& source) override {
-    set_images(a, b, source);
+  // A pair made elsewhere: the images other algorithms' panes showed ("compare the panes": A
+  // the reference, B the distorted image). All-or-nothing.
+  void take_data(const std::shared_ptr<const AlgorithmData>& data) override {
+    LB_REQUIRE(data != nullptr, "the image-pair section takes an image pair");
+    const ImagePairData& d = data_as<ImagePairData>(*data, DataKind::ImagePair);
+    set_images(d.reference, d.distorted, d.source, d.reference_origin, d.distorted_origin);
     loader_.cancel();  // a pair loading meanwhile: the later action wins
   }
   nlohmann::json settings_json() const override {
