@@ -47,7 +47,8 @@ class ViewerApp {
   // kind that takes it (a scene with a micro-lens geometry: the general-grid one).
   void hand_over(const std::shared_ptr<const AlgorithmData>& data);
   // A raw with its calibration .xml (raw "": the plenoptic raw open now) as a scene with that
-  // geometry, handed over (viewer_calib.cpp). False (reported) when it cannot be opened.
+  // geometry, read on a plenoptic section's loader and handed over when done (viewer_calib.cpp).
+  // False (reported) when it cannot even start.
   bool open_calibrated(const std::string& raw, const std::string& calib);
   // Dropped files that are a calibration: a raw and an .xml dropped together, or an .xml
   // alone. True when `paths` was such a drop (and handled).

@@ -19,29 +19,37 @@ bool is_xml(const std::string& p) { return file_extension(p) == ".xml"; }
 
 bool ViewerApp::open_calibrated(const std::string& raw, const std::string& calib) {
   try {
-    CalibInfo info;
-    PlenopticScene s;
-    if (raw.empty()) {
-      // The raw open now: the shown algorithm's plenoptic scene, else the first one's.
-      std::shared_ptr<const AlgorithmData> cur = algorithm().data_kind() == DataKind::PlenopticScene ? algorithm().data()
-                                                                                                      : nullptr;
-      for (const auto& a : algorithms_)
-        if (!cur && a->data_kind() == DataKind::PlenopticScene) cur = a->data();
-      LB_REQUIRE(cur != nullptr, "calibration '" + calib + "': no plenoptic raw is open to apply it to");
-      const PlenopticScene& open = static_cast<const PlenopticData&>(*cur).scene;
-      lb::require_regular_file(calib, "calibration");  // a named pipe is refused before opening
-      // The raw's own name (a calibrated scene's source is "raw + xml (...)").
-      const std::string name = open.source.substr(0, open.source.find(" + "));
-      s = calibrated_scene(open.raw, load_raytrix_calibration(calib), CalibFit::Auto, name, calib, &info);
-    } else {
-      s = load_calibrated_raw(raw, calib, CalibFit::Auto, &info);
-    }
-    s.source += calib_fit_note(info);
-    auto d = std::make_shared<PlenopticData>();
-    d->scene = std::move(s);
-    const int errors = reports_;
-    hand_over(d);
-    return reports_ == errors;
+    // The shown algorithm's plenoptic scene (and its section's loader, whose panel shows the
+    // load), else the first one's.
+    SpecAlgorithm* opener = algorithm().data_kind() == DataKind::PlenopticScene ? &algorithm() : nullptr;
+    for (const auto& a : algorithms_)
+      if (!opener && a->data_kind() == DataKind::PlenopticScene) opener = a.get();
+    LB_REQUIRE(opener != nullptr, "calibration '" + calib + "': no plenoptic algorithm to open it in");
+    // raw "": the raw open now (immutable data: read on the loader's thread as it is).
+    const std::shared_ptr<const AlgorithmData> cur = raw.empty() ? opener->data() : nullptr;
+    LB_REQUIRE(!raw.empty() || cur != nullptr, "calibration '" + calib + "': no plenoptic raw is open to apply it to");
+    // Read and fitted off the UI thread (data_loader.hpp), handed over on it.
+    opener->loader().start("calibration '" + calib + "'", [raw, calib, cur]() -> DataLoader::Apply {
+      CalibInfo info;
+      PlenopticScene s;
+      if (cur) {
+        const PlenopticScene& open = data_as<PlenopticData>(*cur, DataKind::PlenopticScene).scene;
+        lb::require_regular_file(calib, "calibration");  // a named pipe is refused before opening
+        // The raw's own name (a calibrated scene's source is "raw + xml (...)").
+        const std::string name = open.source.substr(0, open.source.find(" + "));
+        s = calibrated_scene(open.raw, load_raytrix_calibration(calib), CalibFit::Auto, name, calib, &info);
+      } else {
+        s = load_calibrated_raw(raw, calib, CalibFit::Auto, &info);
+      }
+      s.source += calib_fit_note(info);
+      auto d = std::make_shared<PlenopticData>();
+      d->scene = std::move(s);
+      return [d](DataRequest& req) {  // to the general-grid algorithm (ViewerApp::hand_over)
+        req.replaced = false;
+        req.hand_over = d;
+      };
+    });
+    return true;
   } catch (const std::exception& e) {
     report(e.what());  // the scenes stay as they were
     return false;
