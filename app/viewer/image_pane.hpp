@@ -10,6 +10,7 @@
 
 #include "lightbench/gl/gl_texture_surface.hpp"
 #include "lightbench/gl/image_display.hpp"
+#include "data_loader.hpp"
 #include "foreign_map.hpp"
 #include "pane_source.hpp"
 #include "pane_view.hpp"
@@ -53,6 +54,8 @@ class ImagePane {
     std::uint64_t scored_for = ~std::uint64_t{0};  // the data id of `score`
     std::string error;
   } foreign;
+  // Reads source.file off the UI thread (data_loader.hpp); the texture is made when it is done.
+  DataLoader file_loader;
 
   // ImGui: header row with the source editor. True when the source changed.
   bool layout_header(const PaneSourceUi& ui);

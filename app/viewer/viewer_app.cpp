@@ -155,6 +155,8 @@ void ViewerApp::poll_loads() {
 bool ViewerApp::loads_pending() const {
   for (const auto& a : algorithms_)
     if (a->loader().busy()) return true;
+  for (const auto& p : panes_)
+    if (p.file_loader.busy()) return true;
   return false;
 }
 

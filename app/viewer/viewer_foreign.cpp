@@ -1,8 +1,8 @@
 // ViewerApp, panes that show a file (`--paneN file=PATH`, the pane's "file..." field, a file
 // dropped on a pane): another method's disparity map, scored against the data's truth with
-// eval::evaluate, or any image. The file is read on the UI thread when the source is set, as
-// the data sections read theirs (never again per frame); scoring reruns only when the data
-// changes.
+// eval::evaluate, or any image. The file is read off the UI thread when the source is set
+// (the pane's file_loader, as the data sections read theirs; never again per frame), its
+// texture made on the UI thread when it is done; scoring reruns only when the data changes.
 #include <memory>
 
 #include "viewer_app.hpp"
@@ -19,19 +19,27 @@ void ViewerApp::update_foreign(ImagePane& pane) {
     f.scored_for = ~std::uint64_t{0};
     f.error.clear();
     f.loaded = path;  // also on failure: not retried until the source is set again
-    try {
-      ForeignFile file = load_foreign_file(path);
-      auto tex = std::make_unique<gl::GlTextureSurface>(file.is_map ? SurfaceFormat::R32F : SurfaceFormat::RGBA8);
-      tex->set_interop_enabled(false, "pane file texture");
-      if (file.is_map) tex->upload_host(file.map);
-      else tex->upload_host(file.image);
-      f.file = std::move(file);
-      f.texture = std::move(tex);
-      views_[pane.index()].pending = PaneView::Pending::Fit;
-    } catch (const std::exception& e) {
-      f.error = e.what();
-      report(std::string("pane ") + (pane.index() == 0 ? "A" : "B") + ": " + e.what());
-    }
+    const int i = pane.index();
+    pane.file_loader.start("'" + path + "'", [this, i, path]() -> DataLoader::Apply {
+      auto file = std::make_shared<ForeignFile>(load_foreign_file(path));
+      return [this, i, path, file](DataRequest&) {
+        ImagePane::Foreign& g = panes_[i].foreign;
+        if (g.loaded != path) return;  // the pane moved on meanwhile
+        auto tex = std::make_unique<gl::GlTextureSurface>(file->is_map ? SurfaceFormat::R32F : SurfaceFormat::RGBA8);
+        tex->set_interop_enabled(false, "pane file texture");
+        if (file->is_map) tex->upload_host(file->map);
+        else tex->upload_host(file->image);
+        g.file = std::move(*file);
+        g.texture = std::move(tex);
+        views_[i].pending = PaneView::Pending::Fit;
+      };
+    });
+  }
+  DataRequest ignored;
+  const DataLoader::Outcome out = pane.file_loader.poll(ignored);
+  if (out.finished && !out.error.empty()) {
+    f.error = out.error;
+    report(std::string("pane ") + (pane.index() == 0 ? "A" : "B") + ": " + out.error);
   }
   pane.error = f.error;
   pane.shown = f.texture && f.texture->has_content() ? f.texture.get() : nullptr;

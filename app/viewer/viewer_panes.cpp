@@ -145,6 +145,7 @@ void ViewerApp::update_outputs() {
       continue;
     }
     if (pane.foreign.texture || !pane.foreign.loaded.empty()) pane.foreign = ImagePane::Foreign{};
+    if (pane.file_loader.busy()) pane.file_loader.cancel();  // a file no longer shown
     const AlgorithmOutput* out = nullptr;
     for (const auto& o : outs)
       if (o.name == pane.source.output) out = &o;
