@@ -57,18 +57,10 @@ void validate(const PlenopticGrid& g, int raw_width, int raw_height) {
 }
 
 void validate(const RenderParams& p, const PlenopticGrid& g) {
-  LB_REQUIRE(p.patch >= 1 && p.patch <= kMaxPatch && p.patch <= g.pitch,
-             "patch size " + std::to_string(p.patch) + " out of range (1.." +
-                 std::to_string(std::min<int>(kMaxPatch, static_cast<int>(g.pitch))) + ")");
-  LB_REQUIRE(p.lim >= 0 && p.lim <= kMaxLim, "range limit " + std::to_string(p.lim) +
-                                                 " out of range (0.." + std::to_string(kMaxLim) + ")");
-  LB_REQUIRE(std::isfinite(p.sigma) && p.sigma >= 0.5f && p.sigma <= 1000.0f,
-             "sigma " + num(p.sigma) + " out of range (0.5..1000)");
-  const double half = g.pitch / 2.0;
-  LB_REQUIRE(std::isfinite(p.view_x) && std::isfinite(p.view_y) && std::abs(p.view_x) <= half &&
-                 std::abs(p.view_y) <= half,
-             "perspective (" + num(p.view_x) + "," + num(p.view_y) +
-                 ") out of range (|s| <= D/2 = " + num(half) + ")");
+  // The ranges are describe()'s for this grid, the one declaration of them (a NaN is refused
+  // there too): patch 1..min(kMaxPatch, D), |view| <= D/2, lim 0..kMaxLim, sigma 0.5..max(1, D).
+  RenderParams bound = p;
+  check_ranges(describe(bound, g));
   // Output must stay a sane texture size.
   const long w = static_cast<long>(g.nx) * p.patch, h = static_cast<long>(g.ny) * p.patch;
   LB_REQUIRE(w <= 32768 && h <= 32768, "output " + std::to_string(w) + "x" + std::to_string(h) +

@@ -29,19 +29,23 @@ TEST_CASE("render parameter validation") {
   CHECK_NOTHROW(validate(p, g));
   RenderParams bad = p;
   bad.patch = 0;
-  CHECK_THROWS_WITH_AS(validate(bad, g), doctest::Contains("patch size 0"), Error);
+  CHECK_THROWS_WITH_AS(validate(bad, g), doctest::Contains("patch: must be in 1..20, got 0"), Error);
   bad = p;
   bad.patch = 21;  // larger than the pitch
-  CHECK_THROWS_WITH_AS(validate(bad, g), doctest::Contains("patch size 21"), Error);
+  CHECK_THROWS_WITH_AS(validate(bad, g), doctest::Contains("patch: must be in 1..20, got 21"), Error);
   bad = p;
   bad.lim = kMaxLim + 1;
-  CHECK_THROWS_WITH_AS(validate(bad, g), doctest::Contains("range limit"), Error);
+  CHECK_THROWS_WITH_AS(validate(bad, g), doctest::Contains("lim: must be in"), Error);
   bad = p;
   bad.sigma = 0.0f;
+  CHECK_THROWS_WITH_AS(validate(bad, g), doctest::Contains("sigma: must be in 0.5..20.5"), Error);
+  bad.sigma = 21.0f;  // the table's max is the pitch (this check once allowed 1000)
+  CHECK_THROWS_WITH_AS(validate(bad, g), doctest::Contains("sigma: must be in 0.5..20.5"), Error);
+  bad.sigma = std::nanf("");
   CHECK_THROWS_WITH_AS(validate(bad, g), doctest::Contains("sigma"), Error);
   bad = p;
   bad.view_x = 11.0f;  // more than D/2
-  CHECK_THROWS_WITH_AS(validate(bad, g), doctest::Contains("perspective"), Error);
+  CHECK_THROWS_WITH_AS(validate(bad, g), doctest::Contains("view_x: must be in -10.25..10.25"), Error);
 }
 
 TEST_CASE("variant names parse both ways") {
