@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "cli_common.hpp"
+#include "command_defs.hpp"
 #include "commands.hpp"
 #include "driver.hpp"
 #include "lightbench/atomic_file.hpp"
@@ -102,13 +103,7 @@ void run_bench(const AlgorithmRegistry& reg, const BenchOptions& o) {
   LB_REQUIRE(data && data->kind() == spec.data, "bench " + spec.id + ": workload '" + w.name + "' makes other data");
   const ParamValues values = complete_params(spec, *data, w.params);
   if (spec.validate) spec.validate(values, *data);
-  std::string output = w.output;
-  if (output.empty())
-    for (const OutputInfo& out : spec.outputs)
-      if (!out.input && !out.needs_truth) {
-        output = out.name;
-        break;
-      }
+  const std::string output = w.output.empty() ? first_computed_output(spec) : w.output;
   LB_REQUIRE(spec.output(output) != nullptr, "bench " + spec.id + ": workload '" + w.name + "' times no output '" +
                                                  output + "'");
 

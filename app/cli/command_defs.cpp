@@ -28,13 +28,15 @@ CommandDef generic_command(const AlgorithmSpec& spec) {
   c.name = spec.id;
   c.help = spec.name + " (generated from its spec)";
   c.methods = {{"", spec.id, ""}};
-  for (const auto& o : spec.outputs)
-    if (!o.input && !o.needs_truth) {
-      c.primary = o.name;
-      break;
-    }
+  c.primary = first_computed_output(spec);
   c.generic = true;
   return c;
+}
+
+std::string first_computed_output(const AlgorithmSpec& spec) {
+  for (const auto& o : spec.outputs)
+    if (!o.input && !o.needs_truth) return o.name;
+  return "";
 }
 
 }  // namespace lb::cli

@@ -28,5 +28,8 @@ using lb::PngScale;
 // order, rows of the same name merged (their methods appended).
 std::vector<CommandDef> documented_commands(const AlgorithmRegistry& registry);
 CommandDef generic_command(const AlgorithmSpec& spec);
+// The first output the algorithm computes without ground truth: a generic command's primary,
+// a bench workload's default ("" for none).
+std::string first_computed_output(const AlgorithmSpec& spec);
 
 }  // namespace lb::cli
