@@ -25,6 +25,7 @@
 
 #include "lightbench/backend.hpp"  // BackendKind, BackendRequest
 #include "lightbench/cli_commands.hpp"
+#include "lightbench/display_decl.hpp"
 #include "lightbench/image.hpp"
 #include "lightbench/lightfield.hpp"
 #include "lightbench/params.hpp"
@@ -187,6 +188,9 @@ struct AlgorithmSpec {
   std::vector<CommandDef> commands;
   // Its benchmark workloads, the first the default (small enough for a CPU run).
   std::vector<Workload> workloads;
+  // How the viewer shows it (display_decl.hpp: its entry or group, aliases, default panes,
+  // value ranges and overlays), filled in by the module's <id>_display.cpp. Optional.
+  DisplayDecl display;
 
   const OutputInfo* output(const std::string& name) const;
   const VariantInfo* variant(const std::string& name) const;
