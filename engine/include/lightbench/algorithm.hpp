@@ -245,6 +245,15 @@ class Runner {
   // an engine (backend, estimator, matcher, evaluator) returns that engine's registry, which
   // its CPU timers and CUDA events fill; timings_ is for runners without one.
   virtual TimingRegistry& timings() { return timings_; }
+  // Benchmarks only (`bench <id> --floor`): times once, on this runner's device and data, what
+  // moving the bytes `output` must move costs at the least for `params` (the plenoptic render:
+  // its touched raw quads read with 16-byte loads, and a copy of the raw), recording rows named
+  // "floor/..." (with their bytes) in timings(); false when the runner has no floor for it.
+  virtual bool time_floor(const ParamValues& params, const std::string& output) {
+    (void)params;
+    (void)output;
+    return false;
+  }
 
  protected:
   std::shared_ptr<const AlgorithmData> data_;
@@ -261,6 +270,8 @@ struct CudaHooks {
   std::function<bool(std::string* why)> available;  // a usable device?
   std::function<std::string()> describe;            // "NVIDIA H100 ... (sm_90, ...)"
   std::function<int()> device_count;                // CUDA devices of this machine (0: none)
+  // Evicts the device's L2 cache and waits (`bench --cold-l2`: each timed run reads from DRAM).
+  std::function<void(int device)> flush_l2;
 };
 
 class AlgorithmRegistry {
@@ -268,7 +279,15 @@ class AlgorithmRegistry {
   void add(AlgorithmSpec spec);
   // Adds the CUDA runner factory of an algorithm added before (throws on an unknown id).
   void add_cuda(const std::string& id, CudaRunnerFactory cuda);
+  // The same, with the CUDA kernels' variant rows (the infos of the module's VariantTable in
+  // kernels/<id>/): appended to the spec's variants, so a CUDA build lists what its kernels run.
+  void add_cuda(const std::string& id, CudaRunnerFactory cuda, const std::vector<VariantInfo>& variants) {
+    add_cuda(id, std::move(cuda));
+    for (AlgorithmSpec& s : specs_)
+      if (s.id == id) s.variants.insert(s.variants.end(), variants.begin(), variants.end());
+  }
   void set_cuda_hooks(CudaHooks hooks) { cuda_ = std::move(hooks); }
+  const CudaHooks& cuda_hooks() const { return cuda_; }
 
   const std::vector<AlgorithmSpec>& all() const { return specs_; }
   const AlgorithmSpec& get(const std::string& id) const;  // throws lb::Error listing the ids
