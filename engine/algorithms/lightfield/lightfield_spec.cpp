@@ -324,6 +324,7 @@ LightFieldRunParams lightfield_params(const ParamValues& values, const LightFiel
 std::vector<CommandDef> lightfield_commands();  // lightfield_commands.cpp
 
 std::vector<Workload> lightfield_workloads();  // lightfield_workloads.cpp
+DisplayDecl lightfield_display();  // lightfield_display.cpp
 AlgorithmSpec lightfield_spec() {
   AlgorithmSpec s;
   s.id = "lightfield";
@@ -370,6 +371,7 @@ AlgorithmSpec lightfield_spec() {
   s.cpu = [] { return make_lightfield_runner(make_lightfield_engine_cpu()); };
   s.commands = lightfield_commands();
   s.workloads = lightfield_workloads();
+  s.display = lightfield_display();
   return s;
 }
 

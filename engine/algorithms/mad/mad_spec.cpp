@@ -91,6 +91,7 @@ class MadRunner final : public Runner {
 std::vector<CommandDef> mad_commands();  // mad_commands.cpp
 
 std::vector<Workload> mad_workloads();  // mad_workloads.cpp
+DisplayDecl mad_display();  // mad_display.cpp
 AlgorithmSpec mad_spec() {
   AlgorithmSpec s;
   s.id = "mad";
@@ -125,6 +126,7 @@ AlgorithmSpec mad_spec() {
   s.cpu = [] { return make_mad_runner(make_mad_engine_cpu()); };
   s.commands = mad_commands();
   s.workloads = mad_workloads();
+  s.display = mad_display();
   return s;
 }
 

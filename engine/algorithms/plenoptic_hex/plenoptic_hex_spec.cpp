@@ -164,6 +164,7 @@ std::string mla_grid_summary(const MlaGeometry& g) {
 }
 
 std::vector<Workload> plenoptic_hex_workloads();  // plenoptic_hex_workloads.cpp
+DisplayDecl plenoptic_hex_display();  // plenoptic_hex_display.cpp
 AlgorithmSpec plenoptic_hex_spec() {
   AlgorithmSpec s;
   s.id = "plenoptic-hex";
@@ -193,6 +194,7 @@ AlgorithmSpec plenoptic_hex_spec() {
   };
   s.cpu = [] { return make_hex_runner(make_hex_engine_cpu()); };
   s.workloads = plenoptic_hex_workloads();
+  s.display = plenoptic_hex_display();
   return s;
 }
 

@@ -35,6 +35,7 @@ stereo::BpParams stereo_bp_params(const ParamValues& values) {
 std::vector<CommandDef> stereo_bp_commands();  // stereo_bp_commands.cpp
 
 std::vector<Workload> stereo_bp_workloads();  // stereo_bp_workloads.cpp
+DisplayDecl stereo_bp_display();  // stereo_bp_display.cpp
 AlgorithmSpec stereo_bp_spec() {
   AlgorithmSpec s = stereo_detail::stereo_spec<stereo::BpParams>(
       "stereo-bp", "stereo: hierarchical belief propagation", "../shared/specs/stereo-bp.md", "BP",
@@ -51,6 +52,7 @@ AlgorithmSpec stereo_bp_spec() {
   s.default_variant = "auto";
   s.commands = stereo_bp_commands();
   s.workloads = stereo_bp_workloads();
+  s.display = stereo_bp_display();
   return s;
 }
 

@@ -30,6 +30,7 @@ stereo::LocalParams stereo_local_params(const ParamValues& values) {
 std::vector<CommandDef> stereo_local_commands();  // stereo_local_commands.cpp
 
 std::vector<Workload> stereo_local_workloads();  // stereo_local_workloads.cpp
+DisplayDecl stereo_local_display();  // stereo_local_display.cpp
 AlgorithmSpec stereo_local_spec() {
   AlgorithmSpec s = stereo_detail::stereo_spec<stereo::LocalParams>(
       "stereo-local", "stereo: center-biased local windows", "../shared/specs/stereo-local.md", "local-window",
@@ -43,6 +44,7 @@ AlgorithmSpec stereo_local_spec() {
   s.default_variant = "fused2";
   s.commands = stereo_local_commands();
   s.workloads = stereo_local_workloads();
+  s.display = stereo_local_display();
   return s;
 }
 
