@@ -178,6 +178,7 @@ PlenopticRunParams plenoptic_params(const ParamValues& values, const PlenopticGr
 std::vector<CommandDef> plenoptic_commands();  // plenoptic_commands.cpp
 
 std::vector<Workload> plenoptic_workloads();  // plenoptic_workloads.cpp
+DisplayDecl plenoptic_display();  // plenoptic_display.cpp
 AlgorithmSpec plenoptic_spec() {
   AlgorithmSpec s;
   s.id = "plenoptic";
@@ -211,6 +212,7 @@ AlgorithmSpec plenoptic_spec() {
   s.cpu = [] { return make_plenoptic_runner(make_plenoptic_engine_cpu()); };
   s.commands = plenoptic_commands();
   s.workloads = plenoptic_workloads();
+  s.display = plenoptic_display();
   return s;
 }
 
