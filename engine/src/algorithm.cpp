@@ -6,6 +6,7 @@
 #include <cctype>
 #include <sstream>
 
+#include "lightbench/algorithms.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
 
@@ -140,8 +141,33 @@ std::string AlgorithmSpec::resolve_variant(const std::string& n) const {
   throw Error(name + ": unknown variant '" + n + "' (known: " + join(variant_names()) + ")");
 }
 
+// A bound table as the contract hands it out: unbound infos with their defaults.
+ParamTable param_table(const std::vector<ParamInfo>& bound) {
+  ParamTable t;
+  t.defaults = read_values(bound);
+  for (ParamInfo p : bound) {
+    p.default_value = p.get();
+    p.value = std::monostate{};
+    t.infos.push_back(std::move(p));
+  }
+  return t;
+}
+
 void AlgorithmRegistry::add(AlgorithmSpec spec) {
   LB_REQUIRE(!find(spec.id), "algorithm '" + spec.id + "' registered twice");
+  // Each table the spec makes names, per parameter, the outputs it invalidates: declared once,
+  // in OutputInfo::params (run keys read them there).
+  if (spec.params) {
+    spec.params = [table = std::move(spec.params), outputs = spec.outputs](const AlgorithmData* data) {
+      ParamTable t = table(data);
+      for (ParamInfo& p : t.infos) {
+        p.outputs.clear();
+        for (const OutputInfo& o : outputs)
+          if (std::find(o.params.begin(), o.params.end(), p.name) != o.params.end()) p.outputs.push_back(o.name);
+      }
+      return t;
+    };
+  }
   specs_.push_back(std::move(spec));
 }
 

@@ -234,3 +234,28 @@ TEST_CASE("param ranges: the test's own word match") {
   CHECK_FALSE(names_param("views: the angular window must be odd", "v"));
   CHECK_FALSE(names_param("sgm_p1 out of range", "sgm_p"));
 }
+
+TEST_CASE("param tables: each parameter carries its default and the outputs it invalidates") {
+  using namespace param_ranges_test;
+  const lb::AlgorithmRegistry reg = lb::make_cpu_registry();
+  for (const lb::AlgorithmSpec& spec : reg.all()) {
+    CAPTURE(spec.id);
+    const auto kind = data_by_kind().find(spec.data);
+    REQUIRE(kind != data_by_kind().end());
+    const lb::ParamTable t = spec.params(kind->second.front().data.get());
+    REQUIRE(!t.infos.empty());
+    for (const lb::ParamInfo& p : t.infos) {
+      CAPTURE(p.name);
+      // The default: the table's defaults map's value, inside the range.
+      REQUIRE(t.defaults.count(p.name) == 1);
+      CHECK(p.default_value == t.defaults.at(p.name));
+      CHECK(p.default_value >= p.min);
+      CHECK(p.default_value <= p.max);
+      // The outputs: exactly those whose OutputInfo::params name it, in the spec's order.
+      std::vector<std::string> expect;
+      for (const lb::OutputInfo& o : spec.outputs)
+        if (std::find(o.params.begin(), o.params.end(), p.name) != o.params.end()) expect.push_back(o.name);
+      CHECK(p.outputs == expect);
+    }
+  }
+}

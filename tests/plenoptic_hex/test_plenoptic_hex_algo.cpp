@@ -280,19 +280,19 @@ TEST_CASE("hex parameters: every bad value is one line naming the parameter") {
     return std::string();
   };
   CHECK(render_error([](HexRenderParams&) {}) == "");
-  CHECK(render_error([](HexRenderParams& p) { p.patch = 24; }) == "patch size 24 out of range (1..23)");
-  CHECK(render_error([](HexRenderParams& p) { p.rings = 5; }) == "rings 5 out of range (0..4)");
-  CHECK(render_error([](HexRenderParams& p) { p.sigma = std::nanf(""); }) == "sigma out of range (0.5..diameter)");
-  CHECK(render_error([](HexRenderParams& p) { p.view_y = -12.5f; }) == "perspective out of range (|s| <= diameter/2)");
+  CHECK(render_error([](HexRenderParams& p) { p.patch = 24; }) == "patch: must be in 1..23, got 24");
+  CHECK(render_error([](HexRenderParams& p) { p.rings = 5; }) == "rings: must be in 0..4, got 5");
+  CHECK(render_error([](HexRenderParams& p) { p.sigma = std::nanf(""); }) == "sigma: must be in 0.5..24, got nan");
+  CHECK(render_error([](HexRenderParams& p) { p.view_y = -12.5f; }) == "view_y: must be in -12..12, got -12.5");
   CHECK(render_error([](HexRenderParams& p) { p.lens_types = 2; }) ==
-        "lens_types 2 out of range (0 = all, 1 = in focus)");
+        "lens_types: must be in 0..1, got 2");
   CHECK(depth_error([](HexDepthParams& p) { p.pmax = 24; }) ==
-        "patch-size range 7..24 invalid (need 1 <= pmin <= pmax <= 23)");
-  CHECK(depth_error([](HexDepthParams& p) { p.rings = 0; }) == "depth needs rings in 1..4, got 0");
-  CHECK(depth_error([](HexDepthParams& p) { p.window = 2; }) == "window 2 must be odd, 1..15");
-  CHECK(depth_error([](HexDepthParams& p) { p.aperture = 1.5f; }) == "aperture out of range (0.1..1)");
-  CHECK(depth_error([](HexDepthParams& p) { p.truncate = 766; }) == "truncate 766 out of range (0 = no cap, 1..765)");
-  CHECK(depth_error([](HexDepthParams& p) { p.truncate = -1; }) == "truncate -1 out of range (0 = no cap, 1..765)");
+        "pmax: must be in 1..23, got 24");
+  CHECK(depth_error([](HexDepthParams& p) { p.rings = 0; }) == "rings: depth compares neighbours, so it needs at least 1, got 0");
+  CHECK(depth_error([](HexDepthParams& p) { p.window = 2; }) == "window: must be odd, got 2");
+  CHECK(depth_error([](HexDepthParams& p) { p.aperture = 1.5f; }) == "aperture: must be in 0.1..1, got 1.5");
+  CHECK(depth_error([](HexDepthParams& p) { p.truncate = 766; }) == "truncate: must be in 0..765, got 766");
+  CHECK(depth_error([](HexDepthParams& p) { p.truncate = -1; }) == "truncate: must be in 0..765, got -1");
   // Defaults for a small lens: everything clamped to D - 1.
   MlaGeometry small = g;
   small.diameter = 9.0;

@@ -147,12 +147,12 @@ TEST_CASE("plenoptic-hex runner: bad parameters and data are one line naming the
   CHECK_THROWS_WITH_AS(runner->run({{"lens_types", 2}}, "", "view", out), doctest::Contains("'lens_types'"), Error);
   CHECK_THROWS_WITH_AS(runner->run({{"sigma", 0.1}}, "", "view", out), doctest::Contains("'sigma'"), Error);
   CHECK_THROWS_WITH_AS(runner->run({{"pmin", 12}, {"pmax", 9}}, "", "depth", depth),
-                       doctest::Contains("patch-size range 12..9 invalid"), Error);
-  CHECK_THROWS_WITH_AS(runner->run({{"window", 4}}, "", "depth", depth), doctest::Contains("window 4 must be odd"),
+                       doctest::Contains("pmin 12 is larger than pmax 9"), Error);
+  CHECK_THROWS_WITH_AS(runner->run({{"window", 4}}, "", "depth", depth), doctest::Contains("window: must be odd, got 4"),
                        Error);
   // rings 0 renders (the nearest lens) but cannot compare neighbours.
   CHECK_NOTHROW(runner->run({{"rings", 0}}, "", "view", out));
-  CHECK_THROWS_WITH_AS(runner->run({{"rings", 0}}, "", "depth", depth), doctest::Contains("depth needs rings in 1.."),
+  CHECK_THROWS_WITH_AS(runner->run({{"rings", 0}}, "", "depth", depth), doctest::Contains("rings: depth compares neighbours"),
                        Error);
   CHECK_THROWS_WITH_AS(runner->run({}, "sync", "view", out), doctest::Contains("unknown variant 'sync'"), Error);
   // A scene whose grid holds no whole lens.

@@ -13,6 +13,10 @@
 #       optional), and every folder there is listed
 #   (g) app/ includes no algorithm's engine or kernel header: no "lightbench/engines/...", no
 #       "<id>/..._engine.hpp", nothing of kernels/<id>/
+#   (h) a parameter's range is declared once, in its ParamInfo table: no "out of range" / "must be
+#       in N.." message in engine/algorithms/, kernels/ or app/ (code, not comments) except in the
+#       files tests/structure/range_checks_allowed.txt lists with the reason (data values, launch
+#       guards, CLI options); a listed file without such a message fails too
 set -u -o pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -163,6 +167,30 @@ if [ -n "$hits" ]; then
 else
   echo "structure: ok   (g) app/ includes no engine internals and no kernels/<id>/ header"
 fi
+
+# (h) one declaration of a parameter's range
+allow="$HERE/range_checks_allowed.txt"
+allowed=$(grep -v '^#' "$allow" 2>/dev/null | sed -n 's/^\([^:]*\):.*/\1/p')
+hits=$(grep -rnE --include='*.cpp' --include='*.hpp' --include='*.cu' --include='*.cuh' \
+         '"[^"]*(out of range|must be in [0-9(])' engine/algorithms kernels app 2>/dev/null |
+       grep -vE '^[^:]+:[0-9]+:[[:space:]]*//')
+h_ok=1
+while IFS= read -r h; do
+  [ -z "$h" ] && continue
+  f=${h%%:*}
+  if ! grep -qxF "$f" <<< "$allowed"; then
+    fail "(h) a range declared outside its ParamInfo table (declare it in describe(), or list the file with a reason in $(basename "$allow")): $h"
+    h_ok=0
+  fi
+done <<< "$hits"
+while IFS= read -r f; do
+  [ -z "$f" ] && continue
+  if ! grep -q "^$f:" <<< "$hits"; then
+    fail "(h) $(basename "$allow") lists $f, which has no such check any more: remove the line"
+    h_ok=0
+  fi
+done <<< "$allowed"
+[ $h_ok -eq 1 ] && echo "structure: ok   (h) every parameter range is declared once, in its ParamInfo table"
 
 if [ $fails -gt 0 ]; then
   echo "structure: $fails failure(s)"

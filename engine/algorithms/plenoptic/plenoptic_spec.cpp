@@ -54,6 +54,16 @@ class PlenopticRunner final : public Runner {
 
   void forget_results() override { depth_key_.clear(); }
 
+  // The render's floor (bench plenoptic --floor): the engine's, for the view's parameters.
+  bool time_floor(const ParamValues& values, const std::string& output) override {
+    LB_REQUIRE(data_ != nullptr, "plenoptic: no scene loaded");
+    if (output != "view") return false;
+    const auto& scene = static_cast<const PlenopticData&>(*data_).scene;
+    const PlenopticRunParams p = plenoptic_params(values, scene.grid);
+    validate(p.render, scene.grid);
+    return backend_->time_render_floor(scene.grid, p.render);
+  }
+
   void run(const ParamValues& values, const std::string& variant_in, const std::string& output,
            Surface& out) override {
     LB_REQUIRE(data_ != nullptr, "plenoptic: no scene loaded");
@@ -220,14 +230,5 @@ std::unique_ptr<Runner> make_plenoptic_runner(std::unique_ptr<PlenopticEngine> b
   return std::make_unique<PlenopticRunner>(std::move(backend));
 }
 
-ParamTable param_table(const std::vector<ParamInfo>& bound) {
-  ParamTable t;
-  t.defaults = read_values(bound);
-  for (ParamInfo p : bound) {
-    p.value = std::monostate{};
-    t.infos.push_back(std::move(p));
-  }
-  return t;
-}
 
 }  // namespace lb

@@ -146,38 +146,26 @@ std::vector<ParamInfo> describe(HexRunParams& p, const MlaGeometry& g) {
   };
 }
 
+// The ranges are describe()'s, the one declaration (check_ranges), applied to the render half
+// over the defaults of the other; what no range can say is checked here.
 void validate(const HexRenderParams& p, const MlaGeometry& g) {
-  const int top = max_patch_for(g);
-  LB_REQUIRE(p.patch >= 1 && p.patch <= top,
-             "patch size " + std::to_string(p.patch) + " out of range (1.." + std::to_string(top) + ")");
-  LB_REQUIRE(p.rings >= 0 && p.rings <= kMaxLim,
-             "rings " + std::to_string(p.rings) + " out of range (0.." + std::to_string(kMaxLim) + ")");
-  LB_REQUIRE(std::isfinite(p.sigma) && p.sigma >= 0.5f && p.sigma <= std::max(1.0, g.diameter),
-             "sigma out of range (0.5..diameter)");
-  LB_REQUIRE(std::isfinite(p.view_x) && std::isfinite(p.view_y) && std::abs(p.view_x) <= g.diameter / 2 &&
-                 std::abs(p.view_y) <= g.diameter / 2,
-             "perspective out of range (|s| <= diameter/2)");
-  LB_REQUIRE(p.lens_types == kLensTypesAll || p.lens_types == kLensTypesInFocus,
-             "lens_types " + std::to_string(p.lens_types) + " out of range (0 = all, 1 = in focus)");
+  HexRunParams q = default_hex_params(g);
+  q.render = p;
+  check_ranges(describe(q, g));
 }
 
 void validate(const HexDepthParams& p, const MlaGeometry& g) {
-  const int top = max_patch_for(g);
-  LB_REQUIRE(p.patch >= 1 && p.patch <= top,
-             "patch size " + std::to_string(p.patch) + " out of range (1.." + std::to_string(top) + ")");
-  LB_REQUIRE(p.pmin >= 1 && p.pmax <= top && p.pmin <= p.pmax,
-             "patch-size range " + std::to_string(p.pmin) + ".." + std::to_string(p.pmax) +
-                 " invalid (need 1 <= pmin <= pmax <= " + std::to_string(top) + ")");
-  LB_REQUIRE(p.rings >= 1 && p.rings <= kMaxLim,
-             "depth needs rings in 1.." + std::to_string(kMaxLim) + ", got " + std::to_string(p.rings));
-  LB_REQUIRE(p.window >= 1 && p.window <= 15 && p.window % 2 == 1,
-             "window " + std::to_string(p.window) + " must be odd, 1..15");
-  LB_REQUIRE(std::isfinite(p.aperture) && p.aperture >= 0.1f && p.aperture <= 1.0f, "aperture out of range (0.1..1)");
-  LB_REQUIRE(p.lens_types == kLensTypesAll || p.lens_types == kLensTypesInFocus,
-             "lens_types " + std::to_string(p.lens_types) + " out of range (0 = all, 1 = in focus)");
-  LB_REQUIRE(p.truncate >= 0 && p.truncate <= hex::kMaxTruncate,
-             "truncate " + std::to_string(p.truncate) + " out of range (0 = no cap, 1.." +
-                 std::to_string(hex::kMaxTruncate) + ")");
+  // The depth half as the table binds it: patch, rings and lens types are render's fields,
+  // which the runner copies into depth's (default_hex_params, the runner).
+  HexRunParams q = default_hex_params(g);
+  q.depth = p;
+  q.render.patch = p.patch;
+  q.render.rings = p.rings;
+  q.render.lens_types = p.lens_types;
+  check_ranges(describe(q, g));
+  LB_REQUIRE(p.pmin <= p.pmax, "pmin " + std::to_string(p.pmin) + " is larger than pmax " + std::to_string(p.pmax));
+  LB_REQUIRE(p.rings >= 1, "rings: depth compares neighbours, so it needs at least 1, got " + std::to_string(p.rings));
+  LB_REQUIRE(p.window % 2 == 1, "window: must be odd, got " + std::to_string(p.window));
 }
 
 std::uint32_t hex_type_mask(const MlaGeometry& g, int patch_size, int lens_types) {

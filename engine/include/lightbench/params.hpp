@@ -3,6 +3,7 @@
 // and the algorithm contract (algorithm.hpp). A ParamInfo is bound to a field of a typed
 // parameter struct (int, float or bool); get() and set() go through that typed binding, so a
 // table can never write a float into an int or past its declared range.
+#include <limits>
 #include <map>
 #include <string>
 #include <variant>
@@ -23,6 +24,12 @@ struct ParamInfo {
   ParamTarget value;  // the bound field; its type must match kind
   double min = 0.0;
   double max = 0.0;
+  // Filled where the table is made, from what the spec declares once (the Python module, the
+  // bench and the CLI's --help read them here): the default for the data (param_table(), from
+  // the bound struct's value) and the outputs it invalidates (AlgorithmRegistry::add, from
+  // OutputInfo::params). NaN / empty in a table that was not made that way.
+  double default_value = std::numeric_limits<double>::quiet_NaN();
+  std::vector<std::string> outputs = {};
 
   bool bound() const { return !std::holds_alternative<std::monostate>(value); }
   // The bound field's value (0 when unbound).
