@@ -1,8 +1,8 @@
 #pragma once
 // What the viewer needs from an algorithm: one class for all of them, SpecAlgorithm
 // (spec_algorithm.hpp), made from the specs of lb::builtin_registry(); what differs between
-// algorithms is their data section (data_section.hpp, one per DataKind) and display hints
-// (hints.cpp), not code here. Panes and the panel talk to an Algorithm.
+// algorithms is their data section (data_section.hpp, one per DataKind) and their specs'
+// display declarations (display_decl.hpp), not code here. Panes and the panel talk to an Algorithm.
 #include <memory>
 #include <vector>
 

@@ -1,5 +1,5 @@
 // The algorithms the viewer offers, in the registry's order: one SpecAlgorithm per layout
-// (hints.cpp), each with the data section of its spec's DataKind.
+// (layouts.cpp: the specs' display groups), each with the data section of its spec's DataKind.
 #include "algorithm.hpp"
 #include "lightbench/runners.hpp"
 #include "spec_algorithm.hpp"

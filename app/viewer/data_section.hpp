@@ -52,6 +52,13 @@ class DataSection {
   // Command-line data (--lf, --stereo, --ref, --raw ...), read before the first frame; throws
   // lb::Error naming what could not be opened (the bundled data stays).
   virtual void open_startup(const ViewerOptions& options) { (void)options; }
+  // Data of another kind the command line asks this section to make from its own at start-up
+  // (--views UxV: the plenoptic scene as a light field of views; the viewer hands it over);
+  // nullptr when it asks none of this section. Throws lb::Error naming the option.
+  virtual std::shared_ptr<const AlgorithmData> startup_conversion(const ViewerOptions& options) const {
+    (void)options;
+    return nullptr;
+  }
   virtual bool opens_folders() const { return false; }
   virtual bool opens_files() const { return false; }
   // A folder or file opened from the panel or dropped: starts its load on loader() and
@@ -72,15 +79,13 @@ class DataSection {
   // pane's "params" report (MAD's distortion).
   virtual nlohmann::json data_json() const { return nlohmann::json::object(); }
   virtual nlohmann::json settings_json() const { return nlohmann::json::object(); }
-  // Display: the plenoptic grid over the raw image; the truth's value range.
-  virtual bool micro_grid(PlenopticGrid* grid) const {
-    (void)grid;
-    return false;
-  }
-  // Display: the micro-lens geometry's lens circles over the raw image (a scene with mla, when
-  // the panel's "show the lenses" is on).
-  virtual bool lens_overlay(MlaGeometry* g) const {
-    (void)g;
+  // Display: an overlay a spec declares for an output (display_decl.hpp). When the panel's
+  // switch for it is on ("show the grid", "show the lenses"), fills its geometry from the data
+  // into *hints (grid or lenses, micro_grid or lens_overlay set) and returns true; false for
+  // a kind this section draws none of.
+  virtual bool overlay(OverlayKind kind, DisplayHints* hints) const {
+    (void)kind;
+    (void)hints;
     return false;
   }
   // Whether this section's algorithm runs on the data (DataRequest::hand_over and the
@@ -93,11 +98,6 @@ class DataSection {
   // The truth with its benchmark's protocol, for scoring foreign maps (foreign_map.hpp):
   // stereo by its layout, a light field by HCI's; null when the data has none.
   virtual const eval::Truth* eval_truth() const { return nullptr; }
-  virtual bool truth_range(float* lo, float* hi) const {
-    (void)lo;
-    (void)hi;
-    return false;
-  }
 
  protected:
   DataLoader loader_;

@@ -10,6 +10,7 @@
 #include "lightbench/memory_budget.hpp"
 #include "lightbench/runners.hpp"
 #include "lightbench/dataset.hpp"
+#include "scene_store.hpp"
 #include "lightbench/stereo_io.hpp"
 
 namespace lb::viewer {
@@ -242,6 +243,14 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
     return 2;
   }
   return -1;
+}
+
+std::optional<StartupData> startup_data(const ViewerOptions& o) {
+  if (!o.lf.empty()) return StartupData{DataKind::LightField, false};
+  if (!o.stereo.empty()) return StartupData{DataKind::StereoPair, false};
+  if (!o.ref.empty() || !o.iqa.empty()) return StartupData{DataKind::ImagePair, false};
+  if (!o.calib.empty() || is_general_grid_preset(o.preset)) return StartupData{DataKind::PlenopticScene, true};
+  return std::nullopt;
 }
 
 }  // namespace lb::viewer

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "lightbench/algorithm.hpp"  // DataKind
+
 namespace lb::viewer {
 
 struct ViewerOptions {
@@ -75,6 +77,17 @@ struct ViewerOptions {
 // Parses the command line. Returns -1 to go on, or an exit code (0 after --help, 2 after a
 // usage error, which it prints).
 int parse_options(int argc, char** argv, ViewerOptions& out);
+
+// The data the command line names, which chooses the algorithm when --algorithm does not:
+// --lf a light field, --stereo a stereo pair, --ref / --iqa an image pair, --calib or a
+// general-grid --preset a plenoptic scene with a general grid (checked in that order). The
+// viewer shows the first entry on that kind of data (a general grid: the general-grid
+// algorithm's). Nothing (nullopt): the first entry, or the one --algorithm names.
+struct StartupData {
+  DataKind kind = DataKind::PlenopticScene;
+  bool general_grid = false;
+};
+std::optional<StartupData> startup_data(const ViewerOptions& o);
 
 // "a,b" -> two numbers; throws lb::Error naming the option.
 std::pair<double, double> parse_number_pair(const std::string& option, const std::string& text);

@@ -33,10 +33,15 @@ std::vector<std::string> scene_presets() {
   return v;
 }
 
-PlenopticScene SceneStore::make_preset(const std::string& preset, std::uint64_t seed) {
+bool is_general_grid_preset(const std::string& name) {
+  if (name.empty()) return false;
   const auto hex = asset_names("plenoptic_hex");
+  return std::find(hex.begin(), hex.end(), name) != hex.end();
+}
+
+PlenopticScene SceneStore::make_preset(const std::string& preset, std::uint64_t seed) {
   const std::string source = "generated preset '" + preset + "' (seed " + std::to_string(seed) + ")";
-  if (std::find(hex.begin(), hex.end(), preset) != hex.end())
+  if (is_general_grid_preset(preset))
     return to_scene(generate_hex_scene(hex_generator_preset(preset, seed)), source);
   return to_scene(generate_scene(generator_preset(preset, seed)), source);
 }

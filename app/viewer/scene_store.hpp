@@ -73,6 +73,8 @@ class SceneStore {
 
 // The generator presets the viewer offers: the rectangular ones, then the hexagonal ones.
 std::vector<std::string> scene_presets();
+// Whether `name` is a generator preset of a general (hexagonal) micro-lens grid.
+bool is_general_grid_preset(const std::string& name);
 
 // Keeps pitch and offset; as many micro-images as fit a width x height raw.
 PlenopticGrid fit_grid(const PlenopticGrid& like, int width, int height);

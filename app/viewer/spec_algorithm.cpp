@@ -3,7 +3,9 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "lightbench/error.hpp"
@@ -159,7 +161,8 @@ bool SpecAlgorithm::resolve(const std::string& output, std::size_t* part, std::s
 }
 
 std::pair<std::string, std::string> SpecAlgorithm::default_panes() const {
-  if (layout_.default_panes) return layout_.default_panes(*section_);
+  const DisplayDecl& decl = parts_[0]->spec->display;
+  if (decl.default_panes) return decl.default_panes(section_->data().get());
   const auto outs = outputs();
   std::string result, input;
   for (const auto& o : outs) {
@@ -311,12 +314,45 @@ void SpecAlgorithm::accept(const RunResult& result) {
 }
 
 DisplayHints SpecAlgorithm::display(const std::string& output) const {
-  if (!layout_.display) return {};
   std::size_t part = 0;
   std::string spec_output;
+  if (!resolve(output, &part, &spec_output)) return {};
+  const DisplayDecl& decl = parts_[part]->spec->display;
+  if (!decl.display) return {};
+  const auto data = section_->data();
   const ParamValues panel = panel_values();
-  const nlohmann::json& scores = resolve(output, &part, &spec_output) ? parts_[part]->scores : parts_[0]->scores;
-  return layout_.display(output, HintContext{panel, scores, *section_});
+  const nlohmann::json& scores = parts_[part]->scores;
+  // The declaration runs again only when what it reads changed.
+  std::string key = output + '\n' + std::to_string(data ? data->id : 0) + '\n' + scores.dump();
+  for (const auto& [name, value] : panel) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "=%.17g;", value);
+    key += name + buf;
+  }
+  auto it = display_cache_.find(key);
+  if (it == display_cache_.end()) {
+    if (display_cache_.size() >= 16) display_cache_.clear();
+    it = display_cache_.emplace(key, decl.display(spec_output, panel, scores, data.get())).first;
+  }
+  const OutputDisplay& d = it->second;
+  DisplayHints h;
+  h.has_range = d.has_range;
+  h.range_min = static_cast<float>(d.min);
+  h.range_max = static_cast<float>(d.max);
+  if (d.overlay != OverlayKind::None) section_->overlay(d.overlay, &h);
+  return h;
+}
+
+bool SpecAlgorithm::named(const std::string& name) const {
+  auto lower = [](std::string s) {
+    for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+  };
+  const std::string want = lower(name);
+  if (lower(layout_.id) == want) return true;
+  for (const std::string& a : layout_.aliases)
+    if (lower(a) == want) return true;
+  return false;
 }
 
 nlohmann::json SpecAlgorithm::run_json(const PaneRun& run) {

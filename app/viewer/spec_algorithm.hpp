@@ -2,7 +2,8 @@
 // The one viewer adapter: an Algorithm made from AlgorithmSpecs of lb::builtin_registry().
 // Outputs, variants (with their notes as tooltips), parameters (sliders from the ParamInfo
 // table, ranges for the data), run keys and runs all come from the spec; per algorithm only
-// its data section (data_section.hpp, one per DataKind) and display hints remain. Every
+// its data section (data_section.hpp, one per DataKind) remains; how outputs are shown (ranges,
+// overlays, default panes, groups) is the spec's display declaration (display_decl.hpp). Every
 // LB_REGISTER_ALGORITHM'ed algorithm gets one automatically (algorithms.cpp).
 //
 // Several specs on the same data may share one entry (stereo: BP and local windows side by
@@ -36,22 +37,16 @@ struct SpecPart {
   std::string label;                          // its group in the panel ("" : the spec's name)
 };
 
-struct HintContext {
-  const ParamValues& params;    // the panel's values (all parts)
-  const nlohmann::json& scores;  // the output's part's latest scores
-  const DataSection& section;
-};
-
-// How the viewer shows an algorithm beyond its spec (hints.cpp has the built-in ones).
+// An entry of the viewer's algorithm combo: one spec, or several that declare the same
+// display group (layouts.cpp reads the specs' display declarations, display_decl.hpp).
 struct AlgorithmLayout {
   std::string id;    // --algorithm name ("stereo"); "" : the spec's id
   std::string name;  // the combo's label; "" : the spec's name
   std::vector<SpecPart> parts;
-  // The two panes' outputs when the algorithm is chosen (null: first result, first input).
-  std::function<std::pair<std::string, std::string>(const DataSection&)> default_panes;
-  std::function<DisplayHints(const std::string& output, const HintContext&)> display;  // may be null
-  // The algorithm of general micro-lens grids (plenoptic-hex): its data section opens
-  // calibrated raws and edits their geometry (make_plenoptic_section).
+  std::vector<std::string> aliases;  // other names --algorithm accepts ("lf")
+  // The algorithm of general micro-lens grids (some command's
+  // CommandDef::general_grid_algorithm): its data section opens calibrated raws and edits
+  // their geometry (make_plenoptic_section).
   bool general_grid = false;
 };
 
@@ -64,6 +59,9 @@ class SpecAlgorithm {
 
   std::string name() const { return name_; }
   std::string id() const { return layout_.id; }  // what --algorithm names ("plenoptic", "stereo", "absdiff")
+  // Whether --algorithm NAME names it: its id or one of its aliases, any case.
+  bool named(const std::string& name) const;
+  bool general_grid() const { return layout_.general_grid; }
   DataKind data_kind() const { return section_->kind(); }
   // Changes whenever the data changes (part of every pane's key).
   std::uint64_t data_id() const;
@@ -105,6 +103,8 @@ class SpecAlgorithm {
   RunRequest request(BackendPool& pool, BackendSlot slot, const PaneRun& run, const std::string& output);
   // The result of the pane's latest request, on the UI thread: its part keeps the scores.
   void accept(const RunResult& result);
+  // How the output is shown: the range and overlay its spec declares (display_decl.hpp), the
+  // overlay's geometry from the data section when its switch is on.
   DisplayHints display(const std::string& output) const;
   // The effective parameters of a run, for reports (screenshot sidecar).
   nlohmann::json run_json(const PaneRun& run);
@@ -124,6 +124,10 @@ class SpecAlgorithm {
   // The command line's data (--lf, --stereo, --ref ...); throws lb::Error naming what could
   // not be opened (the bundled data stays). The parameters start from their defaults.
   void open_startup(const ViewerOptions& options);
+  // Data of another kind the command line asks its section to make (--views); nullptr: none.
+  std::shared_ptr<const AlgorithmData> startup_conversion(const ViewerOptions& options) const {
+    return section_->startup_conversion(options);
+  }
   // Whether a folder / a file opened from the panel or dropped is this algorithm's data.
   bool opens_folders() const { return section_->opens_folders(); }
   void open_folder(const std::string& path) { section_->open_path(path); }
@@ -160,13 +164,16 @@ class SpecAlgorithm {
   void sync_data() const;
 
   AlgorithmLayout layout_;
+  // The latest declared displays by output, data, panel values and scores (a plenoptic
+  // truth's range reads the whole map: not every frame).
+  mutable std::map<std::string, OutputDisplay> display_cache_;
   std::string name_;
   std::unique_ptr<DataSection> section_;
   std::vector<std::unique_ptr<Part>> parts_;
   mutable std::uint64_t params_for_ = 0;  // the data id the parameter tables fit
 };
 
-// Every algorithm of the registry, grouped by the built-in layouts (hints.cpp).
+// Every algorithm of the registry, grouped by the specs' display groups (layouts.cpp).
 std::vector<AlgorithmLayout> algorithm_layouts();
 
 }  // namespace lb::viewer

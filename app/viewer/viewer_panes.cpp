@@ -344,7 +344,9 @@ nlohmann::json ViewerApp::layout_json(int fb_w, int fb_h) {
       pj["transport"] = p.shown->transport();
     }
     if (lenses_drawn_[i] > 0) pj["lenses_drawn"] = lenses_drawn_[i];  // the lens overlay's circles
-    pj["colour_bar"] = to_json(pane_look(i).bar);
+    const PaneLook look = pane_look(i);
+    if (look.style.micro_grid) pj["micro_grid"] = true;  // the micro-image grid over the image
+    pj["colour_bar"] = to_json(look.bar);
     if (!pj["colour_bar"].is_null()) {
       // Where it covers the image, in framebuffer pixels as "rect" (0 x 0: not drawn, too small).
       const float s = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;

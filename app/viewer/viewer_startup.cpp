@@ -3,47 +3,35 @@
 #include <cctype>
 #include <cstdio>
 
-#include "lightbench/assets.hpp"
 #include "lightbench/error.hpp"
-#include "plenoptic/plenoptic_views.hpp"
 #include "param_widgets.hpp"
 #include "viewer_app.hpp"
 
 namespace lb::viewer {
-
-namespace {
-bool is_hex_preset(const std::string& name) {
-  const auto names = asset_names("plenoptic_hex");
-  return !name.empty() && std::find(names.begin(), names.end(), name) != names.end();
-}
-}  // namespace
 
 void ViewerApp::apply_options() {
   auto lower = [](std::string s) {
     for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     return s;
   };
-  // Algorithm: --algorithm (an id, or an alias of a data kind), or the one whose data the
-  // command line names (--lf, --stereo, --ref).
-  std::string want = lower(opt_.algorithm);
-  if (want.empty() && !opt_.lf.empty()) want = "lightfield";
-  if (want.empty() && !opt_.stereo.empty()) want = "stereo";
-  if (want.empty() && (!opt_.ref.empty() || !opt_.iqa.empty())) want = "mad";
-  // A calibrated raw or a hexagonal preset: the general-grid plenoptic algorithm.
-  if (want.empty() && (!opt_.calib.empty() || is_hex_preset(opt_.preset))) want = "plenoptic-hex";
-  if (want == "lf") want = "lightfield";
-  if (want == "iqa") want = "mad";
+  // Algorithm: --algorithm (an id, or an alias its spec declares), or the first one on the
+  // data the command line names (--lf, --stereo, --ref, a general grid: startup_data).
+  const std::string want = lower(opt_.algorithm);
   if (!want.empty()) {
     bool found = false;
     std::string ids;
     for (int i = 0; i < static_cast<int>(algorithms_.size()); ++i) {
       ids += (ids.empty() ? "" : " | ") + algorithms_[i]->id();
-      if (!found && lower(algorithms_[i]->id()) == want) {
+      if (!found && algorithms_[i]->named(want)) {
         algorithm_index_ = i;
         found = true;
       }
     }
     if (!found) report("unknown --algorithm " + quote_untrusted(opt_.algorithm) + " (" + ids + ")");
+  } else if (const auto named = startup_data(opt_)) {
+    for (int i = static_cast<int>(algorithms_.size()) - 1; i >= 0; --i)
+      if (algorithms_[i]->data_kind() == named->kind && (!named->general_grid || algorithms_[i]->general_grid()))
+        algorithm_index_ = i;
   }
   // Each algorithm opens what the command line names for it (--lf, --stereo, --ref/--dist).
   for (auto& a : algorithms_) {
@@ -119,30 +107,15 @@ void ViewerApp::apply_options() {
   }
 }
 
-// --views UxV: what the plenoptic Scene header's "open as light field" button does, at start-up.
+// --views UxV and the like: the data the command line asks a section to make from its own
+// (DataSection::startup_conversion), the shown algorithm's section first, handed over.
 void ViewerApp::open_startup_views() {
   try {
-    const auto x = opt_.views.find('x');
-    auto side = [](const std::string& s) {
-      if (s.empty() || s.size() > 3 || s.find_first_not_of("0123456789") != std::string::npos) return -1;
-      const int n = std::stoi(s);
-      return n >= 1 && n <= kMaxViewGrid ? n : -1;
-    };
-    const int nu = x == std::string::npos ? -1 : side(opt_.views.substr(0, x));
-    const int nv = x == std::string::npos ? -1 : side(opt_.views.substr(x + 1));
-    LB_REQUIRE(nu >= 1 && nv >= 1, "--views expects UxV with U, V in 1.." + std::to_string(kMaxViewGrid) +
-                                       ", e.g. 5x5, got " + quote_untrusted(opt_.views));
-    // The shown algorithm's scene (a calibrated raw's in the general-grid one), else the first.
-    std::shared_ptr<const AlgorithmData> scene =
-        algorithm().data_kind() == DataKind::PlenopticScene ? algorithm().data() : nullptr;
+    std::shared_ptr<const AlgorithmData> made = algorithm().startup_conversion(opt_);
     for (const auto& a : algorithms_)
-      if (a->data_kind() == DataKind::PlenopticScene && !scene) scene = a->data();
-    LB_REQUIRE(scene != nullptr, "--views: no plenoptic scene is open");
-    ViewGridOptions o;
-    if (opt_.patch) o.patch = *opt_.patch;
-    auto lf = std::make_shared<LightFieldData>();
-    lf->lf = plenoptic_view_grid(static_cast<const PlenopticData&>(*scene).scene, nu, nv, o);
-    hand_over(lf);
+      if (!made) made = a->startup_conversion(opt_);
+    LB_REQUIRE(made != nullptr, "--views: no plenoptic scene is open");
+    hand_over(made);
   } catch (const std::exception& e) {
     report(e.what());
   }

@@ -104,6 +104,27 @@ class PlenopticSection final : public DataSection {
     }
     scene_replaced();
   }
+  // --views UxV: what the Scene header's "open as light field" button does, at start-up.
+  std::shared_ptr<const AlgorithmData> startup_conversion(const ViewerOptions& options) const override {
+    if (options.views.empty()) return nullptr;
+    const auto x = options.views.find('x');
+    auto side = [](const std::string& s) {
+      if (s.empty() || s.size() > 3 || s.find_first_not_of("0123456789") != std::string::npos) return -1;
+      const int n = std::stoi(s);
+      return n >= 1 && n <= kMaxViewGrid ? n : -1;
+    };
+    const int nu = x == std::string::npos ? -1 : side(options.views.substr(0, x));
+    const int nv = x == std::string::npos ? -1 : side(options.views.substr(x + 1));
+    LB_REQUIRE(nu >= 1 && nv >= 1, "--views expects UxV with U, V in 1.." + std::to_string(kMaxViewGrid) +
+                                       ", e.g. 5x5, got " + quote_untrusted(options.views));
+    const std::shared_ptr<const PlenopticData> scene = scene_.data();
+    if (!scene) return nullptr;
+    ViewGridOptions o;
+    if (options.patch) o.patch = *options.patch;
+    auto lf = std::make_shared<LightFieldData>();
+    lf->lf = plenoptic_view_grid(scene->scene, nu, nv, o);
+    return lf;
+  }
   bool opens_files() const override { return true; }
   // Read (and fitted) off the UI thread (data_loader.hpp), set on it; the previous scene stays
   // meanwhile and when it fails.
@@ -148,21 +169,21 @@ class PlenopticSection final : public DataSection {
     return {{general_ ? "hex_scene" : "scene", j}};
   }
 
-  bool lens_overlay(MlaGeometry* g) const override {
-    if (!general_ || !scene_.loaded() || !geometry_.show_lenses) return false;
-    *g = scene_geometry(scene_.scene());
-    return true;
-  }
-  bool micro_grid(PlenopticGrid* grid) const override {
-    if (!scene_.loaded() || general_) return false;
-    *grid = scene_.grid();
-    return show_grid_;
-  }
-  bool truth_range(float* lo, float* hi) const override {
-    if (!scene_.has_truth()) return false;
-    *lo = scene_.truth_min();
-    *hi = scene_.truth_max();
-    return true;
+  // The rectangular section's "show the grid" (the data's grid); the general grid's "show the
+  // lenses" (the data's micro-lens geometry).
+  bool overlay(OverlayKind kind, DisplayHints* h) const override {
+    if (!scene_.loaded()) return false;
+    if (kind == OverlayKind::MicroGrid && !general_) {
+      h->grid = scene_.grid();
+      h->micro_grid = show_grid_;
+      return show_grid_;
+    }
+    if (kind == OverlayKind::LensCircles && general_ && geometry_.show_lenses) {
+      h->lenses = scene_geometry(scene_.scene());
+      h->lens_overlay = true;
+      return true;
+    }
+    return false;
   }
 
  private:
