@@ -2,6 +2,7 @@
 // (kernels/<id>/<id>_cuda_runner.cpp, listed by the generated builtin_cuda_runners.cpp), its
 // runner over its CUDA engine, which writes its outputs from device memory into any lb::Surface
 // (a registered GL texture receives them through CUDA-GL interop).
+#include "bandwidth.hpp"
 #include "lightbench/cuda_api.hpp"
 #include "lightbench/runners.hpp"
 
@@ -18,6 +19,7 @@ void register_runners(AlgorithmRegistry& r) {
     return d.name + " (sm_" + std::to_string(d.cc_major) + std::to_string(d.cc_minor) + ")";
   };
   hooks.device_count = [] { return device_count(); };
+  hooks.flush_l2 = [](int device) { detail::flush_l2(device); };
   r.set_cuda_hooks(std::move(hooks));
   // Each engine takes its device and selects it before every call (batch --devices runs one
   // runner per device, each on its own thread).

@@ -18,24 +18,8 @@ Action add_eval(CLI::App& app);
 Action add_batch(CLI::App& app, const AlgorithmRegistry& registry);
 // The compute commands: driver.hpp (add_compute_command).
 
-// `bench`: `bench <algorithm>` for every registered algorithm, its workloads through the
-// Runner (cmd_bench.cpp), and the kernel-level benches (add_kernel_benches).
+// `bench <algorithm>` for every registered algorithm: its workloads through the Runner
+// (cmd_bench.cpp), timed by the runner's timing registry.
 Action add_bench(CLI::App& app, const AlgorithmRegistry& registry);
-struct BenchSub {
-  CLI::App* app = nullptr;
-  Action run;
-};
-// The kernel-level benches (cmd_bench_kernels.cpp, CUDA builds: render, depth, lfdepth, stereo,
-// local, mad-kernels; without CUDA, cmd_bench_unavailable.cpp: the same names, each refused in
-// one line).
-void add_kernel_benches(CLI::App& bench, std::vector<BenchSub>& subs);
-// Their subcommands (cmd_bench_<what>.cpp, CUDA builds): each registers itself under `bench`,
-// sets *sub to its CLI11 subcommand and returns its action.
-Action add_bench_render(CLI::App& bench, CLI::App** sub);
-Action add_bench_depth(CLI::App& bench, CLI::App** sub);
-Action add_bench_lfdepth(CLI::App& bench, CLI::App** sub);
-Action add_bench_stereo(CLI::App& bench, CLI::App** sub);
-Action add_bench_local(CLI::App& bench, CLI::App** sub);
-Action add_bench_mad(CLI::App& bench, CLI::App** sub);
 
 }  // namespace lb::cli

@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
       lb::cli::add_eval);
   add("batch", "run an algorithm over every scene of a data set: maps, scores, timings (resumable, sharded)",
       [&](CLI::App& sub) { return lb::cli::add_batch(sub, registry); });
-  add("bench", "time an algorithm's variants on its workloads (median), or the kernel benchmarks",
+  add("bench", "time an algorithm's variants on its workloads (median), through its runner",
       [&](CLI::App& sub) { return lb::cli::add_bench(sub, registry); });
   // CLI11's messages, one line each, like every other error.
   app.failure_message([](const CLI::App*, const CLI::Error& e) {

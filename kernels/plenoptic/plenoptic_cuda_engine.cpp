@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bandwidth.hpp"
 #include "cuda_check.cuh"
 #include "pass_timer.hpp"
 #include "cuda_util.hpp"
@@ -221,6 +222,61 @@ class PlenopticCudaEngine final : public PlenopticEngine {
     return format == SurfaceFormat::R32F ? make_cuda_surface(format) : make_cuda_buffer_surface();
   }
 
+  // The render's memory-traffic floor (bench plenoptic --floor): the raw quads the render of
+  // (grid, params) touches, read once each with 16-byte loads in raster order (the touched
+  // rows, in each the 16-byte quads of the touched columns), and the seed's simple copy of a
+  // buffer of the raw's RGBA size (bytes: read + write).
+  bool time_render_floor(const PlenopticGrid& grid, const RenderParams& params) override {
+    LB_REQUIRE(has_raw(), "no raw image loaded");
+    CUDA_CHECK_THROW(cudaSetDevice(device_));
+    collect(false);
+    ensure_tables(grid, params);
+    const cudaStream_t s = stream_->get();
+    if (floor_key_ != floor_key()) {
+      const RenderLayout& L = tables_.layout;
+      auto touched_set = [](const std::vector<int>& start, int count, int patch, int lim, int size) {
+        std::vector<char> hit(static_cast<std::size_t>(size), 0);
+        for (int o = 0; o < count; ++o)
+          for (int i = -lim; i <= lim; ++i) {
+            const int m = o + i;
+            if (m < 0 || m >= count) continue;
+            for (int a = 0; a < patch; ++a)
+              hit[static_cast<std::size_t>(sample_coord(start[static_cast<std::size_t>(m)], a, i, patch, size))] = 1;
+          }
+        std::vector<int> list;
+        for (int v = 0; v < size; ++v)
+          if (hit[static_cast<std::size_t>(v)]) list.push_back(v);
+        return list;
+      };
+      floor_rows_ = touched_set(tables_.row_start, L.grid_ny, L.patch, L.lim, L.raw_h);
+      floor_quads_.clear();
+      for (int c : touched_set(tables_.col_start, L.grid_nx, L.patch, L.lim, L.raw_w))
+        if (floor_quads_.empty() || floor_quads_.back() != c / 4) floor_quads_.push_back(c / 4);
+      CUDA_CHECK_THROW(cudaStreamSynchronize(s));  // queued reads may use the old lists
+      floor_lists_.allocate((floor_rows_.size() + floor_quads_.size()) * sizeof(int));
+      CUDA_CHECK_THROW(cudaMemcpyAsync(floor_lists_.get(), floor_rows_.data(), floor_rows_.size() * sizeof(int),
+                                       cudaMemcpyHostToDevice, s));
+      CUDA_CHECK_THROW(cudaMemcpyAsync(floor_lists_.as<int>() + floor_rows_.size(), floor_quads_.data(),
+                                       floor_quads_.size() * sizeof(int), cudaMemcpyHostToDevice, s));
+      const std::size_t copy_bytes = (static_cast<std::size_t>(raw_w_) * raw_h_ * 4 + 15) / 16 * 16;
+      floor_src_.allocate(copy_bytes);
+      floor_dst_.allocate(copy_bytes);
+      CUDA_CHECK_THROW(cudaMemsetAsync(floor_src_.get(), 0x5a, copy_bytes, s));
+      CUDA_CHECK_THROW(cudaMemsetAsync(floor_dst_.get(), 0xa5, copy_bytes, s));
+      CUDA_CHECK_THROW(cudaStreamSynchronize(s));  // the host lists stay valid until copied
+      floor_key_ = floor_key();
+    }
+    const int nrows = static_cast<int>(floor_rows_.size()), nquads = static_cast<int>(floor_quads_.size());
+    launch_timed_fn("floor/render: touched quads, 16 B loads",
+                    static_cast<std::uint64_t>(nrows) * static_cast<std::uint64_t>(nquads) * 16, [&] {
+                      launch_raster_read(raw_.rgba, raw_.rgba_pitch, floor_lists_.as<int>(), nrows,
+                                         floor_lists_.as<int>() + nrows, nquads, true, 0, floor_sink_.as<unsigned>(), s);
+                    });
+    launch_timed_fn("floor/copy (16 B/thread)", 2ull * floor_src_.size(),
+                    [&] { launch_copy(floor_src_.get(), floor_dst_.get(), floor_src_.size(), s); });
+    return true;
+  }
+
 
  private:
   void ensure_tables(const PlenopticGrid& g, const RenderParams& p) {
@@ -374,6 +430,18 @@ class PlenopticCudaEngine final : public PlenopticEngine {
   int raw_w_ = 0, raw_h_ = 0;
   KernelTuning tuning_{};
   std::string last_fallback_;  // of the last render (render_fallback)
+
+  // The render's floor (time_render_floor): the touched rows and quads of the tables of
+  // floor_key_, on the device in floor_lists_, and the copy's buffers.
+  std::string floor_key() const {
+    std::ostringstream k;
+    k << raw_.rgba << ',' << raw_w_ << 'x' << raw_h_ << '|' << grid_.nx << ',' << grid_.ny << ',' << std::hexfloat
+      << grid_.pitch << ',' << grid_.ox << ',' << grid_.oy << '|' << params_.patch << ',' << params_.lim;
+    return k.str();
+  }
+  std::string floor_key_;
+  std::vector<int> floor_rows_, floor_quads_;
+  DeviceBuffer floor_lists_, floor_src_, floor_dst_, floor_sink_{16};
 
   bool tables_valid_ = false;
   PlenopticGrid grid_{};

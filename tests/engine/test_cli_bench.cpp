@@ -1,8 +1,7 @@
-// `lightbench-cli bench <what>` as a user meets it without a GPU. The kernel-level benches:
-// every subcommand exists, documents its options (CUDA builds) and fails with one line naming
-// what it needs: a CUDA device, or (a build without CUDA) a CUDA build; they run in the GPU
-// suite (tests/gpu/test_bench_gpu.cpp) and in scripts/gpu-check. `bench <algorithm>`: every
-// registered algorithm's default workload through its CPU runner, its report and its errors.
+// `lightbench-cli bench <algorithm>` as a user meets it without a GPU: every registered
+// algorithm's default workload through its CPU runner, its report and its errors; the CUDA
+// options (--cold-l2, --floor) refused on the CPU in one line; the kernel-level benches of old
+// (bench render, depth, lfdepth, stereo, local, mad-kernels) are gone. On the GPU: scripts/gpu-check.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -15,43 +14,35 @@
 
 using lbt::run_cli;
 
-namespace {
-const std::vector<std::pair<std::string, std::string>> kBenches{
-    {"render", ""},         {"depth", " --preset tiny"}, {"lfdepth", " --lf /nonexistent-lf"},
-    {"stereo", ""},         {"local", ""},               {"mad-kernels", ""}};
-}
-
-TEST_CASE("bench without a usable CUDA device: one line naming the bench and what it needs") {
-  if (lb::cuda_available()) {
-    MESSAGE("CUDA device present: the benches run in the GPU suite and scripts/gpu-check");
-    return;
-  }
-  for (const auto& [what, args] : kBenches) {
-    const lbt::CliRun r = run_cli("bench " + what + args);
-    INFO("bench " << what << args << " -> " << r.output);
+TEST_CASE("bench: the kernel-level benches are gone; bench names the algorithms") {
+  for (const char* gone : {"render", "depth", "lfdepth", "stereo", "local", "mad-kernels"}) {
+    const lbt::CliRun r = run_cli(std::string("bench ") + gone + " --reps 1");
+    INFO(gone << " -> " << r.output);
     CHECK(r.status != 0);
     CHECK(lbt::count_lines(r.output) == 1);
-    CHECK(r.output.rfind("lightbench-cli: error: bench " + what + " needs a CUDA ", 0) == 0);
-#ifdef LB_HAVE_CUDA
-    CHECK(r.output.find("needs a CUDA device") != std::string::npos);
-#else
-    CHECK(r.output.find("needs a CUDA build") != std::string::npos);
-#endif
   }
+  const lbt::CliRun h = run_cli("bench --help");
+  CHECK(h.status == 0);
+  for (const lb::AlgorithmSpec& spec : lb::builtin_registry().all()) CHECK(h.output.find(spec.id) != std::string::npos);
+  const lbt::CliRun p = run_cli("bench plenoptic --help");
+  CHECK(p.output.find("--cold-l2") != std::string::npos);
+  CHECK(p.output.find("--floor") != std::string::npos);
 }
 
-TEST_CASE("bench subcommands document their options") {
-  for (const auto& [what, args] : kBenches) {
-    const lbt::CliRun r = run_cli("bench " + what + " --help");
-    INFO("bench " << what << " --help -> " << r.output);
-    CHECK(r.status == 0);
-#ifdef LB_HAVE_CUDA
-    CHECK(r.output.find("--json") != std::string::npos);
-    CHECK(r.output.find("--reps") != std::string::npos);
-#else
-    CHECK(r.output.find("built without CUDA") != std::string::npos);
-#endif
-  }
+TEST_CASE("bench <algorithm>: --cold-l2 and --floor on the CPU are one line each, nothing written") {
+  lbt::TempDir dir{"bench-cpu-options"};
+  const lbt::CliRun c = run_cli("bench plenoptic --backend cpu --cold-l2 --reps 1 --json " + dir.file("c.json"));
+  INFO(c.output);
+  CHECK(c.status != 0);
+  CHECK(lbt::count_lines(c.output) == 1);
+  CHECK(c.output.find("--cold-l2: the L2 is a CUDA device's") != std::string::npos);
+  const lbt::CliRun f = run_cli("bench plenoptic --backend cpu --floor --reps 1 --warmup 0 --json " + dir.file("f.json"));
+  INFO(f.output);
+  CHECK(f.status != 0);
+  CHECK(lbt::count_lines(f.output) == 1);
+  CHECK(f.output.find("--floor: the cpu runner has no floor for output 'view'") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir.file("c.json")));
+  CHECK_FALSE(std::filesystem::exists(dir.file("f.json")));
 }
 
 TEST_CASE("bench <algorithm>: every registered algorithm's default workload through its CPU runner") {
@@ -73,6 +64,12 @@ TEST_CASE("bench <algorithm>: every registered algorithm's default workload thro
     REQUIRE(j["entries"].size() == 1);
     const auto& e = j["entries"][0];
     CHECK(e["variant"] == "reference");
+    CHECK(e["bit_identical"] == true);  // the reference is
+    REQUIRE(e["output_size"].size() == 2);
+    CHECK(e["output_size"][0].get<int>() > 0);
+    CHECK(e["output_size"][1].get<int>() > 0);
+    CHECK(j["cold_l2"] == false);
+    CHECK_FALSE(j.contains("floor"));
     CHECK(e["wall_median_ms"].get<double>() > 0.0);
     CHECK(e["compute_median_ms"].get<double>() > 0.0);
     REQUIRE(!e["timings"].empty());

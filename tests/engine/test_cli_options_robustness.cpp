@@ -32,12 +32,6 @@ void expect_error(const std::string& args, const std::string& needle) {
 }
 
 // A bench option error, or (in a build without CUDA) the one-line "needs a CUDA build".
-void expect_bench_error(const std::string& args, const std::string& needle) {
-  const auto r = lbt::run_cli(args);
-  const bool no_cuda_build = r.output.find("needs a CUDA build") != std::string::npos;
-  expect_error(args, no_cuda_build ? std::string("needs a CUDA build") : needle);
-}
-
 void expect_ok(const std::string& args) {
   const auto r = lbt::run_cli(args);
   CAPTURE(args);
@@ -93,31 +87,10 @@ TEST_CASE("options: negative, NaN, infinite, overflowing or out-of-range numbers
   expect_error("lfdepth --lf x --grid -3x3 --out " + dir.file("d.pfm"), "--grid");
   expect_error("lfdepth --lf x --grid 99999999999x3 --out " + dir.file("d.pfm"), "--grid");
   expect_error("mad --ref a.png --dist b.png --repeat -1", "--repeat");
-  // The benches exist only in CUDA builds; without CUDA each says so in one line instead.
-  expect_bench_error("bench render --reps -1", "--reps");
-  expect_bench_error("bench render --warmup nan", "--warmup");
-  expect_bench_error("bench lfdepth --lf x --max-seconds inf", "--max-seconds");
-  expect_bench_error("bench depth --lim -1", "--lim");
+  expect_error("bench plenoptic --reps -1", "--reps");
+  expect_error("bench plenoptic --warmup nan", "--warmup");
+  expect_error("bench lightfield --workload nope", "no workload 'nope'");
   CHECK_FALSE(std::filesystem::exists(dir.file("o.png")));
-}
-
-TEST_CASE("options: bench stereo --like-reference checks its options before the device") {
-  // In a CUDA build these are refused by name even without a device (checked first); without
-  // CUDA the command says in one line that it needs a CUDA build.
-  const std::string lr = "bench stereo --like-reference ";
-  expect_bench_error(lr + "--sizes 450x375", "--sizes: '450x375' is not WIDTHxHEIGHTxDISPARITIES");
-  expect_bench_error(lr + "--sizes 450x375x64,abc", "--sizes: 'abc' is not WIDTHxHEIGHTxDISPARITIES");
-  expect_bench_error(lr + "--sizes 450x375x64,", "--sizes: '' is not");
-  expect_bench_error(lr + "--sizes ''", "--sizes: empty");
-  expect_bench_error(lr + "--sizes 640x480x64", "--sizes: 640x480x64 is not a size of the reference");
-  expect_bench_error(lr + "--sizes 192x144x8,192x144x8", "--sizes: 192x144x8 is given twice");
-  expect_bench_error(lr + "--sizes 450x375x99999999999", "--sizes");
-  expect_bench_error(lr + "--reps 0", "--reps");
-  expect_bench_error(lr + "--warmup -1", "--warmup");
-  expect_bench_error(lr + "--no-synthetic", "--no-synthetic: not with --like-reference");
-  expect_bench_error("bench stereo --sizes 450x375x64", "--sizes needs --like-reference");
-  expect_bench_error("bench stereo --all-variants", "--all-variants needs --like-reference");
-  expect_bench_error("bench stereo --no-check", "--no-check needs --like-reference");
 }
 
 TEST_CASE("options: a NaN pitch or offset of a raw is refused by name") {

@@ -16,7 +16,6 @@
 
 #include "gpu_test_util.hpp"
 #include "plenoptic_hex/hex_launch.hpp"
-#include "lightbench/bench/hex.hpp"
 #include "lightbench/cuda_api.hpp"
 #include "lightbench/engines/cuda.hpp"
 #include "plenoptic_hex/plenoptic_hex_engine.hpp"
@@ -315,31 +314,4 @@ TEST_CASE("hex gpu: bad input is refused in one line, nothing computed") {
   broken.diameter = 0.5;
   CHECK_THROWS_AS(e->set_raw(test::random_raw(50, 50, 3, 6), broken), Error);
   CHECK(e->has_raw());  // the old raw stays
-}
-
-TEST_CASE("hex gpu: lb_bench_hex's report on a small R42-like raw: every pass exact, per-pixel figures") {
-  LB_GPU_TEST_GUARD();
-  const MlaGeometry g = raytrix_r42_calibration();
-  HexRunParams params = default_hex_params(g);
-  params.depth.window = 3;
-  bench::HexBenchOptions o;
-  o.reps = 20;
-  o.warmup = 1;
-  o.seed_workload = false;
-  const bench::Report rep = bench::bench_hex(bench::bench_random_raw(701, 499, 3), g, params, o);
-  REQUIRE(rep.all_exact.has_value());
-  CHECK(*rep.all_exact);
-  const bench::Table* t = rep.find_table("passes");
-  REQUIRE(t != nullptr);
-  CHECK(t->rows.size() == 3 * o.variants.size());  // render, depth, aif per variant
-  for (const bench::Row& r : t->rows) {
-    CHECK(r.checked);
-    CHECK(r.exact);
-    CHECK(r.number("ns_per_px") > 0.0);
-    CHECK(r.number("touched") > 0.0);
-    CHECK(r.bytes > static_cast<std::uint64_t>(r.number("out_px")) * 4);
-  }
-  CHECK(rep.copy_gbps > 0.0);
-  const std::string text = bench::to_text(rep);
-  CHECK(text.find("| hex render | render pruned |") != std::string::npos);
 }

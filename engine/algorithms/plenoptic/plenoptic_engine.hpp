@@ -65,6 +65,15 @@ class PlenopticEngine {
   virtual DepthScore score_last_depth(const ImageF& truth) = 0;
   // |depth - truth| of the last depth() call into out (R32F, resized).
   virtual void last_depth_error(const ImageF& truth, Surface& out) = 0;
+  // Benchmarks (Runner::time_floor, bench plenoptic --floor): times the render's memory-traffic
+  // floor for (grid, params) on the resident raw, timed rows "floor/render: touched quads, 16 B
+  // loads" (the raw quads the render touches, read once with 16-byte loads) and "floor/copy
+  // (16 B/thread)" (the seed's simple copy of the raw's RGBA size). False: no floor here (CPU).
+  virtual bool time_render_floor(const PlenopticGrid& grid, const RenderParams& params) {
+    (void)grid;
+    (void)params;
+    return false;
+  }
   // A surface of this backend's own kind for intermediate results (CUDA: device memory).
   virtual std::unique_ptr<Surface> scratch_surface(SurfaceFormat format);
 
