@@ -55,7 +55,7 @@ cleanup() {
     done
   fi
   local p i
-  [ -n "${watchdog:-}" ] && kill "$watchdog" 2>/dev/null
+  [ -n "${watchdog:-}" ] && kill -KILL "$watchdog" 2>/dev/null
   # slurmd, slurmctld, then munged (reverse start order): TERM, then KILL after 5 s.
   for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
     p=${pids[i]}
@@ -132,8 +132,7 @@ pids+=($!)
 slurmd -D -N "$host" >"$d/log/slurmd.out" 2>&1 &
 pids+=($!)
 # Should this shell be killed outright (CTest's timeout), a watchdog stops the daemons.
-( trap '' TERM INT HUP
-  while kill -0 $$ 2>/dev/null; do sleep 1; done
+( while kill -0 $$ 2>/dev/null; do sleep 1; done
   kill -TERM "${pids[@]}" 2>/dev/null; sleep 2; rm -rf "$d" ) </dev/null >/dev/null 2>&1 &
 watchdog=$!
 why() {  # the last error line of a daemon's log
