@@ -49,8 +49,11 @@ class DataSection {
     (void)output;
     return nullptr;
   }
-  // Command-line data (--lf, --stereo, --ref, --raw ...), read before the first frame; throws
-  // lb::Error naming what could not be opened (the bundled data stays).
+  // Command-line data (--lf, --stereo, --ref, --raw ..., the bundled scene): starts its read on
+  // loader() and returns at once (the viewer applies the rest of the command line when every
+  // section's load is in). A failed read keeps or shows the bundled data and reports one line
+  // (the load's error, or DataRequest::error from its apply); throws lb::Error only for options
+  // that cannot even start (--dist without --ref).
   virtual void open_startup(const ViewerOptions& options) { (void)options; }
   // Data of another kind the command line asks this section to make from its own at start-up
   // (--views UxV: the plenoptic scene as a light field of views; the viewer hands it over);

@@ -397,8 +397,8 @@ void SpecAlgorithm::workers(std::vector<RunWorker*>& out) {
 }
 
 void SpecAlgorithm::open_startup(const ViewerOptions& options) {
-  // The parameters start from the defaults for the data opened, or for the bundled data the
-  // section falls back to (it then throws, naming what could not be opened).
+  // The parameters start from the defaults for the data there now; the viewer resets them
+  // again when the section's start-up load is in (ViewerApp::finish_startup).
   struct Reset {
     SpecAlgorithm* a;
     ~Reset() {

@@ -121,8 +121,8 @@ class SpecAlgorithm {
   void timing_sources(std::vector<TimingSource>& out);
   void workers(std::vector<RunWorker*>& out);
 
-  // The command line's data (--lf, --stereo, --ref ...); throws lb::Error naming what could
-  // not be opened (the bundled data stays). The parameters start from their defaults.
+  // Starts reading the command line's data (--lf, --stereo, --ref ...) on the section's
+  // loader (DataSection::open_startup). The parameters start from their defaults.
   void open_startup(const ViewerOptions& options);
   // Data of another kind the command line asks its section to make (--views); nullptr: none.
   std::shared_ptr<const AlgorithmData> startup_conversion(const ViewerOptions& options) const {

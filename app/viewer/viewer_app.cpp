@@ -50,8 +50,7 @@ ViewerApp::ViewerApp(AppWindow& window, const ViewerOptions& options)
   algorithms_ = make_algorithms();
   parse_script();
   sweep_.samples = opt_.latency_sweep;
-  apply_options();
-  after_data_change();
+  apply_options();  // finish_startup() follows when the command line's data is in
   if (opt_.soak > 0) {
     SoakConfig soak;
     soak.steps = opt_.soak;
@@ -143,6 +142,7 @@ void ViewerApp::poll_loads() {
       report(out.error);  // the algorithm's previous data stays
       continue;
     }
+    if (!req.error.empty()) report(req.error);  // applied, with a note (the bundled data instead)
     if (req.hand_over) {
       hand_over(req.hand_over);
     } else if (req.replaced) {
@@ -468,7 +468,7 @@ int ViewerApp::run_frames() {
   bool minimised = false, resize_done = false;
   double frame_start = -1.0;
   while (!window_.should_close()) {
-    if (soak_ && !soak_->before_frame()) return soak_->finish();
+    if (soak_ && !startup_pending_ && !soak_->before_frame()) return soak_->finish();
     // Sleep while nothing happens; a few frames after any input let ImGui settle. While a
     // run is in flight frames keep coming (the "computing" badge, its result), at most about
     // 60 a second so a headless loop leaves the cores to the run.
@@ -483,7 +483,7 @@ int ViewerApp::run_frames() {
     }
     window_.process_events(minimised ? 0.1 : (busy ? 0.0 : 0.25));
     if (window_.take_activity()) quiet_frames = 0;
-    handle_drops();
+    if (!startup_pending_) handle_drops();  // a drop waits for the command line's data
 
     int fb_w = 0, fb_h = 0;
     window_.framebuffer_size(&fb_w, &fb_h);
@@ -497,13 +497,14 @@ int ViewerApp::run_frames() {
     frame_start = t;
     if (in_flight) ++busy_frames_;
     if (loads_pending()) ++loading_frames_;
-    apply_script(frame + 1);
-    if (opt_.cancel_load > 0 && frame + 1 == opt_.cancel_load) {
+    if (!startup_pending_) apply_script(frame + 1);
+    if (!startup_pending_ && opt_.cancel_load > 0 && frame + 1 == opt_.cancel_load) {
       for (auto& a : algorithms_) a->loader().cancel();  // as the panel's Cancel button
       std::fprintf(stderr, "lightbench: frame %d: loads cancelled\n", frame + 1);
     }
-    latency_step();
+    if (!startup_pending_) latency_step();
     poll_loads();
+    if (startup_pending_ && !loads_pending()) finish_startup();
     collect_results();
     window_.begin_imgui_frame();
     build_ui(fb_w, fb_h);
@@ -521,6 +522,7 @@ int ViewerApp::run_frames() {
       report(std::string("drawing: ") + e.what());
     }
     window_.render_imgui();
+    if (startup_pending_) continue;  // frames count from the end of the start-up
     if (soak_) soak_->after_frame();
     ++frame;
     ++quiet_frames;

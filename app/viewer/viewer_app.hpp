@@ -37,7 +37,13 @@ class ViewerApp {
 
  private:
   friend class SoakDriver;  // --soak drives the app's own state (soak.hpp)
+  // Start-up, phase one (before the first frame): the algorithm the command line names, and
+  // every section's command-line data started on its loader (the window draws meanwhile).
   void apply_options();
+  // Phase two, once those loads are in (run_frames): --views, --variant, the parameters, the
+  // panes and zoom named on the command line, which need the data. Frames are counted (for
+  // --frames, --script, --drop, --cancel-load, --soak) from here on.
+  void finish_startup();
   // After the shown algorithm's data was replaced: fit the panes, and a pane whose output
   // the new data lacks (the plenoptic truth without ground truth) shows its first input.
   void after_data_change();
@@ -139,6 +145,7 @@ class ViewerApp {
   int busy_frames_ = 0;                // frames drawn while a run (or a load) was in flight
   int loading_frames_ = 0;             // frames drawn while a data load was in flight
   bool scripted_drop_done_ = false;    // --drop handed over
+  bool startup_pending_ = true;       // phase two of the start-up not done yet
   struct ScriptStep {
     int frame;
     std::string name;

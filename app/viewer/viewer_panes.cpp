@@ -136,6 +136,15 @@ void ViewerApp::collect_results() {
 }
 
 void ViewerApp::update_outputs() {
+  // While the command line's data loads, the panes wait for it (its loader's line says how
+  // far it got) rather than compute on the bundled data the panes' settings do not apply to.
+  if (startup_pending_) {
+    for (ImagePane& pane : panes_) {
+      pane.shown = nullptr;
+      pane.error = "loading the command line's data ...";
+    }
+    return;
+  }
   Algorithm& algo = algorithm();
   std::vector<AlgorithmOutput> outs = algo.outputs();
   for (ImagePane& pane : panes_) {

@@ -33,7 +33,9 @@ void ViewerApp::apply_options() {
       if (algorithms_[i]->data_kind() == named->kind && (!named->general_grid || algorithms_[i]->general_grid()))
         algorithm_index_ = i;
   }
-  // Each algorithm opens what the command line names for it (--lf, --stereo, --ref/--dist).
+  // Each algorithm starts reading what the command line names for it (--lf, --stereo,
+  // --ref/--dist, the scene) on its loader; the first frames show the panes' defaults without
+  // it (or the bundled data), and finish_startup() applies the rest when it is in.
   for (auto& a : algorithms_) {
     try {
       a->open_startup(opt_);
@@ -41,6 +43,20 @@ void ViewerApp::apply_options() {
       report(e.what());
     }
   }
+  show_algorithm_defaults();
+}
+
+void ViewerApp::finish_startup() {
+  startup_pending_ = false;
+  // The parameters start from the defaults for the data the start-up opened (or fell back to).
+  for (auto& a : algorithms_) {
+    a->data_changed();
+    a->reset_params();
+  }
+  auto lower = [](std::string s) {
+    for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+  };
   if (!opt_.views.empty()) open_startup_views();
   Algorithm& algo = algorithm();
   if (!opt_.variant.empty()) {
@@ -105,6 +121,7 @@ void ViewerApp::apply_options() {
     state_.hover_readout = false;
     state_.linked = false;
   }
+  after_data_change();
 }
 
 // --views UxV and the like: the data the command line asks a section to make from its own

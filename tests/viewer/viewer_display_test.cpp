@@ -75,6 +75,21 @@ std::pair<double, double> bar(const Shot& s, int i) {
   return {p.at("colour_bar").at("min").get<double>(), p.at("colour_bar").at("max").get<double>()};
 }
 
+// Every default of the spec for the data equals the pane's value (the panel starts from the
+// defaults for the data the start-up opened, not for no data).
+void check_defaults(const json& params, const lb::AlgorithmSpec& spec, const lb::AlgorithmData& data) {
+  const lb::ParamValues defaults = spec.params(&data).defaults;
+  REQUIRE(!defaults.empty());
+  int compared = 0;
+  for (const auto& [name, value] : defaults) {
+    if (!params.contains(name) || !params.at(name).is_number()) continue;
+    INFO("parameter " << name);
+    CHECK(params.at(name).get<double>() == doctest::Approx(value).epsilon(1e-6));
+    ++compared;
+  }
+  CHECK(compared >= 2);
+}
+
 // The viewer's bundled light field (app/viewer/sections/lightfield_section.cpp), as a folder.
 std::string lightfield_dir() {
   const std::string dir = out_file("data/lightfield");
@@ -110,6 +125,9 @@ TEST_CASE("plenoptic: the default entry; panes view and truth; depth and truth o
   CHECK(pane(s, 1).value("micro_grid", false));
   CHECK(!pane(s, 1).contains("lenses_drawn"));
   CHECK(!pane(s, 0).value("micro_grid", false));  // only over the raw
+  auto data = std::make_shared<lb::PlenopticData>();
+  data->scene = scene;
+  check_defaults(pane(d, 0).at("params"), spec("plenoptic"), *data);
 }
 
 TEST_CASE("plenoptic-hex: a hexagonal preset chooses it; lens circles over the raw, no grid") {
@@ -133,6 +151,9 @@ TEST_CASE("lightfield: --lf chooses it; panes view and depth; depth on dmin..dma
   const auto depth = bar(s, 1);
   CHECK(depth.first == doctest::Approx(params.at("dmin").get<double>()));
   CHECK(depth.second == doctest::Approx(params.at("dmax").get<double>()));
+  auto data = std::make_shared<lb::LightFieldData>();
+  data->lf = lb::load_lightfield(lightfield_dir());
+  check_defaults(params, spec("lightfield"), *data);
 
   const Shot a = run_viewer("lightfield_alias", "--algorithm LF --pane1 output=view --pane2 output=view");
   INFO("viewer log:\n" << a.log);
@@ -181,6 +202,44 @@ TEST_CASE("mad: --ref/--dist choose it; panes distorted and hi; hi on 0..its 99.
   INFO("viewer log:\n" << a.log);
   REQUIRE(a.rc == 0);
   CHECK(a.layout.at("algorithm").get<std::string>() == spec("mad").name);
+}
+
+TEST_CASE("start-up: the command line's light field is read off the UI thread; frames are drawn meanwhile") {
+  // 5 x 5 views of 48 x 32; --load-delay-ms 100 makes each view take 100 ms (2.5 s in all).
+  const std::string dir = out_file("data/lf_slow");
+  fs::remove_all(dir);
+  lb::LightField4D lf;
+  lf.nu = lf.nv = 5;
+  lf.width = 48;
+  lf.height = 32;
+  for (int i = 0; i < 25; ++i) {
+    lb::ImageU8 v(48, 32, 3);
+    for (std::size_t k = 0; k < v.data.size(); ++k) v.data[k] = static_cast<std::uint8_t>((k * 7 + 13 * i) % 251);
+    lf.views.push_back(v);
+  }
+  lb::save_lightfield(dir, lf);
+  const Shot s = run_viewer("startup_slow", "--lf " + quoted(dir) + " --load-delay-ms 100 --patch 3");
+  INFO("viewer log:\n" << s.log);
+  REQUIRE(s.rc == 0);
+  CHECK(s.layout.at("lightfield").at("source").get<std::string>() == dir);
+  CHECK(s.layout.at("lightfield").at("views") == json::array({5, 5}));
+  CHECK(s.layout.at("algorithm").get<std::string>() == spec("lightfield").name);
+  CHECK(pane(s, 0).at("output").get<std::string>() == "view");  // the panes apply to the loaded data
+  CHECK(pane(s, 1).at("output").get<std::string>() == "depth");
+  for (int i = 0; i < 2; ++i) CHECK(pane(s, i).at("error").get<std::string>().empty());
+  const json& frames = s.layout.at("frames");
+  MESSAGE("frames: " << frames.dump());
+  CHECK(frames.at("loading").get<int>() >= 10);  // drawn while the views were read (before: none)
+  CHECK(s.layout.at("errors").empty());
+
+  // The plenoptic scene's settings (--patch) wait for it too: the rendered view takes them.
+  const Shot p = run_viewer("startup_patch", "--preset tiny --patch 5 --load-delay-ms 50");
+  INFO("viewer log:\n" << p.log);
+  REQUIRE(p.rc == 0);
+  CHECK(pane(p, 0).at("output").get<std::string>() == "view");
+  CHECK(pane(p, 0).at("params").at("patch").get<int>() == 5);
+  CHECK(pane(p, 1).at("output").get<std::string>() == "truth");  // the generated scene has truth
+  CHECK(p.layout.at("errors").empty());
 }
 
 TEST_CASE("an unknown --algorithm is one line listing the entries") {

@@ -85,24 +85,36 @@ class ImagePairSection final : public DataSection {
     return nullptr;
   }
 
+  // --iqa DIR [--frame NAME] or --ref [--dist]: read on the loader (the bundled pair stays
+  // meanwhile, and when it fails: one line says why).
   void open_startup(const ViewerOptions& options) override {
-    if (!options.iqa.empty()) {
-      try {
-        open_iqa(options.iqa, options.frame);
-      } catch (const std::exception& e) {
-        throw Error(std::string("cannot open the IQA database: ") + e.what() + " (showing the bundled pair)");
-      }
-      return;
-    }
-    if (options.ref.empty()) {
+    if (options.iqa.empty() && options.ref.empty()) {
       LB_REQUIRE(options.dist.empty(), "--dist needs --ref");
       return;
     }
-    try {
-      open(options.ref, options.dist);
-    } catch (const std::exception& e) {
-      throw Error(std::string("cannot open the image pair: ") + e.what() + " (showing the bundled one)");
-    }
+    const bool iqa = !options.iqa.empty();
+    const std::string dir = options.iqa, frame = options.frame, ref = options.ref, dist = options.dist;
+    const std::string what = iqa ? "the IQA database" : "the image pair";
+    const std::string bundled = iqa ? "the bundled pair" : "the bundled one";
+    loader_.start(iqa ? "IQA database '" + dir + "'" : "image pair '" + ref + "'",
+                  [this, iqa, dir, frame, ref, dist, what, bundled]() -> DataLoader::Apply {
+                    std::shared_ptr<Read> r;
+                    try {
+                      r = std::make_shared<Read>(iqa ? read_iqa(dir, frame) : read(ref, dist));
+                    } catch (const Cancelled&) {
+                      throw;
+                    } catch (const std::exception& e) {
+                      throw Error("cannot open " + what + ": " + e.what() + " (showing " + bundled + ")");
+                    }
+                    return [this, r, what, bundled](DataRequest& req) {
+                      req.replaced = false;  // the start-up fits the panes itself
+                      try {
+                        set_images(r->reference, r->distorted, r->source, r->reference_origin, r->distorted_origin);
+                      } catch (const std::exception& e) {
+                        throw Error("cannot open " + what + ": " + e.what() + " (showing " + bundled + ")");
+                      }
+                    };
+                  });
   }
 
   bool take_compare_request() override {
@@ -167,10 +179,6 @@ class ImagePairSection final : public DataSection {
     r.source = reference_path + (distorted_path.empty() ? "" : " vs " + distorted_path);
     return r;
   }
-  void open(const std::string& reference_path, const std::string& distorted_path) {
-    const Read r = read(reference_path, distorted_path);
-    set_images(r.reference, r.distorted, r.source, r.reference_origin, r.distorted_origin);
-  }
   // The panel's Open: read off the UI thread (data_loader.hpp), set on it.
   void load(const std::string& reference_path, const std::string& distorted_path) {
     loader_.start("image pair '" + reference_path + "'", [this, reference_path, distorted_path]() -> DataLoader::Apply {
@@ -184,7 +192,7 @@ class ImagePairSection final : public DataSection {
 
   // One pair of an IQA database (dataset.hpp: TID2013, KADID-10k), by the distorted image's
   // name ("" = the first); the source line carries its human score.
-  void open_iqa(const std::string& dir, const std::string& name) {
+  static Read read_iqa(const std::string& dir, const std::string& name) {
     const dataset::Dataset ds = dataset::open_dataset(dir);
     LB_REQUIRE(dataset::data_kind(ds.layout) == DataKind::ImagePair,
                "'" + dir + "' is a " + std::string(dataset::to_string(ds.layout)) +
@@ -193,9 +201,11 @@ class ImagePairSection final : public DataSection {
     std::ostringstream src;
     src << s.name << " (" << dataset::to_string(ds.layout) << ", " << (ds.is_dmos ? "DMOS " : "MOS ") << s.mos
         << ", " << ds.scenes.size() << " pairs)";
-    ImageOrigin rorig, dorig;
-    const ImageU8 r = load_image_8bit(s.reference, &rorig), d = load_image_8bit(s.path, &dorig);
-    set_images(r, d, src.str(), rorig, dorig);
+    Read r;
+    r.reference = load_image_8bit(s.reference, &r.reference_origin);
+    r.distorted = load_image_8bit(s.path, &r.distorted_origin);
+    r.source = src.str();
+    return r;
   }
 
   // A new ImagePairData (a new id) whenever the distorted image changes.

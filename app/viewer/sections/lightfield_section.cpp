@@ -48,13 +48,29 @@ class LightFieldSection final : public DataSection {
     return nullptr;
   }
 
+  // --lf DIR: read on the loader like a folder opened later (the synthetic light field stays
+  // meanwhile, and when it fails: one line says why).
   void open_startup(const ViewerOptions& options) override {
     if (options.lf.empty()) return;
-    try {
-      install(load_lightfield(options.lf));
-    } catch (const std::exception& e) {
-      throw Error(std::string("cannot open the light field: ") + e.what() + " (showing the synthetic one)");
-    }
+    const std::string folder = options.lf;
+    loader_.start("light field '" + folder + "'", [this, folder]() -> DataLoader::Apply {
+      std::shared_ptr<LightField4D> lf;
+      try {
+        lf = std::make_shared<LightField4D>(load_lightfield(folder));
+      } catch (const Cancelled&) {
+        throw;
+      } catch (const std::exception& e) {
+        throw Error(std::string("cannot open the light field: ") + e.what() + " (showing the synthetic one)");
+      }
+      return [this, lf](DataRequest& req) {
+        req.replaced = false;  // the start-up fits the panes itself
+        try {
+          install(std::move(*lf));
+        } catch (const std::exception& e) {
+          throw Error(std::string("cannot open the light field: ") + e.what() + " (showing the synthetic one)");
+        }
+      };
+    });
   }
   bool opens_folders() const override { return true; }
   nlohmann::json data_json() const override {

@@ -93,16 +93,35 @@ class PlenopticSection final : public DataSection {
   }
 
   // --scene, or --raw with --pitch/--offset/--grid, or --preset/--seed (default: the bundled
-  // preset "small"). On failure the bundled scene is loaded and lb::Error says why.
+  // preset "small"), read and made on the loader (the first frames do not wait for it). On
+  // failure the bundled scene is shown and the viewer reports why (one line).
   void open_startup(const ViewerOptions& options) override {
-    try {
-      load_startup_scene(options);
-    } catch (const std::exception& e) {
-      scene_.generate(general_ ? "hex-small" : "small", 1);
-      scene_replaced();
-      throw Error(std::string("cannot open the scene: ") + e.what() + " (showing the bundled scene)");
-    }
-    scene_replaced();
+    const ViewerOptions opt = options;
+    const bool general = general_;
+    loader_.start("the command line's scene", [this, opt, general]() -> DataLoader::Apply {
+      auto st = std::make_shared<Startup>();
+      std::string error;
+      try {
+        *st = read_startup_scene(opt, general);
+      } catch (const Cancelled&) {
+        throw;
+      } catch (const std::exception& e) {
+        error = std::string("cannot open the scene: ") + e.what() + " (showing the bundled scene)";
+        st->scene = SceneStore::make_preset(general ? "hex-small" : "small", 1);
+      }
+      return [this, st, error, general](DataRequest& req) {
+        req.replaced = false;  // the start-up fits the panes itself
+        req.error = error;
+        try {
+          install_startup(std::move(*st));
+        } catch (const std::exception& e) {
+          if (!error.empty()) throw;
+          scene_.generate(general ? "hex-small" : "small", 1);
+          req.error = std::string("cannot open the scene: ") + e.what() + " (showing the bundled scene)";
+        }
+        scene_replaced();
+      };
+    });
   }
   // --views UxV: what the Scene header's "open as light field" button does, at start-up.
   std::shared_ptr<const AlgorithmData> startup_conversion(const ViewerOptions& options) const override {
@@ -194,48 +213,56 @@ class PlenopticSection final : public DataSection {
     geometry_.note.clear();
   }
 
-  void load_startup_scene(const ViewerOptions& opt) {
-    const auto presets = scene_presets();
+  // The command line's scene, read on any thread (touches no member); the panel's fields it
+  // fills in alongside.
+  struct Startup {
+    PlenopticScene scene;
+    std::string preset;  // a generated preset (the combo shows it), else ""
+    std::uint64_t seed = 1;
+    std::string calib_field, path_field;
+  };
+  static Startup read_startup_scene(const ViewerOptions& opt, bool general) {
+    Startup st;
+    auto generated = [&st](const std::string& preset, std::uint64_t seed) {
+      st.scene = SceneStore::make_preset(preset, seed);
+      st.preset = preset;
+      st.seed = seed;
+      return st;
+    };
     const bool hex_preset = !opt.preset.empty() && !generator_has(opt.preset);
     // A calibrated raw or a hexagonal preset is the general-grid section's; the rectangular
     // one shows its bundled scene meanwhile.
-    if (!general_ && (!opt.calib.empty() || hex_preset)) {
-      scene_.generate("small", 1);
-      return;
+    if (!general && (!opt.calib.empty() || hex_preset)) {
+      Startup bundled = generated("small", 1);
+      bundled.preset.clear();  // the combo keeps its default
+      return bundled;
     }
     if (!opt.calib.empty()) {
       LB_REQUIRE(!opt.raw.empty(), "--calib '" + opt.calib + "' needs --raw FILE (the raw image it calibrates)");
       LB_REQUIRE(opt.pitch <= 0 && opt.grid.empty() && opt.offset == "0,0",
                  "--pitch / --offset / --grid apply to a raw without --calib (the calibration has the grid)");
       CalibInfo info;
-      PlenopticScene s = load_calibrated_raw(
-          opt.raw, opt.calib, parse_calib_fit(opt.fit_grid.empty() ? "auto" : opt.fit_grid, "--fit-grid"), &info);
-      s.source += calib_fit_note(info);
-      scene_.set(std::move(s));
-      calib_field_ = opt.calib;
-      path_field_ = opt.raw;
-      return;
+      st.scene = load_calibrated_raw(opt.raw, opt.calib,
+                                     parse_calib_fit(opt.fit_grid.empty() ? "auto" : opt.fit_grid, "--fit-grid"), &info);
+      st.scene.source += calib_fit_note(info);
+      st.calib_field = opt.calib;
+      st.path_field = opt.raw;
+      return st;
     }
     LB_REQUIRE(opt.fit_grid.empty(), "--fit-grid applies to --calib only");
-    if (general_ && opt.scene.empty() && opt.raw.empty()) {
-      const std::string preset = opt.preset.empty() ? "hex-small" : opt.preset;
-      scene_.generate(preset, opt.seed);
-      for (std::size_t i = 0; i < presets.size(); ++i)
-        if (presets[i] == preset) preset_index_ = static_cast<int>(i);
-      seed_ = static_cast<int>(opt.seed);
-      return;
-    }
+    if (general && opt.scene.empty() && opt.raw.empty())
+      return generated(opt.preset.empty() ? "hex-small" : opt.preset, opt.seed);
     if (!opt.scene.empty()) {
-      scene_.open(opt.scene);
+      st.scene = SceneStore::read(opt.scene, std::nullopt, nullptr);
     } else if (!opt.raw.empty()) {
       PlenopticGrid g;
       g.pitch = opt.pitch;
       std::tie(g.ox, g.oy) = parse_number_pair("--offset", opt.offset);
-      PlenopticScene s;
-      s.raw = load_image_8bit(opt.raw, &s.raw_origin);  // 16-bit PNG: converted (v/257)
-      s.source = opt.raw;
+      PlenopticScene& sc = st.scene;
+      sc.raw = load_image_8bit(opt.raw, &sc.raw_origin);  // 16-bit PNG: converted (v/257)
+      sc.source = opt.raw;
       if (opt.grid.empty()) {
-        g = fit_grid(g, s.raw.width, s.raw.height);
+        g = fit_grid(g, sc.raw.width, sc.raw.height);
       } else {
         const auto [nx, ny] = parse_number_pair("--grid", opt.grid);
         LB_REQUIRE(nx >= 1 && ny >= 1 && nx == std::floor(nx) && ny == std::floor(ny),
@@ -243,15 +270,25 @@ class PlenopticSection final : public DataSection {
         g.nx = static_cast<int>(nx);
         g.ny = static_cast<int>(ny);
       }
-      s.grid = g;
-      scene_.set(std::move(s));
+      sc.grid = g;
     } else {
-      const std::string preset = opt.preset.empty() ? "small" : opt.preset;
-      scene_.generate(preset, opt.seed);
-      for (std::size_t i = 0; i < presets.size(); ++i)
-        if (presets[i] == preset) preset_index_ = static_cast<int>(i);
-      seed_ = static_cast<int>(opt.seed);
+      return generated(opt.preset.empty() ? "small" : opt.preset, opt.seed);
     }
+    return st;
+  }
+
+  // Installs what read_startup_scene read (UI thread); false when the scene does not fit (the
+  // bundled scene is shown instead and *error says why).
+  void install_startup(Startup st) {
+    scene_.set(std::move(st.scene));  // validates; throws leaving the store as it was
+    if (!st.preset.empty()) {
+      const auto presets = scene_presets();
+      for (std::size_t i = 0; i < presets.size(); ++i)
+        if (presets[i] == st.preset) preset_index_ = static_cast<int>(i);
+      seed_ = static_cast<int>(st.seed);
+    }
+    if (!st.path_field.empty()) path_field_ = st.path_field;
+    if (!st.calib_field.empty()) calib_field_ = st.calib_field;
   }
 
   void draw_scene_section(DataRequest& req) {

@@ -74,12 +74,28 @@ class StereoSection final : public DataSection {
     layout_ = options.stereo_layout;
     if (options.stereo.empty()) return;
     // --frame picks the scene of the command line's folder only (a folder opened later
-    // from the panel or dropped opens its first scene). Read here, before the first frame.
-    try {
-      apply(read_folder(options.stereo, layout_, options.frame, gt_scale_));
-    } catch (const std::exception& e) {
-      throw Error(std::string("cannot open the stereo pair: ") + e.what() + " (showing the bundled one)");
-    }
+    // from the panel or dropped opens its first scene). Read on the loader; the bundled pair
+    // stays meanwhile and when it fails.
+    const std::string folder = options.stereo, layout = layout_, frame = options.frame;
+    const double gt_scale = gt_scale_;
+    loader_.start("stereo folder '" + folder + "'", [this, folder, layout, frame, gt_scale]() -> DataLoader::Apply {
+      std::shared_ptr<Opened> o;
+      try {
+        o = std::make_shared<Opened>(read_folder(folder, layout, frame, gt_scale));
+      } catch (const Cancelled&) {
+        throw;
+      } catch (const std::exception& e) {
+        throw Error(std::string("cannot open the stereo pair: ") + e.what() + " (showing the bundled one)");
+      }
+      return [this, o](DataRequest& req) {
+        req.replaced = false;  // the start-up fits the panes itself
+        try {
+          apply(std::move(*o));
+        } catch (const std::exception& e) {
+          throw Error(std::string("cannot open the stereo pair: ") + e.what() + " (showing the bundled one)");
+        }
+      };
+    });
   }
   // Off the UI thread (data_loader.hpp); all-or-nothing: a failure leaves the current pair. A
   // folder of several scenes (a KITTI training folder, a Middlebury collection) opens its first.
