@@ -4,18 +4,21 @@
 #include <string>
 
 #include "lightbench/cuda_api.hpp"
+#include "plenoptic/plenoptic_variants.hpp"
 #include "plenoptic/render_launch.hpp"
 
 namespace lb::cuda {
 
-KernelTuning default_tuning(RenderVariant v, bool direct_loads) {
+namespace detail {
+
+KernelTuning default_tuning_for(RenderKernel k, bool direct_loads) {
   KernelTuning t;
   t.original_block = 128;
   t.direct_loads = direct_loads;
-  if (v == RenderVariant::Sync) {
+  if (k == RenderKernel::Sync) {
     t.chunk = 48;
     t.rows = 1;
-  } else if (v == RenderVariant::Tiled) {  // one output row x 12 micro-image columns
+  } else if (k == RenderKernel::Tiled) {  // one output row x 12 micro-image columns
     t.chunk = 12;
     t.rows = 1;
   } else if (direct_loads) {
@@ -28,8 +31,8 @@ KernelTuning default_tuning(RenderVariant v, bool direct_loads) {
   return t;
 }
 
-KernelTuning resolve(const KernelTuning& t, RenderVariant v) {
-  const KernelTuning d = default_tuning(v, t.direct_loads);
+KernelTuning resolve_for(const KernelTuning& t, RenderKernel k) {
+  const KernelTuning d = default_tuning_for(k, t.direct_loads);
   KernelTuning r = t;
   if (r.original_block <= 0) r.original_block = d.original_block;
   if (r.chunk <= 0) r.chunk = d.chunk;
@@ -37,20 +40,19 @@ KernelTuning resolve(const KernelTuning& t, RenderVariant v) {
   return r;
 }
 
-std::string kernel_name(const RenderConfig& c) {
-  return std::string("render/") + to_string(c.variant);
+RenderKernel render_kernel_asked(const RenderConfig& c, const KernelTuning& t) {
+  return plenoptic_variant_table().at(c.variant).render_asked(t);
 }
 
-namespace detail {
-
-RenderKernel render_kernel_asked(const RenderConfig& c, const KernelTuning& t) {
-  switch (c.variant) {
-    case RenderVariant::Original: return RenderKernel::Original;
-    case RenderVariant::Sync: return RenderKernel::Sync;
-    case RenderVariant::NoSync: return t.direct_loads ? RenderKernel::NoSyncDirect : RenderKernel::NoSyncStaged;
-    case RenderVariant::Tiled: return RenderKernel::Tiled;
+const char* render_kernel_family(RenderKernel k) {
+  switch (k) {
+    case RenderKernel::Original: return "original";
+    case RenderKernel::Sync: return "sync";
+    case RenderKernel::NoSyncDirect:
+    case RenderKernel::NoSyncStaged: return "nosync";
+    case RenderKernel::Tiled: return "tiled";
   }
-  return RenderKernel::Original;
+  return "?";
 }
 
 std::string render_fallback(const RenderConfig& c, const KernelTuning& t, RenderKernel ran) {
@@ -67,13 +69,32 @@ std::string render_fallback(const RenderConfig& c, const KernelTuning& t, Render
 
 std::string render_kernel_name(const RenderConfig& c, const KernelTuning& t, RenderKernel ran) {
   const std::string fallback = render_fallback(c, t, ran);
-  return fallback.empty() ? kernel_name(c) : kernel_name(c) + "->" + fallback;
+  const std::string name = std::string("render/") + render_kernel_family(render_kernel_asked(c, t));
+  return fallback.empty() ? name : name + "->" + fallback;
 }
 
 }  // namespace detail
 
+KernelTuning default_tuning(const std::string& variant, bool direct_loads) {
+  RenderConfig c;
+  c.variant = variant;
+  KernelTuning t;
+  t.direct_loads = direct_loads;
+  return detail::default_tuning_for(detail::render_kernel_asked(c, t), direct_loads);
+}
+
+KernelTuning resolve(const KernelTuning& t, const std::string& variant) {
+  RenderConfig c;
+  c.variant = variant;
+  return detail::resolve_for(t, detail::render_kernel_asked(c, t));
+}
+
+std::string kernel_name(const RenderConfig& c) {
+  return std::string("render/") + detail::render_kernel_family(detail::render_kernel_asked(c, KernelTuning{}));
+}
+
 std::string variant_label(const RenderConfig& c) {
-  if (c.variant != RenderVariant::Original) return to_string(c.variant);
+  if (c.variant != "original") return c.variant;
   const OriginalSwitches& s = c.original;
   return std::string("original[") + (s.rgba_input ? "rgba" : "rgb") + "," +
          (s.vector_store ? "vec" : "bytes") + "," + (s.reciprocal ? "rcp" : "div") + "," +
