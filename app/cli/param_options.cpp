@@ -9,6 +9,7 @@
 
 #include "cli_common.hpp"
 #include "lightbench/error.hpp"
+#include "lightbench/param_text.hpp"
 #include "option_checks.hpp"
 
 namespace lb::cli {
@@ -44,62 +45,23 @@ std::string join_names(const std::vector<std::string>& v) {
   return s;
 }
 
-// Parses `text` for the parameter (form only); "" on success with *out set, else the message.
-std::string parse_value(const AlgorithmSpec& spec, const ParamInfo& info, const std::string& text, double* out) {
-  if (const auto* names = names_of(spec, info.name)) {
-    for (std::size_t i = 0; i < names->size(); ++i)
-      if ((*names)[i] == text) {
-        *out = info.min + static_cast<double>(i);
-        return {};
-      }
-  }
-  const char* s = text.c_str();
-  char* end = nullptr;
-  switch (info.kind) {
-    case ParamInfo::Kind::Bool:
-      if (text == "1" || text == "on" || text == "true" || text == "yes") return *out = 1, std::string();
-      if (text == "0" || text == "off" || text == "false" || text == "no") return *out = 0, std::string();
-      break;
-    case ParamInfo::Kind::Int: {
-      errno = 0;
-      const long long v = std::strtoll(s, &end, 10);
-      if (!text.empty() && errno != ERANGE && end == s + text.size() && v >= INT_MIN && v <= INT_MAX)
-        return *out = static_cast<double>(v), std::string();
-      break;
-    }
-    case ParamInfo::Kind::Float: {
-      const double v = std::strtod(s, &end);
-      if (!text.empty() && end == s + text.size() && std::isfinite(v)) return *out = v, std::string();
-      break;
-    }
-  }
-  const auto* names = names_of(spec, info.name);
-  const std::string kind = info.kind == ParamInfo::Kind::Bool    ? "0 | 1 (on | off)"
-                           : info.kind == ParamInfo::Kind::Int ? "an integer"
-                                                                : "a finite number";
-  return "must be " + (names ? join_names(*names) + " or " : std::string()) + kind + ", got " + quote_untrusted(text);
-}
-
 // Parse time, before any data: the form, and for a parameter that cannot be negative its
 // lower bound (the upper bounds of many depend on the data: checked once it is open).
 std::string parse_checked(const AlgorithmSpec& spec, const ParamInfo& info, const std::string& text) {
   double v = 0;
-  std::string err = parse_value(spec, info, text, &v);
+  std::string err = parse_param_text(spec, info, text, &v);
   if (err.empty() && info.min >= 0 && v < info.min && info.kind != ParamInfo::Kind::Bool)
     err = std::string("must be ") + (info.kind == ParamInfo::Kind::Int ? "an integer" : "a finite number") +
           " >= " + detail::fmt_num(info.min) + ", got " + quote_untrusted(text);
   return err;
 }
 
-std::string range_text(const ParamInfo& p) {
-  return detail::fmt_num(p.min) + ".." + detail::fmt_num(p.max);
-}
 
 std::string help_of(const AlgorithmSpec& spec, const ParamInfo& p, const ParamValues& defaults) {
   std::string h = p.help;
   if (const auto* names = names_of(spec, p.name)) h += " (" + join_names(*names) + ")";
   else if (p.kind == ParamInfo::Kind::Bool) h += " (0 | 1)";
-  else h += " (" + range_text(p) + " without data)";
+  else h += " (" + param_range_text(p) + " without data)";
   if (const auto it = defaults.find(p.name); it != defaults.end()) {
     const std::string name = spec.value_name(p.name, it->second);
     char num[32];
@@ -177,7 +139,7 @@ void add_alias_options(CLI::App& app, const std::vector<ParamAlias>& aliases,
                return;
              }
              double v = 0;
-             (void)parse_value(*spec, info, text, &v);  // the form was checked (below)
+             (void)parse_param_text(*spec, info, text, &v);  // the form was checked (below)
              store(*given, info.name, flag, text, v);
            },
            help + (none.empty() ? "" : " (" + none + ": leave it out)"))
@@ -209,7 +171,7 @@ void add_param_options(CLI::App& app, const std::vector<const AlgorithmSpec*>& s
            flag,
            [given, s, p, flag](const std::string& text) {
              double v = 0;
-             (void)parse_value(*s, p, text, &v);  // the form was checked (below)
+             (void)parse_param_text(*s, p, text, &v);  // the form was checked (below)
              store(*given, p.name, flag, text, v);
            },
            help_of(*spec, info, defaults))
@@ -242,28 +204,18 @@ ParamValues checked_values(const GivenParams& given, const AlgorithmSpec& spec, 
     if (g.flag == g.text) {
       x = g.value;  // a value-less flag
     } else if (g.text.find(',') == std::string::npos || spec.value_names.count(name)) {
-      const std::string err = parse_value(spec, *p, g.text, &x);
+      const std::string err = parse_param_text(spec, *p, g.text, &x);
       if (!err.empty()) throw Error(g.flag + ": " + err);
     }
-    if (!(x >= p->min && x <= p->max)) {
-      const std::string what = p->kind == ParamInfo::Kind::Int ? "an integer" : "a finite number";
-      const std::string value = g.text.find(',') == std::string::npos ? g.text : detail::fmt_num(x) + " (" + name + ")";
-      throw Error(g.flag + ": must be " + what + " in " + range_text(*p) + ", got " + quote_untrusted(value));
-    }
+    const std::string value = g.text.find(',') == std::string::npos ? g.text : detail::fmt_num(x) + " (" + name + ")";
+    if (const std::string problem = param_range_problem(*p, x, value); !problem.empty()) throw Error(g.flag + ": " + problem);
     v[name] = x;
   }
   return v;
 }
 
 nlohmann::json value_json(const AlgorithmSpec& spec, const ParamInfo& info, double value) {
-  const std::string name = spec.value_name(info.name, value);
-  if (!name.empty()) return name;
-  switch (info.kind) {
-    case ParamInfo::Kind::Int: return static_cast<long long>(std::llround(value));
-    case ParamInfo::Kind::Bool: return value != 0.0;
-    case ParamInfo::Kind::Float: return static_cast<double>(static_cast<float>(value));
-  }
-  return value;
+  return param_value_json(spec, info, value);
 }
 
 }  // namespace lb::cli

@@ -131,10 +131,10 @@ TEST_CASE("depth rejects bad input with one line and a non-zero status") {
     std::string args, expect;
   };
   const Bad bad[] = {
-      {"depth --preset tiny --window 4" + out, "window 4 must be odd"},
+      {"depth --preset tiny --window 4" + out, "window: must be odd, got 4"},
       {"depth --preset tiny --pmin 12 --pmax 9" + out, "pmin 12 is larger than pmax 9"},
       {"depth --preset tiny --pmin 8 --pmax 40" + out, "--pmax: must be an integer in 1..34, got '40'"},
-      {"depth --preset tiny --lim 0" + out, "range limit 0"},
+      {"depth --preset tiny --lim 0" + out, "lim: must be in 1..4, got 0"},
       {"depth --preset tiny --variant fast" + out, "unknown variant 'fast'"},
       {"depth --preset tiny --backend gpu" + out, "unknown backend 'gpu'"},
       {"depth --preset tiny --out " + dir.file("d.txt"), "use .pfm"},

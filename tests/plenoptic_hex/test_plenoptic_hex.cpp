@@ -185,10 +185,10 @@ TEST_CASE("hex render (CPU): in focus it matches the truth; out of focus it does
   CHECK(defocused < in_focus - 3.0);
   // Refused parameters.
   rp.patch = 30;
-  CHECK_THROWS_WITH_AS(render_hex_cpu(s.raw, m, rp), doctest::Contains("patch size 30 out of range"), Error);
+  CHECK_THROWS_WITH_AS(render_hex_cpu(s.raw, m, rp), doctest::Contains("patch: must be in 1..23, got 30"), Error);
   rp.patch = 8;
   rp.view_x = 13.0f;
-  CHECK_THROWS_WITH_AS(render_hex_cpu(s.raw, m, rp), doctest::Contains("perspective out of range"), Error);
+  CHECK_THROWS_WITH_AS(render_hex_cpu(s.raw, m, rp), doctest::Contains("view_x: must be in -12..12, got 13"), Error);
 }
 
 TEST_CASE("hex generator: the hex-small preset; its file refused in one line when broken") {

@@ -101,7 +101,7 @@ TEST_CASE("hex views: frame-sized light field; every view is render_hex at its s
                        Error);
   o = ViewGridOptions{};
   o.patch = 24;
-  CHECK_THROWS_WITH_AS(plenoptic_view_grid(s, 3, 3, o), doctest::Contains("patch size 24 out of range"), Error);
+  CHECK_THROWS_WITH_AS(plenoptic_view_grid(s, 3, 3, o), doctest::Contains("patch: must be in 1..23, got 24"), Error);
   o.patch = 23;
   o.step = 0;
   CHECK_NOTHROW(plenoptic_view_grid(s, 2, 1, o));
