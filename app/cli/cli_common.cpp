@@ -117,8 +117,10 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+std::vector<std::string> general_grid_presets() { return asset_names("plenoptic_hex"); }
+
 bool is_hex_preset(const std::string& name) {
-  const auto names = asset_names("plenoptic_hex");
+  const auto names = general_grid_presets();
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 

@@ -50,6 +50,9 @@ int exit_status();
 // Small helpers more than one command uses.
 std::string lower(std::string s);                 // ASCII lower case
 double median(std::vector<double> v);             // the upper median; 0 for none
-bool is_hex_preset(const std::string& name);      // a bundled hexagonal plenoptic preset
+// The generator presets of general (hexagonal) micro-lens grids (assets/plenoptic_hex/): the
+// one place the CLI reads that asset kind.
+std::vector<std::string> general_grid_presets();
+bool is_hex_preset(const std::string& name);      // one of general_grid_presets()
 
 }  // namespace lb::cli

@@ -22,7 +22,7 @@ std::string preset_list() {
   std::string s;
   try {
     for (const auto& n : generator_presets()) s += (s.empty() ? "" : " | ") + n;
-    for (const auto& n : asset_names("plenoptic_hex")) s += " | " + n;
+    for (const auto& n : general_grid_presets()) s += " | " + n;
   } catch (const Error&) {
     s = "a plenoptic asset name";  // a broken LB_ASSETS_DIR is reported when the command runs
   }
