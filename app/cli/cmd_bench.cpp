@@ -156,10 +156,11 @@ void run_bench(const AlgorithmRegistry& reg, const BenchOptions& o) {
   LB_REQUIRE(spec.output(output) != nullptr, "bench " + spec.id + ": workload '" + w.name + "' times no output '" +
                                                  output + "'");
 
-  std::vector<VariantTiming> results;
-  for (const std::string& v : variants) results.push_back(time_variant(reg, o, kind, data, values, output, v));
+  // The floor first: a runner without one is refused before any variant is timed.
   std::map<std::string, TimingStats> floor;
   if (o.floor) floor = time_floor(reg, o, kind, data, values, output);
+  std::vector<VariantTiming> results;
+  for (const std::string& v : variants) results.push_back(time_variant(reg, o, kind, data, values, output, v));
 
   const std::string device = results.empty() ? "" : results.front().device;
   std::printf("bench %s, workload %s (%s): output %s, %s, %s; %d runs after %d warm-up%s, medians in ms\n",
