@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -228,12 +229,17 @@ void RemoteServer::run() {
   };
 
   std::vector<pollfd> fds;
+  std::chrono::steady_clock::time_point accept_again{};
+  bool accept_failing = false;
   while (!stopping_) {
     fds.clear();
     fds.push_back({wake_read_, POLLIN, 0});
-    fds.push_back({listen_fd_, POLLIN, 0});
+    // Out of descriptors, accept() fails while the listening socket stays readable: it sits out
+    // 100 ms instead of spinning.
+    const bool pause_accept = std::chrono::steady_clock::now() < accept_again;
+    fds.push_back({pause_accept ? -1 : listen_fd_, POLLIN, 0});
     for (const auto& c : clients) fds.push_back({c.fd, POLLIN, 0});
-    const int n = ::poll(fds.data(), fds.size(), -1);
+    const int n = ::poll(fds.data(), fds.size(), pause_accept ? 100 : -1);
     if (n < 0) {
       if (errno == EINTR) continue;
       say(std::string("remote port: poll: ") + std::strerror(errno) + "; the port stops");
@@ -278,8 +284,14 @@ void RemoteServer::run() {
         const int fd = ::accept4(listen_fd_, reinterpret_cast<sockaddr*>(&sa), &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
           if (errno == EINTR || errno == ECONNABORTED) continue;
-          break;  // EAGAIN, or out of descriptors: try again on the next event
+          if (errno != EAGAIN && errno != EWOULDBLOCK) {
+            if (!accept_failing) say(std::string("remote port: cannot accept a client: ") + std::strerror(errno));
+            accept_failing = true;
+            accept_again = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+          }
+          break;
         }
+        accept_failing = false;
         const std::string peer = peer_name(sa, len);
         if (clients.size() >= static_cast<std::size_t>(options_.max_clients)) {
           say("remote port: client " + peer + ": turned away, " + std::to_string(options_.max_clients) +
