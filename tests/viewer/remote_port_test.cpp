@@ -25,6 +25,7 @@
 #include <random>
 #include <thread>
 
+#include "lightbench/dataset.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
 #include "remote_images.hpp"
@@ -610,6 +611,22 @@ TEST_CASE("store: OpenImage reads a PFM or an 8-bit image, the selector picks ch
   CHECK(store.apply(OpenImage{false, png.string(), ""}) == "");
   CHECK(store.find(png.string())->image.data == std::vector<float>{0, 10, 200, 255});
   CHECK(store.find(png.string())->channel_names == std::vector<std::string>{"Y"});
+  // Colour: 0..1 as tev shows it.
+  const fs::path rgb = temp_dir() / "colour.png";
+  ImageU8 c(1, 1, 3);
+  c.data = {0, 51, 255};
+  save_image(rgb.string(), c);
+  CHECK(store.apply(OpenImage{false, rgb.string(), "G"}) == "");
+  CHECK(store.find(rgb.string())->image.data == std::vector<float>{51.f / 255.f});
+  // A 16-bit grey PNG is a KITTI disparity map: value / 256, 0 = NaN.
+  const fs::path kitti = temp_dir() / "kitti.png";
+  ImageF d(2, 1, 1);
+  d.data = {12.5f, std::numeric_limits<float>::quiet_NaN()};
+  dataset::save_kitti_disparity(kitti.string(), d);
+  CHECK(store.apply(OpenImage{false, kitti.string(), ""}) == "");
+  const auto k = store.find(kitti.string());
+  CHECK(k->image.at(0, 0) == 12.5f);
+  CHECK(std::isnan(k->image.at(1, 0)));
 
   const std::string missing = store.apply(OpenImage{false, (temp_dir() / "missing.pfm").string(), ""});
   CHECK(contains(missing, "OpenImage: "));

@@ -7,6 +7,7 @@
 #include <new>
 #include <type_traits>
 
+#include "lightbench/dataset.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
 
@@ -84,13 +85,19 @@ RemoteImage load_remote_file(const std::string& path, const std::string& channel
   img.name = path;
   img.path = path;
   img.channel_selector = channel_selector;
+  int depth = 0;
   if (magic[0] == 'P' && (magic[1] == 'f' || magic[1] == 'F')) {
     img.image = load_pfm(path, max_pixels);
+  } else if (static_cast<unsigned char>(magic[0]) == 0x89 && magic[1] == 'P' &&
+             load_image16(path, max_pixels, &depth).channels == 1 && depth == 16) {
+    img.image = dataset::load_disparity_map(path);  // KITTI: value / 256, 0 -> NaN
   } else {
     const ImageU8 u8 = load_image_8bit(path, nullptr, 0, max_pixels);
     img.image.reset(u8.width, u8.height, u8.channels);
+    // Grey: the samples as they are (a map); colour: tev's convention, 0..1.
+    const float divisor = u8.channels == 1 ? 1.f : 255.f;
     std::transform(u8.data.begin(), u8.data.end(), img.image.data.begin(),
-                   [](std::uint8_t v) { return static_cast<float>(v); });
+                   [divisor](std::uint8_t v) { return static_cast<float>(v) / divisor; });
   }
   img.channel_names = default_channel_names(img.image.channels);
   select_channels(img, channel_selector);

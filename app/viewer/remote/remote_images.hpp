@@ -8,11 +8,14 @@
 //   UpdateImage   writes a tile into an existing image; refused for an unknown image, an
 //                 unknown channel name or a tile not inside the image
 //   CloseImage    removes it (refused when there is none)
-//   OpenImage     reads the file (named by its path): a PFM (lb::load_pfm, float values as
-//                 they are; channels Y or R,G,B) or an 8-bit image (lb::load_image_8bit: PNG,
-//                 JPEG, BMP, PGM/PPM; sample values 0..255 as floats; channels Y, Y,A, R,G,B
-//                 or R,G,B,A); the channel selector, when not empty, keeps the channels it
-//                 names (comma-separated, in its order), e.g. "R" or "B,G,R"
+//   OpenImage     reads the file (named by its path, the format told by its first bytes): a
+//                 PFM (lb::load_pfm, values as they are; channels Y or R,G,B), a 16-bit grey
+//                 PNG as a disparity map (dataset::load_disparity_map, KITTI: value / 256,
+//                 0 = NaN; channel Y), or an 8-bit image (lb::load_image_8bit: PNG, JPEG, BMP,
+//                 PGM/PPM; grey: the samples 0..255 as they are, channel Y; colour: 0..1 as
+//                 tev shows them, channels Y,A, R,G,B or R,G,B,A); the channel selector, when
+//                 not empty, keeps the channels it names (comma-separated, in its order),
+//                 e.g. "R" or "B,G,R"
 //   ReloadImage   reads an opened image's file again (refused for a created image)
 //   VectorGraphics  ignored
 // Every change bumps version() (and the image's own version), so the UI knows to refresh;
