@@ -78,6 +78,12 @@ class PlenopticSection final : public DataSection {
   }
   bool keeps_params() const override { return true; }
   bool draw(PanelParams& params) override {
+    // The start-up's scene cancelled (the panel's Cancel): the bundled one, so the Scene header
+    // is there to open or make another.
+    if (!scene_.loaded() && !loader_.busy()) {
+      scene_.generate(general_ ? "hex-small" : "small", 1);
+      scene_replaced();
+    }
     // The patch size the light-field export renders its views at (0: the scene's default).
     panel_patch_ = static_cast<int>(params.get("patch"));
     // The data's controls are the Scene and Grid headers; here only what changed there.

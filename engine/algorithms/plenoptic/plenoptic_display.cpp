@@ -4,6 +4,8 @@
 // raw with the micro-image grid over it.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <mutex>
 
 #include "lightbench/algorithm.hpp"
 
@@ -11,12 +13,23 @@ namespace lb {
 
 // The truth's value range (min, max; max > min) of a plenoptic scene; false without truth.
 // Shared with plenoptic-hex (plenoptic_hex_display.cpp), whose data is the same kind.
+// Measured once per data (ids are unique per content): a slider dragged over a depth pane asks
+// again every frame.
 bool plenoptic_truth_range(const AlgorithmData* data, double* lo, double* hi) {
   if (!data || data->kind() != DataKind::PlenopticScene || !data->has_truth()) return false;
-  const ImageF& truth = data_as<PlenopticData>(*data, DataKind::PlenopticScene).scene.truth;
-  const auto [mn, mx] = std::minmax_element(truth.data.begin(), truth.data.end());
-  *lo = *mn;
-  *hi = *mx > *mn ? *mx : *mn + 1.0f;
+  static std::mutex mutex;
+  static std::uint64_t measured = 0;
+  static double measured_lo = 0, measured_hi = 1;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (measured != data->id) {
+    const ImageF& truth = data_as<PlenopticData>(*data, DataKind::PlenopticScene).scene.truth;
+    const auto [mn, mx] = std::minmax_element(truth.data.begin(), truth.data.end());
+    measured_lo = *mn;
+    measured_hi = *mx > *mn ? *mx : *mn + 1.0f;
+    measured = data->id;
+  }
+  *lo = measured_lo;
+  *hi = measured_hi;
   return true;
 }
 
