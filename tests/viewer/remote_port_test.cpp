@@ -31,8 +31,11 @@
 #include "remote_images.hpp"
 #include "remote_packets.hpp"
 #include "remote_server.hpp"
+#include "remote_source.hpp"
+#include "lightbench/evaluation.hpp"
 
 using namespace lb;
+using namespace lb::viewer;
 using namespace lb::viewer::remote;
 namespace fs = std::filesystem;
 
@@ -928,4 +931,68 @@ TEST_CASE("lightbench.viewer.Client over TCP into a RemoteServer") {
   CHECK(c->channel_names == std::vector<std::string>{"R", "G", "B", "A"});
   CHECK(c->image.at(19, 9, 3) == 4.f);
   CHECK(log.get().empty());
+}
+
+// =============================== remote images in panes ===============================
+
+TEST_CASE("remote:NAME pane sources, remote images as maps (scored like a foreign map) or RGBA8 images") {
+  std::string name;
+  CHECK(parse_remote_spec("remote:disp", &name));
+  CHECK(name == "disp");
+  CHECK(parse_remote_spec("  REMOTE:a:b c ", &name));
+  CHECK(name == "a:b c");
+  CHECK_FALSE(parse_remote_spec("file=remote:x", &name));
+  CHECK_FALSE(parse_remote_spec("output=view", &name));
+  CHECK_FALSE(parse_remote_spec("remo", &name));
+  CHECK_THROWS_AS(parse_remote_spec("remote:  ", &name), Error);
+  CHECK(remote_spec("x") == "remote:x");
+
+  RemoteImages store;
+  REQUIRE(store.apply(CreateImage{false, "m", 3, 2, {"R"}}) == "");
+  REQUIRE(store.apply(as<UpdateImage>(parse(update_bytes("m", {"R"}, 0, 0, 3, 2, {1, 2, 3, 4, std::nanf(""), 6})))) == "");
+  const auto m = store.find("m");
+  const ForeignFile fm = to_foreign_file(*m);
+  CHECK(fm.path == "remote:m");
+  CHECK(fm.is_map);
+  CHECK(fm.lo == 1.0);
+  CHECK(fm.hi == 6.0);
+  CHECK(std::isnan(fm.map.at(1, 1)));
+  // Scored as a foreign map is: eval::evaluate's numbers against the data's truth.
+  eval::Truth truth;
+  truth.stereo.disparity = ImageF(3, 2, 1, 2.f);
+  const ForeignScore score = score_foreign(fm.map, &truth);
+  CHECK(score.scored);
+  CHECK(score.scores == eval::evaluate(fm.map, truth));
+  const nlohmann::json j = remote_json(*m);
+  CHECK(j["name"] == "m");
+  CHECK(j["kind"] == "map");
+  CHECK(j["complete"] == true);
+  CHECK(j["width"] == 3);
+
+  // Colour: by name (a layer prefix too), values 0..1 clamped, NaN 0, no alpha: opaque.
+  RemoteImage c;
+  c.name = "c";
+  c.channel_names = {"layer.B", "R"};
+  c.image = ImageF(2, 1, 2);
+  c.image.data = {0.5f, 1.5f, std::nanf(""), -1.f};
+  const ForeignFile fc = to_foreign_file(c);
+  CHECK_FALSE(fc.is_map);
+  CHECK(fc.image.channels == 4);
+  CHECK(std::vector<int>(fc.image.data.begin(), fc.image.data.end()) == std::vector<int>{255, 0, 128, 255, 0, 0, 0, 255});
+  c.channel_names = {"Y", "A"};
+  c.image.data = {0.2f, 0.4f, 1.f, 0.f};
+  const ForeignFile fy = to_foreign_file(c);
+  CHECK(std::vector<int>(fy.image.data.begin(), fy.image.data.end()) == std::vector<int>{51, 51, 51, 102, 255, 255, 255, 0});
+  c.channel_names = {"u", "v"};  // no known names: R, G in order
+  const ForeignFile fu = to_foreign_file(c);
+  CHECK(std::vector<int>(fu.image.data.begin(), fu.image.data.end()) == std::vector<int>{51, 102, 0, 255, 255, 0, 0, 255});
+}
+
+TEST_CASE("--until-remote N: waiting, done, timed out in one line") {
+  CHECK(until_remote(2, 0, 1.0, 30) == UntilRemote::Waiting);
+  CHECK(until_remote(2, 2, 1.0, 30) == UntilRemote::Done);
+  CHECK(until_remote(2, 3, 100.0, 30) == UntilRemote::Done);
+  CHECK(until_remote(2, 1, 30.0, 30) == UntilRemote::TimedOut);
+  CHECK(until_remote_message(3, 1, 30) == "--until-remote 3: 1 of 3 remote images arrived within 30 s");
+  CHECK(until_remote_message(1, 0, 0.5) == "--until-remote 1: 0 of 1 remote image arrived within 0.5 s");
 }
