@@ -946,6 +946,12 @@ TEST_CASE("remote:NAME pane sources, remote images as maps (scored like a foreig
   CHECK_FALSE(parse_remote_spec("remo", &name));
   CHECK_THROWS_AS(parse_remote_spec("remote:  ", &name), Error);
   CHECK(remote_spec("x") == "remote:x");
+  CHECK(is_remote_spec(" Remote:x"));
+  CHECK(is_remote_spec("remote:"));
+  CHECK_FALSE(is_remote_spec("/tmp/remote:x"));
+  CHECK(remote_name_of(" remote:a b ") == "a b");
+  CHECK(remote_name_of("remote:") == "");
+  CHECK(remote_name_of("x.pfm") == "");
 
   RemoteImages store;
   REQUIRE(store.apply(CreateImage{false, "m", 3, 2, {"R"}}) == "");

@@ -39,14 +39,23 @@ std::uint8_t to_u8(float v) {
 
 }  // namespace
 
-bool parse_remote_spec(const std::string& spec, std::string* name) {
-  const std::string t = trim(spec);
+bool is_remote_spec(const std::string& text) {
+  const std::string t = trim(text);
   const std::string prefix = kSourcePrefix;
   if (t.size() < prefix.size()) return false;
   for (std::size_t i = 0; i < prefix.size(); ++i) {
     if (std::tolower(static_cast<unsigned char>(t[i])) != prefix[i]) return false;
   }
-  *name = t.substr(prefix.size());
+  return true;
+}
+
+std::string remote_name_of(const std::string& text) {
+  return is_remote_spec(text) ? trim(text).substr(std::string(kSourcePrefix).size()) : std::string();
+}
+
+bool parse_remote_spec(const std::string& spec, std::string* name) {
+  if (!is_remote_spec(spec)) return false;
+  *name = remote_name_of(spec);
   LB_REQUIRE(!name->empty(), "pane source: remote: needs an image name (remote:NAME)");
   return true;
 }

@@ -20,6 +20,10 @@ inline constexpr const char* kSourcePrefix = "remote:";
 // (the rest, as sent: a name may hold colons). Throws lb::Error when the name is empty.
 bool parse_remote_spec(const std::string& spec, std::string* name);
 std::string remote_spec(const std::string& name);  // "remote:NAME"
+// Whether a pane's file text names a remote image (the prefix, in any case, after spaces), and
+// which ("" when it does not, or names none). Never throw: for the pane's editable file field.
+bool is_remote_spec(const std::string& text);
+std::string remote_name_of(const std::string& text);
 
 // One channel: a map (is_map; NaN / inf stay invalid; lo/hi its finite range). Otherwise an
 // RGBA8 image: channels named R, G, B, A (or Y / L for grey; a tev layer prefix "layer.R"
