@@ -9,7 +9,6 @@
 #include "lightbench/error.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/memory_budget.hpp"
-#include "plenoptic/plenoptic_depth.hpp"
 #include "lightbench/stereo_io.hpp"
 #include "option_checks.hpp"
 #include "plenoptic_options.hpp"

@@ -8,8 +8,6 @@
 #include "lightbench/assets.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
-#include "plenoptic/plenoptic_depth.hpp"
-#include "plenoptic_hex/hex_tables.hpp"
 #include "lightbench/plenoptic_hex.hpp"
 
 namespace lb::cli {
@@ -74,7 +72,7 @@ PlenopticScene PlenopticOptions::load(int truth_patch) const {
     if (pitch > 0) throw Error("--pitch applies to --raw only (the preset has its own grid)");
     HexGeneratorParams hp = hex_generator_preset(preset, seed);
     // The truth at the requested M, else at the depth's default M (scored as it is).
-    hp.preview_patch = truth_patch != -1 ? truth_patch : default_hex_params(hp.mla).depth.patch;
+    hp.preview_patch = truth_patch != -1 ? truth_patch : default_truth_patch(hp);
     if (hp.preview_patch < 1 || hp.preview_patch > kMaxPatch)
       throw Error("--patch " + std::to_string(hp.preview_patch) + " out of range 1.." + std::to_string(kMaxPatch));
     s = to_scene(generate_hex_scene(hp), "preset " + preset);
@@ -85,7 +83,7 @@ PlenopticScene PlenopticOptions::load(int truth_patch) const {
     s = load_scene(scene);
   } else if (!preset.empty()) {
     GeneratorParams gp = generator_preset(preset, seed);
-    gp.preview_patch = truth_patch != -1 ? truth_patch : default_depth_params(gp.grid).patch;
+    gp.preview_patch = truth_patch != -1 ? truth_patch : default_truth_patch(gp);
     if (gp.preview_patch < 1 || gp.preview_patch > kMaxPatch)
       throw Error("--patch " + std::to_string(gp.preview_patch) + " out of range 1.." + std::to_string(kMaxPatch));
     s = to_scene(generate_scene(gp), "preset " + preset);

@@ -13,7 +13,7 @@
 #include "lightbench/atomic_file.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/lightfield.hpp"
-#include "plenoptic/plenoptic_views.hpp"
+#include "lightbench/plenoptic_views.hpp"
 
 namespace lb::cli {
 

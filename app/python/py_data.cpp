@@ -13,7 +13,6 @@
 #include "lightbench/plenoptic_hex.hpp"
 #include "lightbench/scene_file.hpp"
 #include "lightbench/stereo_io.hpp"
-#include "lightbench/runners.hpp"
 #include "py_convert.hpp"
 
 namespace lb::py {
@@ -87,25 +86,6 @@ OpenedInputs from_scene(const AlgorithmSpec& spec, const Scene& scene) {
   return in;
 }
 
-// The default output patch size ("patch") of the first registered algorithm on plenoptic scenes
-// that takes this one (the rectangular-grid algorithm refuses a general grid as a whole).
-int default_patch(const PlenopticScene& scene) {
-  auto d = std::make_shared<PlenopticData>();
-  d->scene.raw = scene.raw;
-  d->scene.grid = scene.grid;
-  d->scene.mla = scene.mla;
-  for (const AlgorithmSpec& spec : builtin_registry().all()) {
-    if (spec.data != DataKind::PlenopticScene || !spec.params) continue;
-    try {
-      const ParamTable t = spec.params(d.get());
-      if (spec.validate) spec.validate(t.defaults, *d);
-      if (const auto it = t.defaults.find("patch"); it != t.defaults.end()) return static_cast<int>(it->second);
-    } catch (const Error&) {
-    }
-  }
-  return -1;  // none: the generator's own
-}
-
 // A generated preset as the CLI makes it: its truth at the requested output patch size, else at
 // the default patch size of the algorithm that runs on it (so its depth map is scored).
 PlenopticScene preset_scene(const std::string& name, const pyb::object& seed_obj, int patch) {
@@ -113,21 +93,14 @@ PlenopticScene preset_scene(const std::string& name, const pyb::object& seed_obj
       seed_obj.is_none() ? std::nullopt : std::optional<std::uint64_t>(seed_obj.cast<std::uint64_t>());
   const auto hex = asset_names("plenoptic_hex");
   const bool is_hex = std::find(hex.begin(), hex.end(), name) != hex.end();
-  auto make = [&](int M) {
-    if (is_hex) {
-      HexGeneratorParams hp = hex_generator_preset(name, seed);
-      if (M > 0) hp.preview_patch = M;
-      return to_scene(generate_hex_scene(hp), "preset " + name);
-    }
-    GeneratorParams gp = generator_preset(name, seed);
-    if (M > 0) gp.preview_patch = M;
-    return to_scene(generate_scene(gp), "preset " + name);
-  };
-  PlenopticScene s = make(patch);
-  if (patch == -1) {
-    const int M = default_patch(s);
-    if (M != s.truth_patch) s = make(M);
+  if (is_hex) {
+    HexGeneratorParams hp = hex_generator_preset(name, seed);
+    hp.preview_patch = patch != -1 ? patch : default_truth_patch(hp);
+    return to_scene(generate_hex_scene(hp), "preset " + name);
   }
+  GeneratorParams gp = generator_preset(name, seed);
+  gp.preview_patch = patch != -1 ? patch : default_truth_patch(gp);
+  PlenopticScene s = to_scene(generate_scene(gp), "preset " + name);
   return s;
 }
 

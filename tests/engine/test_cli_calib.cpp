@@ -13,7 +13,7 @@
 #include "lightbench/image_io.hpp"
 #include "lightbench/lightfield.hpp"
 #include "lightbench/plenoptic_hex.hpp"
-#include "plenoptic/plenoptic_views.hpp"
+#include "lightbench/plenoptic_views.hpp"
 #include "test_util.hpp"
 
 using namespace lb;

@@ -9,7 +9,7 @@
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/lightfield.hpp"
-#include "plenoptic/plenoptic_views.hpp"
+#include "lightbench/plenoptic_views.hpp"
 #include "test_util.hpp"
 
 using namespace lb;

@@ -12,7 +12,7 @@
 #include "lightfield/cae.hpp"
 #include "lightbench/error.hpp"
 #include "lightbench/generator.hpp"
-#include "plenoptic/plenoptic_views.hpp"
+#include "lightbench/plenoptic_views.hpp"
 #include "plenoptic/render_cpu.hpp"
 #include "plenoptic/render_tables.hpp"
 #include "lightbench/scene_file.hpp"

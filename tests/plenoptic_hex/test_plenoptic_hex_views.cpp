@@ -9,7 +9,7 @@
 #include "lightbench/error.hpp"
 #include "plenoptic_hex/hex_tables.hpp"
 #include "lightbench/plenoptic_hex.hpp"
-#include "plenoptic/plenoptic_views.hpp"
+#include "lightbench/plenoptic_views.hpp"
 
 using namespace lb;
 

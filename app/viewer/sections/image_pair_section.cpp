@@ -17,8 +17,7 @@
 #include "lightbench/progress.hpp"
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
-#include "plenoptic/render_cpu.hpp"
-#include "plenoptic/render_tables.hpp"
+#include "lightbench/plenoptic_views.hpp"
 #include "options.hpp"
 #include "param_widgets.hpp"
 
@@ -35,8 +34,7 @@ class ImagePairSection final : public DataSection {
   ImagePairSection() {
     const GeneratedScene s = generate_scene(bundled_mad_reference());  // assets/mad/default_distortion.json
     const RenderParams p = default_render_params(s.params.grid);
-    const ImageU8 view = render_cpu(to_rgba(s.raw), build_render_tables(s.params.grid, p, s.raw.width, s.raw.height));
-    set_images(to_rgb(view), ImageU8{}, "render of the bundled plenoptic scene");
+    set_images(render_plenoptic_view(s.raw, s.params.grid, p), ImageU8{}, "render of the bundled plenoptic scene");
   }
   DataKind kind() const override { return DataKind::ImagePair; }
   std::shared_ptr<const AlgorithmData> data() const override { return data_; }

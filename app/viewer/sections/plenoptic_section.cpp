@@ -21,7 +21,7 @@
 #include "lightbench/generator.hpp"
 #include "lightbench/image_io.hpp"
 #include "lightbench/progress.hpp"
-#include "plenoptic/plenoptic_views.hpp"
+#include "lightbench/plenoptic_views.hpp"
 #include "options.hpp"
 #include "plenoptic_geometry.hpp"
 #include "scene_store.hpp"

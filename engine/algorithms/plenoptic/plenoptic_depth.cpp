@@ -7,6 +7,7 @@
 #include <map>
 
 #include "lightbench/error.hpp"
+#include "lightbench/generator.hpp"
 #include "lightbench/parallel.hpp"
 #include "plenoptic/render_tables.hpp"
 
@@ -48,6 +49,8 @@ void validate(const DepthParams& p, const PlenopticGrid& g) {
   LB_REQUIRE(w <= 32768 && h <= 32768, "depth map " + std::to_string(w) + "x" + std::to_string(h) +
                                            " too large (max 32768 per side)");
 }
+
+int default_truth_patch(const GeneratorParams& params) { return default_depth_params(params.grid).patch; }
 
 DepthParams default_depth_params(const PlenopticGrid& g) {
   DepthParams p;

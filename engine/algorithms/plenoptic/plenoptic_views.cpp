@@ -7,7 +7,7 @@
 // shown at x by -(1 - M / P) * s / M micro-images: a fixed point appears (1 - M / P) * s output
 // pixels further right. With s(u) = (uc - u) * step this is x_u = x_c - d (u - uc) with
 // d = step * (1 - M / P), lightfield.hpp's sign (tested with CAE on a generated scene).
-#include "plenoptic/plenoptic_views.hpp"
+#include "lightbench/plenoptic_views.hpp"
 
 #include <algorithm>
 #include <cmath>

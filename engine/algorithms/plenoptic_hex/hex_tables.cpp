@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "lightbench/error.hpp"
+#include "lightbench/plenoptic_hex.hpp"
 #include "plenoptic_hex/hex_depth_math.hpp"
 
 namespace lb {
@@ -93,6 +94,8 @@ void build_cell_lists(const MlaGeometry& g, double far, HexTablesHost& t) {
 }
 
 }  // namespace
+
+int default_truth_patch(const HexGeneratorParams& params) { return default_hex_params(params.mla).depth.patch; }
 
 HexRunParams default_hex_params(const MlaGeometry& g) {
   HexRunParams p;

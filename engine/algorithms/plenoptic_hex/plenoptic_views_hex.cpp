@@ -4,7 +4,7 @@
 // render_hex with the same rule (D = the lens diameter; lim = the neighbour rings).
 #include "lightbench/error.hpp"
 #include "plenoptic_hex/hex_tables.hpp"
-#include "plenoptic/plenoptic_views.hpp"
+#include "lightbench/plenoptic_views.hpp"
 
 namespace lb {
 

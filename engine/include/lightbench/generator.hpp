@@ -47,6 +47,10 @@ struct GeneratedScene {
 // scene), "seed" (the seed's workload: 96 x 72 micro-images, D = 74.75, 1056 x 792 at
 // M = 11). A seed replaces the file's. Unknown names and malformed files throw lb::Error.
 GeneratorParams generator_preset(const std::string& name, std::optional<std::uint64_t> seed = std::nullopt);
+// The truth's patch size for a generated scene when none is asked for: the depth algorithm's
+// default output patch for its grid, so its depth map is scored as it is (the plenoptic
+// module defines it: plenoptic_depth.cpp).
+int default_truth_patch(const GeneratorParams& params);
 std::vector<std::string> generator_presets();  // smallest grid first: tiny, small, seed
 
 GeneratedScene generate_scene(const GeneratorParams& params, int threads = 0);

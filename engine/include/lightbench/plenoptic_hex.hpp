@@ -63,6 +63,9 @@ struct HexScene {
 };
 
 // Presets: assets/plenoptic_hex/<name>.json ("hex-small"); a seed replaces the file's.
+// As default_truth_patch(GeneratorParams) for a general grid (the plenoptic-hex module's depth
+// default: hex_tables.cpp).
+int default_truth_patch(const HexGeneratorParams& params);
 HexGeneratorParams hex_generator_preset(const std::string& name,
                                         std::optional<std::uint64_t> seed = std::nullopt);
 

@@ -1,5 +1,7 @@
 #pragma once
-// Plenoptic capture -> 4D light field: a U x V grid of perspective views rendered from a
+// A data-kind conversion (engine/include: the CLI's render --views and the viewer's "open as
+// light field" call it; the plenoptic modules implement it, plenoptic_views.cpp and
+// plenoptic_views_hex.cpp). Plenoptic capture -> 4D light field: a U x V grid of perspective views rendered from a
 // focused-plenoptic raw (issue 22, item 5), in the layout of lightfield.hpp, so the
 // light-field algorithms (CAE depth, refinement) run on plenoptic captures.
 //
