@@ -12,6 +12,7 @@
 #include "lightbench/dataset.hpp"
 #include "scene_store.hpp"
 #include "lightbench/stereo_io.hpp"
+#include "remote_server.hpp"
 
 namespace lb::viewer {
 
@@ -149,6 +150,15 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
   std::string soak_bound;
   app.add_option("--soak-bound", soak_bound,
                  "HOST,DEVICE: live-heap and device-memory growth in MiB allowed after the --soak warm-up; RSS may grow twice HOST (default 32,16)");
+  std::optional<int> until_remote;
+  std::optional<double> remote_timeout;
+  app.add_option("--listen", o.listen,
+                 "accept tev's IPC packets (lightbench.viewer.Client, tevclient) on [HOST:]PORT (host 127.0.0.1 "
+                 "unless given; tev's port is 14158): their images are the pane sources remote:NAME");
+  app.add_option("--until-remote", until_remote,
+                 "with --screenshot: keep running until N images arrived on --listen's port (at most "
+                 "--remote-timeout S seconds, default 30), then take it");
+  app.add_option("--remote-timeout", remote_timeout, "seconds --until-remote waits at most (default 30)");
   app.add_option("--frames", o.frames,
                  "frames to render before --screenshot (it then waits for the runs in flight, drawing on)")
       ->capture_default_str();
@@ -215,6 +225,20 @@ int parse_options(int argc, char** argv, ViewerOptions& o) {
     if (o.headless && o.screenshot.empty() && !soak)
       throw Error("--headless renders offscreen: give --screenshot FILE (after --frames N frames) or --soak N");
     if (o.frames < 1) throw Error("--frames must be at least 1");
+    if (!o.listen.empty()) (void)remote::parse_listen_address(o.listen);
+    if (until_remote) {
+      if (o.listen.empty()) throw Error("--until-remote N waits for images sent to the remote port: give --listen [HOST:]PORT");
+      if (*until_remote < 1 || *until_remote > 1000000)
+        throw Error("--until-remote expects 1..1000000 images, got " + std::to_string(*until_remote));
+      if (o.screenshot.empty()) throw Error("--until-remote holds the screenshot: give --screenshot FILE");
+      o.until_remote = *until_remote;
+    }
+    if (remote_timeout) {
+      if (!until_remote) throw Error("--remote-timeout needs --until-remote N");
+      if (!(*remote_timeout > 0 && *remote_timeout <= 86400))
+        throw Error("--remote-timeout expects seconds in (0, 86400], got " + std::to_string(*remote_timeout));
+      o.remote_timeout = *remote_timeout;
+    }
     if (!o.raw.empty() + !o.scene.empty() + !o.preset.empty() > 1)
       throw Error("give at most one of --raw, --scene and --preset");
     if (o.gt_scale < 0) throw Error("--gt-scale must be positive");

@@ -52,6 +52,12 @@ struct ViewerOptions {
   // framebuffer) as PNG (+ FILE.json) and exit.
   std::string screenshot;
   int frames = 3;
+  // The remote port (remote/remote_server.hpp): --listen [HOST:]PORT ("": none), tev's IPC
+  // packets whose images any pane shows as remote:NAME; headless, --until-remote N holds the
+  // screenshot until N remote images arrived (at most --remote-timeout S seconds).
+  std::string listen;
+  int until_remote = 0;
+  double remote_timeout = 30;
   // Scripted parameter changes "FRAME:NAME=VALUE;..." (the panel's live parameter NAME set at
   // frame FRAME, as a slider would), e.g. to drive a parameter while a long run is in flight.
   std::string script;

@@ -10,6 +10,7 @@
 #include "foreign_map.hpp"
 #include "lightbench/error.hpp"
 #include "param_widgets.hpp"
+#include "remote_source.hpp"
 
 namespace lb::viewer {
 namespace {
@@ -34,6 +35,12 @@ bool is_input_output(Algorithm& algorithm, const std::string& output) {
 
 PaneSource parse_pane_source(const std::string& spec, Algorithm& algorithm) {
   PaneSource s;
+  std::string remote_name;  // remote:NAME (the remote port's image; shown as a file is)
+  if (remote::parse_remote_spec(spec, &remote_name)) {
+    s.file = remote::remote_spec(remote_name);
+    s.file_field = s.file;
+    return s;
+  }
   if (parse_file_spec(spec, &s.file)) {
     s.file_field = s.file;
     return s;
@@ -90,7 +97,7 @@ PaneSource parse_pane_source(const std::string& spec, Algorithm& algorithm) {
 }
 
 std::string describe(const PaneSource& s, Algorithm& algorithm) {
-  if (!s.file.empty()) return "file " + s.file;
+  if (!s.file.empty()) return remote::is_remote_spec(s.file) ? s.file : "file " + s.file;
   if (is_input_output(algorithm, s.output)) return s.output;
   std::string d = s.output + " | " + to_string(s.backend);
   const auto names = algorithm.variants();

@@ -7,6 +7,7 @@
 // Text form (--pane1 / --pane2): comma-separated key=value pairs, e.g.
 //   output=view,backend=cuda,variant=sync,patch=9     output=raw     output=truth
 //   file=PATH (the whole rest is the path, commas included)
+//   remote:NAME (an image sent to the remote port, --listen; held in `file` as "remote:NAME")
 // keys: output (an output name of the algorithm), backend (selected | cpu | cuda),
 // variant (a variant name | panel), and at most one live parameter name (override).
 #include <string>

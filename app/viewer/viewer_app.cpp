@@ -50,6 +50,7 @@ ViewerApp::ViewerApp(AppWindow& window, const ViewerOptions& options)
   algorithms_ = make_algorithms();
   parse_script();
   sweep_.samples = opt_.latency_sweep;
+  start_remote();   // --listen: clients may send while the data loads
   apply_options();  // finish_startup() follows when the command line's data is in
   if (opt_.soak > 0) {
     SoakConfig soak;
@@ -63,6 +64,7 @@ ViewerApp::ViewerApp(AppWindow& window, const ViewerOptions& options)
 }
 
 ViewerApp::~ViewerApp() {
+  stop_remote();  // its thread writes remote_images_ and remote_lines_
   // Workers first (they cancel and join), while the GL context and panes still exist.
   for (auto& p : panes_) cancel_pending(p);
   algorithms_.clear();
@@ -504,6 +506,7 @@ int ViewerApp::run_frames() {
     }
     if (!startup_pending_) latency_step();
     poll_loads();
+    poll_remote();
     if (startup_pending_ && !loads_pending()) finish_startup();
     collect_results();
     window_.begin_imgui_frame();
@@ -532,7 +535,8 @@ int ViewerApp::run_frames() {
       resize_done = resize_step(++resize_frame);
     // The screenshot waits for the runs in flight (frames go on meanwhile), so the image and
     // the sidecar belong to the final parameters.
-    settled_frames = runs_pending() || loads_pending() ? 0 : settled_frames + 1;
+    // --until-remote N: it waits for the remote images too (2 frames after they are in).
+    settled_frames = runs_pending() || loads_pending() || remote_waiting() ? 0 : settled_frames + 1;
     if (scripted && frame >= std::max(opt_.frames, last_script_frame + 1) && settled_frames >= 2 &&
         (!opt_.resize_test || resize_done) && (sweep_.samples <= 0 || sweep_.done())) {
       try {

@@ -4,6 +4,7 @@
 // (run_worker.hpp: the frame loop never waits for a run; an idle window renders nothing).
 #include <array>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "lightbench/gl/image_display.hpp"
 #include "lightbench/gl/texture.hpp"
 #include "options.hpp"
+#include "remote_server.hpp"
 #include "viewer_state.hpp"
 
 namespace lb::viewer {
@@ -108,6 +110,16 @@ class ViewerApp {
   // data's truth whenever the data changes, and shows it.
   void update_foreign(ImagePane& pane);
   nlohmann::json foreign_json(const ImagePane& pane) const;
+  // The remote port (--listen; remote/viewer_remote.cpp): started with the app, its log lines
+  // reported and grab_focus applied each frame, a pane showing remote:NAME updated whenever
+  // the image changes (as a foreign file, scored the same way), and --until-remote's wait
+  // (true while the screenshot must wait; reports the timeout).
+  void start_remote();
+  void stop_remote();
+  void poll_remote();
+  bool remote_waiting();
+  void update_remote(ImagePane& pane, const std::string& name);
+  nlohmann::json remote_pane_json(const std::string& name) const;
   // The pane whose image region holds a point in logical window pixels; -1: none.
   int pane_at(double x, double y) const;
   nlohmann::json layout_json(int fb_w, int fb_h);
@@ -154,6 +166,13 @@ class ViewerApp {
   std::vector<ScriptStep> script_;  // --script
   LatencyProbe latency_;             // the panes' results: slider-to-pixels (latency.hpp)
   LatencySweep sweep_;               // --latency-sweep N
+  // The remote port (--listen): the images, the lines its thread logged, the server.
+  remote::RemoteImages remote_images_;
+  std::mutex remote_mutex_;
+  std::vector<std::string> remote_lines_;
+  std::unique_ptr<remote::RemoteServer> remote_server_;
+  double remote_started_ = 0;       // now_seconds() when it started listening
+  bool remote_until_done_ = false;  // --until-remote: arrived or timed out
 };
 
 }  // namespace lb::viewer

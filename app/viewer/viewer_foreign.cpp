@@ -5,6 +5,7 @@
 // texture made on the UI thread when it is done; scoring reruns only when the data changes.
 #include <memory>
 
+#include "remote_source.hpp"
 #include "viewer_app.hpp"
 
 namespace lb::viewer {
@@ -12,7 +13,9 @@ namespace lb::viewer {
 void ViewerApp::update_foreign(ImagePane& pane) {
   ImagePane::Foreign& f = pane.foreign;
   const std::string& path = pane.source.file;
-  if (f.loaded != path) {
+  if (remote::is_remote_spec(path)) {
+    update_remote(pane, remote::remote_name_of(path));  // from the remote port's images
+  } else if (f.loaded != path) {
     f.texture.reset();
     f.file = ForeignFile{};
     f.score = ForeignScore{};
@@ -58,6 +61,7 @@ void ViewerApp::update_foreign(ImagePane& pane) {
 nlohmann::json ViewerApp::foreign_json(const ImagePane& pane) const {
   const ImagePane::Foreign& f = pane.foreign;
   nlohmann::json j = {{"path", pane.source.file}, {"error", f.error}};
+  if (remote::is_remote_spec(pane.source.file)) j["remote"] = remote_pane_json(remote::remote_name_of(pane.source.file));
   if (!f.texture) return j;
   j["kind"] = f.file.is_map ? "map" : "image";
   j["width"] = f.file.is_map ? f.file.map.width : f.file.image.width;
