@@ -121,8 +121,6 @@ std::string SpecAlgorithm::variant_for(const PaneRun& run, std::size_t part) con
   for (std::size_t k = 0; k < part && index >= 0; ++k)
     index -= static_cast<int>(parts_[k]->spec->variant_names().size());
   if (run.variant >= 0 && index >= 0 && index < static_cast<int>(names.size())) return names[index];
-  // A build without CUDA lists no CUDA variants (the kernels' tables add them): the default.
-  if (names.empty()) return p.spec->default_variant;
   return names[p.variant];
 }
 

@@ -16,6 +16,29 @@ std::string num(double v) {
 }
 }  // namespace
 
+const char* to_string(RenderVariant v) {
+  switch (v) {
+    case RenderVariant::Original: return "original";
+    case RenderVariant::Sync: return "sync";
+    case RenderVariant::NoSync: return "nosync";
+    case RenderVariant::Tiled: return "tiled";
+  }
+  return "?";
+}
+
+RenderVariant parse_render_variant(const std::string& s) {
+  std::string l = s;
+  std::transform(l.begin(), l.end(), l.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (auto v : all_render_variants())
+    if (l == to_string(v)) return v;
+  throw Error("unknown render variant '" + s + "' (use original, sync, nosync or tiled)");
+}
+
+std::vector<RenderVariant> all_render_variants() {
+  return {RenderVariant::Original, RenderVariant::Sync, RenderVariant::NoSync, RenderVariant::Tiled};
+}
+
 void validate(const PlenopticGrid& g, int raw_width, int raw_height) {
   LB_REQUIRE(raw_width > 0 && raw_height > 0, "raw image is empty");
   LB_REQUIRE(std::isfinite(g.pitch) && g.pitch >= 2.0 && g.pitch <= 4096.0,

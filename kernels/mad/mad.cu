@@ -31,7 +31,7 @@ namespace {
 using detail::DeviceBuffer;
 using detail::MadPipeline;
 using detail::MadStageClock;
-using detail::MadStatsLaunch;
+using detail::MadStatsKernel;
 using detail::Stream;
 
 // The old timing groups of either pipeline's stages: 0 "mad/csf", 1 "mad/detect", 2
@@ -62,12 +62,12 @@ class MadCuda final : public MadEngine {
   }
   BackendKind kind() const override { return BackendKind::Cuda; }
   std::string device_name() const override { return info_.describe(); }
-  std::vector<std::string> variants() const override { return detail::mad_variant_table().names(); }
+  std::vector<std::string> variants() const override { return mad_stats_variants(); }
   std::string default_variant() const override { return "fused"; }
 
   MadResult run(const ImageD& ref, const ImageD& dst, const std::string& variant_in, const MadOptions& o) override {
     const std::string variant = variant_in.empty() ? default_variant() : variant_in;
-    const MadStatsLaunch& sk = detail::mad_variant_table().at(variant);
+    const MadStatsKernel sk = detail::parse_mad_stats_kernel(variant);
     int w = 0, h = 0;
     validate_mad_input(ref, dst, o, &w, &h);
     CUDA_CHECK_THROW(cudaSetDevice(device_));
@@ -193,6 +193,8 @@ class MadCuda final : public MadEngine {
 
 }  // namespace
 
+std::vector<std::string> mad_stats_variants() { return {"gather", "shared", "shared_nc", "fused"}; }
+
 std::unique_ptr<MadEngine> make_mad_engine_cuda(int device) { return std::make_unique<MadCuda>(device, MadPipelineOptions{}); }
 
 std::unique_ptr<MadEngine> make_mad_engine_cuda(int device, const MadPipelineOptions& p) {
@@ -211,7 +213,7 @@ MadPipelineInfo mad_pipeline_info(MadEngine& e, int w, int h) {
 std::vector<std::vector<mad_cpu_detail::BlockStatsD>> mad_block_stats_cuda(const std::vector<float>& planes, int w,
                                                                             int h, int nplanes,
                                                                             const std::string& variant) {
-  const MadStatsLaunch& k = detail::mad_variant_table().at(variant);
+  const MadStatsKernel k = detail::parse_mad_stats_kernel(variant);
   LB_REQUIRE(w >= 16 && h >= 16 && nplanes >= 1 && planes.size() == static_cast<std::size_t>(w) * h * nplanes,
              "mad statistics: planes must hold nplanes x w x h floats (w, h >= 16)");
   const DeviceInfo info = device_info(0);
@@ -219,7 +221,7 @@ std::vector<std::vector<mad_cpu_detail::BlockStatsD>> mad_block_stats_cuda(const
   const std::size_t nb = static_cast<std::size_t>(mad::block_count(w)) * mad::block_count(h);
   DeviceBuffer in(planes.size() * sizeof(float)), out(nplanes * nb * 3 * sizeof(float));
   CUDA_CHECK_THROW(cudaMemcpy(in.get(), planes.data(), planes.size() * sizeof(float), cudaMemcpyHostToDevice));
-  k.launch(in.as<float>(), nullptr, 1.f, w, h, nplanes, out.as<float>(), nullptr);
+  detail::launch_mad_block_stats(k, in.as<float>(), nullptr, 1.f, w, h, nplanes, out.as<float>(), nullptr);
   std::vector<float> host(nplanes * nb * 3);
   CUDA_CHECK_THROW(cudaMemcpy(host.data(), out.get(), host.size() * sizeof(float), cudaMemcpyDeviceToHost));
   std::vector<std::vector<mad_cpu_detail::BlockStatsD>> res(nplanes, std::vector<mad_cpu_detail::BlockStatsD>(nb));

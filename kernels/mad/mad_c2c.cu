@@ -182,7 +182,7 @@ class C2cPipeline final : public MadPipeline {
   const float* lo() const override { return lo_.as<float>(); }
   std::string describe() const override { return "c2c"; }
 
-  void run(const MadStatsLaunch& sk, bool eight_bit, MadStageClock& clk, cudaStream_t s, double out[2]) override {
+  void run(MadStatsKernel sk, bool eight_bit, MadStageClock& clk, cudaStream_t s, double out[2]) override {
     const std::size_t nb = static_cast<std::size_t>(nbx) * nby;
     const std::uint64_t N = n, C = 8 * N;  // bytes of one complex plane
     const float inv_n = 1.0f / static_cast<float>(n);
@@ -231,15 +231,15 @@ class C2cPipeline final : public MadPipeline {
     ++k;
     clk.mark("gabor_inv", 2ull * planes * C, s);
     // 2.2 statistics (fused reads |EO| straight from the complex responses)
-    if (sk.complex_input) {
-      sk.launch(nullptr, resp.get(), inv_n, w, h, planes, stats.as<float>(), s);
+    if (sk == MadStatsKernel::Fused) {
+      launch_mad_block_stats(sk, nullptr, resp.get(), inv_n, w, h, planes, stats.as<float>(), s);
     } else {
       launch_magnitude(resp.as<float2>(), mag.as<float>(), inv_n, planes * n, s);
-      sk.launch(mag.as<float>(), nullptr, 1.f, w, h, planes, stats.as<float>(), s);
+      launch_mad_block_stats(sk, mag.as<float>(), nullptr, 1.f, w, h, planes, stats.as<float>(), s);
       ++k;
     }
     ++k;
-    clk.mark("stats", planes * (sk.complex_input ? C : C + 8 * N) + planes * nb * 12, s);
+    clk.mark("stats", planes * (sk == MadStatsKernel::Fused ? C : C + 8 * N) + planes * nb * 12, s);
     // 2.3-2.4 LO and its RMS
     mad_lo_blocks_kernel<<<grid_for(nb), kThreads, 0, s>>>(stats.as<float>(), static_cast<int>(nb),
                                                            lo_blocks.as<float>());

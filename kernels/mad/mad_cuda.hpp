@@ -28,14 +28,13 @@
 #include <string>
 #include <vector>
 
-#include "lightbench/algorithm.hpp"
 #include "lightbench/cuda_api.hpp"
 #include "mad/mad.hpp"
 
 namespace lb::cuda {
 
-// The variants are the rows of MAD's variant table (kernels/mad/mad_variants.cpp).
-std::vector<VariantInfo> mad_cuda_variants();
+// "gather", "shared", "shared_nc", "fused".
+std::vector<std::string> mad_stats_variants();
 
 // The CUDA engine (make_mad_engine_cuda) is internal: lightbench/engines/cuda.hpp.
 

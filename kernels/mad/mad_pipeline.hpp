@@ -128,7 +128,7 @@ class MadPipeline {
   // 2 w h floats, pinned: the reference then the distorted gray values (the engine fills it).
   virtual float* host_input() = 0;
   // Uploads, runs the metric, waits; sums = the cropped sums of squares of HI and LO.
-  virtual void run(const MadStatsLaunch& k, bool eight_bit, MadStageClock& clock, cudaStream_t s, double sums[2]) = 0;
+  virtual void run(MadStatsKernel k, bool eight_bit, MadStageClock& clock, cudaStream_t s, double sums[2]) = 0;
   virtual const float* hi() const = 0;  // w x h on the device
   virtual const float* lo() const = 0;
   // Kernel launches (cuFFT executions count one each) of the last run.

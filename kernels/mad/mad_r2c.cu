@@ -309,7 +309,7 @@ class R2cPipeline final : public MadPipeline {
     return col ? b + ", fused column pass (" + col->describe() + ") + cuFFT rows" : b + ", cuFFT 2D inverses";
   }
 
-  void run(const MadStatsLaunch& sk, bool eight_bit, MadStageClock& clk, cudaStream_t s, double out[2]) override {
+  void run(MadStatsKernel sk, bool eight_bit, MadStageClock& clk, cudaStream_t s, double out[2]) override {
     const std::size_t nb = static_cast<std::size_t>(nbx) * nby;
     const std::uint64_t N = n, C = 8 * N, H = 8 * nh;  // bytes: float plane / complex plane / half spectrum
     const float inv_n = 1.0f / static_cast<float>(n);
@@ -346,7 +346,7 @@ class R2cPipeline final : public MadPipeline {
     if (cb) {  // products in the load, |EO| in the store: the 40 float maps in `mag`
       inv->c2c(resp.get(), resp.get(), CUFFT_INVERSE);
       clk.mark("gabor_inv", 2 * H + mad::kResponses * 4 * N + 2 * mad::kResponses * 4 * N, s);
-      sk.launch(mag.as<float>(), nullptr, 1.f, w, h, B, stats.as<float>(), s);
+      launch_mad_block_stats(sk, mag.as<float>(), nullptr, 1.f, w, h, B, stats.as<float>(), s);
       k += 2;
       clk.mark("stats", B * 4 * N + B * nb * 12, s);
     }
@@ -365,15 +365,15 @@ class R2cPipeline final : public MadPipeline {
         clk.mark("gabor_inv", 2ull * B * C, s);
       }
       float* st = stats.as<float>() + static_cast<std::size_t>(q0) * nb * 3;
-      if (sk.complex_input) {
-        sk.launch(nullptr, resp.get(), inv_n, w, h, B, st, s);
+      if (sk == MadStatsKernel::Fused) {
+        launch_mad_block_stats(sk, nullptr, resp.get(), inv_n, w, h, B, st, s);
       } else {
         launch_magnitude(resp.as<float2>(), mag.as<float>(), inv_n, B * n, s);
-        sk.launch(mag.as<float>(), nullptr, 1.f, w, h, B, st, s);
+        launch_mad_block_stats(sk, mag.as<float>(), nullptr, 1.f, w, h, B, st, s);
         ++k;
       }
       k += 3;
-      clk.mark("stats", B * (sk.complex_input ? C : C + 8 * N) + B * nb * 12, s);
+      clk.mark("stats", B * (sk == MadStatsKernel::Fused ? C : C + 8 * N) + B * nb * 12, s);
     }
     clk.join(s2, s);  // the detection branch's HI sums
     mad_lo_kernel<<<lo_grid, dim3(16, 16), 0, s>>>(

@@ -155,57 +155,53 @@ __global__ void __launch_bounds__(TBX* TBY)
 
 }  // namespace
 
-namespace {
-// The grid of every shared / fused launch; false (nothing to do) for an empty set of blocks.
-bool stats_shape(const float* real, const void* cplx, int w, int h, int nplanes, const char* name, bool takes_complex,
-                 int* nbx, int* nby) {
-  *nbx = mad::block_count(w);
-  *nby = mad::block_count(h);
-  if (*nbx == 0 || *nby == 0 || nplanes == 0) return false;
+MadStatsKernel parse_mad_stats_kernel(const std::string& name) {
+  if (name == "gather") return MadStatsKernel::Gather;
+  if (name == "shared") return MadStatsKernel::Shared;
+  if (name == "shared_nc") return MadStatsKernel::SharedNc;
+  if (name == "fused") return MadStatsKernel::Fused;
+  throw Error("mad variant '" + name + "': use gather, shared, shared_nc or fused");
+}
+
+const char* mad_stats_kernel_name(MadStatsKernel k) {
+  switch (k) {
+    case MadStatsKernel::Gather: return "gather";
+    case MadStatsKernel::Shared: return "shared";
+    case MadStatsKernel::SharedNc: return "shared_nc";
+    case MadStatsKernel::Fused: return "fused";
+  }
+  return "?";
+}
+
+void launch_mad_block_stats(MadStatsKernel k, const float* real, const void* cplx, float scale, int w, int h,
+                            int nplanes, float* out, cudaStream_t s) {
+  const int nbx = mad::block_count(w), nby = mad::block_count(h);
+  if (nbx == 0 || nby == 0 || nplanes == 0) return;
   if ((real == nullptr) == (cplx == nullptr)) throw Error("mad statistics: give either float or complex input");
-  if (!takes_complex && !real) throw Error(std::string("mad statistics: variant ") + name + " needs float input");
-  return true;
-}
-}  // namespace
-
-void launch_mad_stats_gather(const float* real, const void* cplx, float, int w, int h, int nplanes, float* out,
-                             cudaStream_t s) {
-  int nbx = 0, nby = 0;
-  if (!stats_shape(real, cplx, w, h, nplanes, "gather", false, &nbx, &nby)) return;
-  const dim3 t(32, 4);
-  const dim3 g((nbx + 31) / 32, (nby + 3) / 4, nplanes);
-  mad_stats_gather_kernel<<<g, t, 0, s>>>(real, w, h, nbx, nby, out);
-  CUDA_CHECK_LAUNCH();
-}
-
-void launch_mad_stats_shared(const float* real, const void* cplx, float, int w, int h, int nplanes, float* out,
-                             cudaStream_t s) {
-  int nbx = 0, nby = 0;
-  if (!stats_shape(real, cplx, w, h, nplanes, "shared", false, &nbx, &nby)) return;
-  const dim3 tiles((nbx + TBX - 1) / TBX, (nby + TBY - 1) / TBY, nplanes);
-  mad_stats_shared_kernel<true><<<tiles, dim3(TBX, TBY), 0, s>>>(real, w, h, nbx, nby, out);
-  CUDA_CHECK_LAUNCH();
-}
-
-void launch_mad_stats_shared_nc(const float* real, const void* cplx, float, int w, int h, int nplanes, float* out,
-                                cudaStream_t s) {
-  int nbx = 0, nby = 0;
-  if (!stats_shape(real, cplx, w, h, nplanes, "shared_nc", false, &nbx, &nby)) return;
-  const dim3 tiles((nbx + TBX - 1) / TBX, (nby + TBY - 1) / TBY, nplanes);
-  mad_stats_shared_kernel<false><<<tiles, dim3(TBX, TBY), 0, s>>>(real, w, h, nbx, nby, out);
-  CUDA_CHECK_LAUNCH();
-}
-
-void launch_mad_stats_fused(const float* real, const void* cplx, float scale, int w, int h, int nplanes, float* out,
-                            cudaStream_t s) {
-  int nbx = 0, nby = 0;
-  if (!stats_shape(real, cplx, w, h, nplanes, "fused", true, &nbx, &nby)) return;
+  if (k != MadStatsKernel::Fused && !real)
+    throw Error(std::string("mad statistics: variant ") + mad_stats_kernel_name(k) + " needs float input");
   const dim3 tiles((nbx + TBX - 1) / TBX, (nby + TBY - 1) / TBY, nplanes);
   const dim3 threads(TBX, TBY);
-  if (cplx)
-    mad_stats_fused_kernel<true>
-        <<<tiles, threads, 0, s>>>(nullptr, static_cast<const float2*>(cplx), scale, w, h, nbx, nby, out);
-  else mad_stats_fused_kernel<false><<<tiles, threads, 0, s>>>(real, nullptr, 1.f, w, h, nbx, nby, out);
+  switch (k) {
+    case MadStatsKernel::Gather: {
+      const dim3 t(32, 4);
+      const dim3 g((nbx + 31) / 32, (nby + 3) / 4, nplanes);
+      mad_stats_gather_kernel<<<g, t, 0, s>>>(real, w, h, nbx, nby, out);
+      break;
+    }
+    case MadStatsKernel::Shared:
+      mad_stats_shared_kernel<true><<<tiles, threads, 0, s>>>(real, w, h, nbx, nby, out);
+      break;
+    case MadStatsKernel::SharedNc:
+      mad_stats_shared_kernel<false><<<tiles, threads, 0, s>>>(real, w, h, nbx, nby, out);
+      break;
+    case MadStatsKernel::Fused:
+      if (cplx)
+        mad_stats_fused_kernel<true>
+            <<<tiles, threads, 0, s>>>(nullptr, static_cast<const float2*>(cplx), scale, w, h, nbx, nby, out);
+      else mad_stats_fused_kernel<false><<<tiles, threads, 0, s>>>(real, nullptr, 1.f, w, h, nbx, nby, out);
+      break;
+  }
   CUDA_CHECK_LAUNCH();
 }
 

@@ -4,21 +4,18 @@
 #include <string>
 
 #include "lightbench/cuda_api.hpp"
-#include "plenoptic/plenoptic_variants.hpp"
 #include "plenoptic/render_launch.hpp"
 
 namespace lb::cuda {
 
-namespace detail {
-
-KernelTuning default_tuning_for(RenderKernel k, bool direct_loads) {
+KernelTuning default_tuning(RenderVariant v, bool direct_loads) {
   KernelTuning t;
   t.original_block = 128;
   t.direct_loads = direct_loads;
-  if (k == RenderKernel::Sync) {
+  if (v == RenderVariant::Sync) {
     t.chunk = 48;
     t.rows = 1;
-  } else if (k == RenderKernel::Tiled) {  // one output row x 12 micro-image columns
+  } else if (v == RenderVariant::Tiled) {  // one output row x 12 micro-image columns
     t.chunk = 12;
     t.rows = 1;
   } else if (direct_loads) {
@@ -31,8 +28,8 @@ KernelTuning default_tuning_for(RenderKernel k, bool direct_loads) {
   return t;
 }
 
-KernelTuning resolve_for(const KernelTuning& t, RenderKernel k) {
-  const KernelTuning d = default_tuning_for(k, t.direct_loads);
+KernelTuning resolve(const KernelTuning& t, RenderVariant v) {
+  const KernelTuning d = default_tuning(v, t.direct_loads);
   KernelTuning r = t;
   if (r.original_block <= 0) r.original_block = d.original_block;
   if (r.chunk <= 0) r.chunk = d.chunk;
@@ -40,19 +37,20 @@ KernelTuning resolve_for(const KernelTuning& t, RenderKernel k) {
   return r;
 }
 
-RenderKernel render_kernel_asked(const RenderConfig& c, const KernelTuning& t) {
-  return plenoptic_variant_table().at(c.variant).render_asked(t);
+std::string kernel_name(const RenderConfig& c) {
+  return std::string("render/") + to_string(c.variant);
 }
 
-const char* render_kernel_family(RenderKernel k) {
-  switch (k) {
-    case RenderKernel::Original: return "original";
-    case RenderKernel::Sync: return "sync";
-    case RenderKernel::NoSyncDirect:
-    case RenderKernel::NoSyncStaged: return "nosync";
-    case RenderKernel::Tiled: return "tiled";
+namespace detail {
+
+RenderKernel render_kernel_asked(const RenderConfig& c, const KernelTuning& t) {
+  switch (c.variant) {
+    case RenderVariant::Original: return RenderKernel::Original;
+    case RenderVariant::Sync: return RenderKernel::Sync;
+    case RenderVariant::NoSync: return t.direct_loads ? RenderKernel::NoSyncDirect : RenderKernel::NoSyncStaged;
+    case RenderVariant::Tiled: return RenderKernel::Tiled;
   }
-  return "?";
+  return RenderKernel::Original;
 }
 
 std::string render_fallback(const RenderConfig& c, const KernelTuning& t, RenderKernel ran) {
@@ -69,32 +67,13 @@ std::string render_fallback(const RenderConfig& c, const KernelTuning& t, Render
 
 std::string render_kernel_name(const RenderConfig& c, const KernelTuning& t, RenderKernel ran) {
   const std::string fallback = render_fallback(c, t, ran);
-  const std::string name = std::string("render/") + render_kernel_family(render_kernel_asked(c, t));
-  return fallback.empty() ? name : name + "->" + fallback;
+  return fallback.empty() ? kernel_name(c) : kernel_name(c) + "->" + fallback;
 }
 
 }  // namespace detail
 
-KernelTuning default_tuning(const std::string& variant, bool direct_loads) {
-  RenderConfig c;
-  c.variant = variant;
-  KernelTuning t;
-  t.direct_loads = direct_loads;
-  return detail::default_tuning_for(detail::render_kernel_asked(c, t), direct_loads);
-}
-
-KernelTuning resolve(const KernelTuning& t, const std::string& variant) {
-  RenderConfig c;
-  c.variant = variant;
-  return detail::resolve_for(t, detail::render_kernel_asked(c, t));
-}
-
-std::string kernel_name(const RenderConfig& c) {
-  return std::string("render/") + detail::render_kernel_family(detail::render_kernel_asked(c, KernelTuning{}));
-}
-
 std::string variant_label(const RenderConfig& c) {
-  if (c.variant != "original") return c.variant;
+  if (c.variant != RenderVariant::Original) return to_string(c.variant);
   const OriginalSwitches& s = c.original;
   return std::string("original[") + (s.rgba_input ? "rgba" : "rgb") + "," +
          (s.vector_store ? "vec" : "bytes") + "," + (s.reciprocal ? "rcp" : "div") + "," +

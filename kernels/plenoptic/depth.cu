@@ -33,7 +33,6 @@
 #include "cuda_check.cuh"
 #include "dynamic_shared.cuh"
 #include "plenoptic/depth_launch.hpp"
-#include "plenoptic/plenoptic_variants.hpp"
 #include "surface_write.cuh"
 #include "plenoptic/plenoptic_math.hpp"
 #include "plenoptic/render_tables.hpp"
@@ -344,7 +343,7 @@ __global__ void __launch_bounds__(256) depth_aggregate_kernel(const DParams P, c
 // Dispatch
 // ---------------------------------------------------------------------------------------
 template <bool Fused, int MAXP, class W>
-void launch_input_side(const DParams& P, DepthKernel v, const W& w, cudaStream_t stream) {
+void launch_input_side(const DParams& P, RenderVariant v, const W& w, cudaStream_t stream) {
   const DepthLayout& L = P.L;
   const int S = 2 * L.lim + 1, span = S * L.patch, np = L.count();
   const dim3 block(static_cast<unsigned>(span * P.rows));
@@ -354,7 +353,7 @@ void launch_input_side(const DParams& P, DepthKernel v, const W& w, cudaStream_t
   int dev = 0, optin = 0;
   CUDA_CHECK_THROW(cudaGetDevice(&dev));
   CUDA_CHECK_THROW(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  if (v == DepthKernel::Sync) {
+  if (v == RenderVariant::Sync) {
     const std::size_t bytes = roff_bytes + 2u * static_cast<std::size_t>(P.rows) * S * np * L.patch * 4;
     LB_REQUIRE(bytes <= static_cast<std::size_t>(optin),
                "depth sync: " + std::to_string(bytes) + " bytes of shared memory needed, device allows " +
@@ -368,8 +367,8 @@ void launch_input_side(const DParams& P, DepthKernel v, const W& w, cudaStream_t
 }
 
 template <bool Fused, class W>
-void launch_variant(const DParams& P, DepthKernel v, int block, const W& w, cudaStream_t stream) {
-  if (v == DepthKernel::Original) {
+void launch_variant(const DParams& P, RenderVariant v, int block, const W& w, cudaStream_t stream) {
+  if (v == RenderVariant::Original) {
     const long long total = static_cast<long long>(P.L.out_w) * P.L.out_h;
     const unsigned grid = static_cast<unsigned>((total + block - 1) / block);
     if (P.nb != nullptr && P.original_kernel == 0) {
@@ -398,7 +397,7 @@ void launch_variant(const DParams& P, DepthKernel v, int block, const W& w, cuda
 }
 
 template <class W>
-void launch_with_writer(const DParams& P, DepthKernel v, int block, const W& w, cudaStream_t stream) {
+void launch_with_writer(const DParams& P, RenderVariant v, int block, const W& w, cudaStream_t stream) {
   if (P.L.window == 1) {
     launch_variant<true>(P, v, block, w, stream);
     return;
@@ -436,15 +435,12 @@ std::size_t depth_scratch_bytes(const DepthLayout& L) {
   return static_cast<std::size_t>(L.count()) * L.out_w * L.out_h * 4;
 }
 
-void launch_depth(const DepthLayout& L, const DepthTablesDevice& T, const RawDevice& raw, const std::string& variant,
-                  const DepthTuning& tuning, std::uint32_t* scratch, const OutputDevice& out, cudaStream_t stream) {
-  plenoptic_variant_table().at(variant).depth(L, T, raw, tuning, scratch, out, stream);
-}
-
-void launch_depth_kernel(DepthKernel variant, const DepthLayout& L, const DepthTablesDevice& T, const RawDevice& raw,
-                         const DepthTuning& tuning_in, std::uint32_t* scratch, const OutputDevice& out,
-                         cudaStream_t stream) {
+void launch_depth(const DepthLayout& L, const DepthTablesDevice& T, const RawDevice& raw,
+                  RenderVariant variant_in, const DepthTuning& tuning_in, std::uint32_t* scratch,
+                  const OutputDevice& out, cudaStream_t stream) {
   const DepthTuning tuning = resolve(tuning_in);
+  // The depth has no tiled kernel: its Original is the same output-side mapping.
+  const RenderVariant variant = variant_in == RenderVariant::Tiled ? RenderVariant::Original : variant_in;
   LB_REQUIRE(L.patch >= 1 && L.patch <= kMaxPatch && L.lim >= 1 && L.lim <= kMaxLim &&
                  L.pmin >= 1 && L.pmin <= L.pmax && L.count() <= kMaxDepthCandidates &&
                  L.window >= 1 && L.window % 2 == 1 && L.window <= kMaxDepthWindow,

@@ -5,7 +5,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "lightbench/cuda_api.hpp"
@@ -30,21 +29,13 @@ DepthTablesDevice depth_tables_on_device(const void* base, const DepthTablesHost
 // aggregation window is larger than 1, else 0 bytes.
 std::size_t depth_scratch_bytes(const DepthLayout& L);
 
-// The depth's kernel families: the Original (output side, the neighbour table where lim <= 3)
-// and the seed's input-side Sync and NoSync.
-enum class DepthKernel { Original, Sync, NoSync };
-// Validates (throws lb::Error) and enqueues one depth pass on `stream`: the launcher of the
-// variant's row of the plenoptic variant table (plenoptic_variants.hpp; an unknown name throws
-// lb::Error naming the known ones), i.e. launch_depth_kernel with its kernel: that kernel (with
-// the argmin fused when window == 1), else its cost kernel into `scratch` followed by the
-// window-aggregation + argmin kernel. `out` is a float target: an R32F surface object or a
-// pitched float buffer (value = chosen patch size).
+// Validates (throws lb::Error) and enqueues one depth pass on `stream`: the variant's kernel
+// (with the argmin fused when window == 1), else the variant's cost kernel into `scratch`
+// followed by the window-aggregation + argmin kernel. `out` is a float target: an R32F
+// surface object or a pitched float buffer (value = chosen patch size).
 void launch_depth(const DepthLayout& layout, const DepthTablesDevice& tables, const RawDevice& raw,
-                  const std::string& variant, const DepthTuning& tuning, std::uint32_t* scratch,
+                  RenderVariant variant, const DepthTuning& tuning, std::uint32_t* scratch,
                   const OutputDevice& out, cudaStream_t stream);
-void launch_depth_kernel(DepthKernel kernel, const DepthLayout& layout, const DepthTablesDevice& tables,
-                         const RawDevice& raw, const DepthTuning& tuning, std::uint32_t* scratch,
-                         const OutputDevice& out, cudaStream_t stream);
 
 // ---- all-in-focus render (lb::render_all_in_focus on the device) -----------------------
 // The render tables of every candidate patch size P = pmin..pmax, packed in one buffer:

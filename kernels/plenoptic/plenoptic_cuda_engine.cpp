@@ -19,7 +19,6 @@
 #include "lightbench/cuda_api.hpp"
 #include "lightbench/engines/cuda.hpp"
 #include "plenoptic/plenoptic_engine.hpp"
-#include "plenoptic/plenoptic_variants.hpp"
 #include "plenoptic/render_tables.hpp"
 #include "plenoptic/render_launch.hpp"
 #include "surface_write.hpp"
@@ -79,7 +78,7 @@ class PlenopticCudaEngine final : public PlenopticEngine {
     const RenderLayout& L = tables_.layout;
     const cudaStream_t s = stream_->get();
     const std::uint64_t in_bpp =
-        config.variant == "original" && !config.original.rgba_input ? 3 : 4;
+        config.variant == RenderVariant::Original && !config.original.rgba_input ? 3 : 4;
     const std::uint64_t bytes =
         touched_ * in_bpp + static_cast<std::uint64_t>(L.out_w) * L.out_h * 4;
 
@@ -110,7 +109,7 @@ class PlenopticCudaEngine final : public PlenopticEngine {
     ensure_depth_tables(grid, params);
     const DepthLayout& L = depth_tables_.layout;
     const cudaStream_t s = stream_->get();
-    const std::string name = std::string("depth/") + plenoptic_variant_table().at(config.variant).depth_kernel;
+    const std::string name = std::string("depth/") + to_string(config.variant);
     const std::size_t scratch = depth_scratch_bytes(L);
     if (scratch > depth_scratch_.size()) {
       CUDA_CHECK_THROW(cudaStreamSynchronize(s));  // queued passes may still use it

@@ -2,9 +2,8 @@
 // families (render_original.cu, render_sync.cu, render_nosync.cu, render_tiled.cu; shared pieces in
 // render_kernels.cuh). Every kernel computes exactly lb::render_pixel: integer weights and
 // sums (plenoptic_math.hpp), so the summation order does not matter and every variant is
-// bit-exact with the CPU reference. Which kernel a variant asks for is its row's
-// (plenoptic_variants.cpp). The benchmarks' bandwidth references (simple copy, L2 eviction,
-// raster reads) are in kernels/bandwidth.cu.
+// bit-exact with the CPU reference. The bandwidth references of the benchmarks (simple
+// copy, L2 flush, raster reads) are in bench/src/bench_kernels.cu.
 //
 // Instantiations (kept few: CI compiles these files for several architectures):
 //   original<RGBA in {0,1}, writer in {surface, pitched u32, pitched bytes}>        6
@@ -22,7 +21,6 @@
 #include <string>
 
 #include "cuda_check.cuh"
-#include "plenoptic/plenoptic_variants.hpp"
 #include "plenoptic/render_kernels.cuh"
 
 namespace lb::cuda::detail {
@@ -52,7 +50,9 @@ KParams render_params(const RenderLayout& L, const TablesDevice& T, const RawDev
 }
 
 // The kernel for P (plan_render's decision; P.chunk / P.rows fitted for the staged kernels).
-RenderKernel plan(KParams& P, const RawDevice& raw, RenderKernel asked, const RenderDeviceLimits& device) {
+RenderKernel plan(KParams& P, const RawDevice& raw, const RenderConfig& config, const KernelTuning& tuning,
+                  const RenderDeviceLimits& device) {
+  const RenderKernel asked = render_kernel_asked(config, tuning);
   if (asked == RenderKernel::Tiled) {
     const int chunk = tiled_chunk(P, raw, device.smem_optin);
     if (chunk == 0) return RenderKernel::Original;  // same mapping, direct loads
@@ -97,16 +97,15 @@ RenderDeviceLimits render_device_limits() {
 
 RenderKernel plan_render(const RenderLayout& L, const RawDevice& raw, const RenderConfig& config,
                          const KernelTuning& tuning_in, const RenderDeviceLimits& device) {
-  const RenderKernel asked = render_kernel_asked(config, tuning_in);
-  const KernelTuning tuning = resolve_for(tuning_in, asked);
+  const KernelTuning tuning = resolve(tuning_in, config.variant);
   KParams P = render_params(L, TablesDevice{}, raw, config, tuning, nullptr);
-  return plan(P, raw, asked, device);
+  return plan(P, raw, config, tuning, device);
 }
 
-RenderKernel launch_render_kernel(RenderKernel asked, const RenderLayout& L, const TablesDevice& T,
-                                  const RawDevice& raw, const RenderConfig& config, const KernelTuning& tuning_in,
-                                  const OutputDevice& out, cudaStream_t stream, unsigned long long* block_trace) {
-  const KernelTuning tuning = resolve_for(tuning_in, asked);
+RenderKernel launch_render(const RenderLayout& L, const TablesDevice& T, const RawDevice& raw,
+                           const RenderConfig& config, const KernelTuning& tuning_in,
+                           const OutputDevice& out, cudaStream_t stream, unsigned long long* block_trace) {
+  const KernelTuning tuning = resolve(tuning_in, config.variant);
   LB_REQUIRE(L.patch >= 1 && L.patch <= kMaxPatch && L.lim >= 0 && L.lim <= kMaxLim,
              "render: patch or range limit out of range");
   LB_REQUIRE(L.grid_nx >= 1 && L.grid_ny >= 1 && L.out_w == L.grid_nx * L.patch &&
@@ -124,11 +123,12 @@ RenderKernel launch_render_kernel(RenderKernel asked, const RenderLayout& L, con
   LB_REQUIRE(surface ? out.surface != 0 : out.ptr != nullptr, "render: no output target");
   LB_REQUIRE(surface || out.pitch >= static_cast<std::size_t>(L.out_w) * 4,
              "render: output pitch too small");
-  if (asked == RenderKernel::Tiled)
+  if (config.variant == RenderVariant::Tiled)
     LB_REQUIRE(surface || out.pitch % 4 == 0, "render: output pitch must be a multiple of 4");
   // The device decides only between the staged kernels and their fallbacks.
+  const RenderKernel asked = render_kernel_asked(config, tuning);
   const bool staged = asked == RenderKernel::Tiled || asked == RenderKernel::NoSyncStaged;
-  const RenderKernel k = staged ? plan(P, raw, asked, render_device_limits()) : asked;
+  const RenderKernel k = staged ? plan(P, raw, config, tuning, render_device_limits()) : asked;
   if (k == RenderKernel::Tiled) {
     if (surface) launch_render_tiled(P, SurfaceWriter{out.surface}, stream);
     else launch_render_tiled(P, PitchedWriter<true>{static_cast<std::uint8_t*>(out.ptr), out.pitch}, stream);
@@ -136,7 +136,7 @@ RenderKernel launch_render_kernel(RenderKernel asked, const RenderLayout& L, con
     // The Original, asked for or Tiled's fallback: it maps the threads the same way and loads
     // directly, here with the RGBA raw and vector stores.
     OriginalSwitches sw = config.original;
-    if (asked == RenderKernel::Tiled) sw.rgba_input = sw.vector_store = true;
+    if (config.variant == RenderVariant::Tiled) sw.rgba_input = sw.vector_store = true;
     if (surface) {
       launch_render_original(P, sw.rgba_input, block, SurfaceWriter{out.surface}, stream);
     } else if (sw.vector_store) {
@@ -155,12 +155,6 @@ RenderKernel launch_render_kernel(RenderKernel asked, const RenderLayout& L, con
     }
   }
   return k;
-}
-
-RenderKernel launch_render(const RenderLayout& L, const TablesDevice& T, const RawDevice& raw,
-                           const RenderConfig& config, const KernelTuning& tuning, const OutputDevice& out,
-                           cudaStream_t stream, unsigned long long* block_trace) {
-  return plenoptic_variant_table().at(config.variant).render(L, T, raw, config, tuning, out, stream, block_trace);
 }
 
 }  // namespace lb::cuda::detail

@@ -74,15 +74,8 @@ struct RenderDeviceLimits {
 };
 RenderDeviceLimits render_device_limits();  // of the current device
 
-// The kernel the configuration's variant asks for (its row's render_asked; NoSync: the staged
-// one unless tuning.direct_loads). An unknown variant throws lb::Error naming the known ones.
+// The kernel the configuration asks for (NoSync: the staged one unless tuning.direct_loads).
 RenderKernel render_kernel_asked(const RenderConfig& config, const KernelTuning& tuning);
-// A kernel's name in timing rows and fallbacks: "original", "sync", "nosync" (both NoSyncs),
-// "tiled".
-const char* render_kernel_family(RenderKernel k);
-// Launch shapes by kernel (KernelTuning's 0 fields filled from its defaults).
-KernelTuning default_tuning_for(RenderKernel k, bool direct_loads);
-KernelTuning resolve_for(const KernelTuning& t, RenderKernel k);
 // The kernel launch_render runs for this layout, raw, configuration and device (no CUDA call:
 // tests/plenoptic/test_render_gpu.cpp checks it without a device).
 RenderKernel plan_render(const RenderLayout& layout, const RawDevice& raw, const RenderConfig& config,
@@ -95,19 +88,14 @@ std::string render_kernel_name(const RenderConfig& config, const KernelTuning& t
 std::string render_fallback(const RenderConfig& config, const KernelTuning& tuning, RenderKernel ran);
 
 // Validates the launch (throws lb::Error: layout/tuning out of range, output too small) and
-// enqueues one render on `stream`: the launcher of config.variant's row of the plenoptic
-// variant table (plenoptic_variants.hpp), which runs its kernel or, where that one cannot run
-// here, plan_render's fallback. Checks the launch; returns the kernel it ran. block_trace
-// (diagnostic): when the launch runs the staged NoSync, it records each block's start, end and
-// SM there (4 words per block, zeroed by the caller).
+// enqueues one render kernel on `stream` (plan_render's for the current device). Checks the
+// launch; returns the kernel it ran. block_trace (bench diagnostic): when the launch runs the
+// staged NoSync, it records each block's start, end and SM there (4 words per block, zeroed by
+// the caller; see bench/src/render_block_trace.cpp).
 RenderKernel launch_render(const RenderLayout& layout, const TablesDevice& tables, const RawDevice& raw,
                            const RenderConfig& config, const KernelTuning& tuning,
                            const OutputDevice& out, cudaStream_t stream,
                            unsigned long long* block_trace = nullptr);
-// The same for a given kernel (what the rows' launchers call): `asked`, or its fallback.
-RenderKernel launch_render_kernel(RenderKernel asked, const RenderLayout& layout, const TablesDevice& tables,
-                                  const RawDevice& raw, const RenderConfig& config, const KernelTuning& tuning,
-                                  const OutputDevice& out, cudaStream_t stream, unsigned long long* block_trace);
 
 // Probe: can this process launch the kernels on the current device (a kernel image for its
 // architecture exists)? Returns cudaSuccess or the error.

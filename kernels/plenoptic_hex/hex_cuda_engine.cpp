@@ -82,7 +82,7 @@ class HexCudaEngine final : public HexEngine {
     require_raw();
     LB_REQUIRE(out.format() == SurfaceFormat::RGBA8, "render: the output surface must be RGBA8");
     validate(p, layout_->geometry());
-    const HexLaunch& v = plenoptic_hex_variant_table().at(config.variant);
+    const HexVariant v = parse_hex_variant(config.variant);
     CUDA_CHECK_THROW(cudaSetDevice(device_));
     collect(false);
     Slot& slot = tables(render_slot_, p.patch, p.rings, p.lens_types);
@@ -93,8 +93,8 @@ class HexCudaEngine final : public HexEngine {
     const bool direct = write_surface(
         out, SurfaceFormat::RGBA8, L.out_w, L.out_h, s, "render",
         [&](const DeviceTarget& t) {
-          timed("hex render/" + config.variant, bytes,
-                [&] { v.render(slot.dev, raw(), L.patch, p.view_x, p.view_y, inv2s2, t, s); });
+          timed(std::string("hex render/") + to_string(v), bytes,
+                [&] { launch_hex_render(v, slot.dev, raw(), L.patch, p.view_x, p.view_y, inv2s2, t, s); });
         },
         &staging_);
     if (!direct) collect(false);
@@ -104,7 +104,7 @@ class HexCudaEngine final : public HexEngine {
     require_raw();
     LB_REQUIRE(out.format() == SurfaceFormat::R32F, "depth: the output surface must be R32F");
     validate(p, layout_->geometry());
-    const HexLaunch& v = plenoptic_hex_variant_table().at(config.variant);
+    const HexVariant v = parse_hex_variant(config.variant);
     CUDA_CHECK_THROW(cudaSetDevice(device_));
     collect(false);
     const cudaStream_t s = stream_->get();
@@ -124,8 +124,8 @@ class HexCudaEngine final : public HexEngine {
     }
     // Raw pixels read + the map written (+ the cost volume written and read back, window > 1).
     const std::uint64_t bytes = touched_depth(slot, p.pmin, p.pmax, ap2) * 4 + out_pixels(L) * 4 + 2 * scratch;
-    timed("hex depth/" + config.variant, bytes, [&] {
-      v.depth(slot.dev, raw(), p.pmin, p.pmax, ap2, hex::pair_cap(p.truncate), p.window,
+    timed(std::string("hex depth/") + to_string(v), bytes, [&] {
+      launch_hex_depth(v, slot.dev, raw(), p.pmin, p.pmax, ap2, hex::pair_cap(p.truncate), p.window,
                        scratch_.as<std::uint32_t>(),
                        static_cast<float*>(depth_map_.get()), depth_map_.pitch(), s);
     });
@@ -145,7 +145,7 @@ class HexCudaEngine final : public HexEngine {
     r.rings = map_params_.rings;
     r.lens_types = map_params_.lens_types;
     validate(r, layout_->geometry());
-    const HexLaunch& v = plenoptic_hex_variant_table().at(config.variant);
+    const HexVariant v = parse_hex_variant(config.variant);
     CUDA_CHECK_THROW(cudaSetDevice(device_));
     collect(false);
     Slot& slot = depth_slot_;
@@ -157,8 +157,8 @@ class HexCudaEngine final : public HexEngine {
     const bool direct = write_surface(
         out, SurfaceFormat::RGBA8, L.out_w, L.out_h, s, "all-in-focus",
         [&](const DeviceTarget& t) {
-          timed("hex aif/" + config.variant, bytes, [&] {
-            v.aif(slot.dev, raw(), static_cast<const float*>(depth_map_.get()), depth_map_.pitch(),
+          timed(std::string("hex aif/") + to_string(v), bytes, [&] {
+            launch_hex_aif(v, slot.dev, raw(), static_cast<const float*>(depth_map_.get()), depth_map_.pitch(),
                            r.view_x, r.view_y, inv2s2, t, s);
           });
         },

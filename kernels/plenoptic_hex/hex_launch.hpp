@@ -13,7 +13,6 @@
 #include "cuda_util.hpp"
 #include "plenoptic_hex/hex_tables.hpp"
 #include "lightbench/surface.hpp"
-#include "lightbench/variant_table.hpp"
 
 namespace lb::cuda::detail {
 
@@ -25,8 +24,10 @@ namespace lb::cuda::detail {
 //                  lattice offsets (sorted by length) that can reach a contributing lens at
 //                  that patch size (HexNearPrefix); depth as smem-tables.
 // (Tried and dropped, docs/PERFORMANCE.md: batched gathers per pixel, block-coherent lens walks.)
-// The kernels' own switch; a variant's row (plenoptic_hex_variants.cpp) binds one to the three launchers.
 enum class HexVariant { Original, SmemTables, Pruned };
+// Throws lb::Error naming the variant and the known ones.
+HexVariant parse_hex_variant(const std::string& name);
+const char* to_string(HexVariant v);
 
 // The raw on the device: RGBA8 words (R in the low byte), rows `pitch` bytes apart.
 struct HexRawDevice {
@@ -98,20 +99,5 @@ struct HexScoreSums {
 };
 HexScoreSums hex_score_device(const float* map, std::size_t map_pitch, const float* truth, int w, int h,
                               cudaStream_t stream);
-
-// A general-grid variant (a row of plenoptic_hex_variants.cpp): the launchers of its three passes, each
-// launch_hex_render / launch_hex_depth / launch_hex_aif with the variant's kernels.
-struct HexLaunch {
-  void (*render)(const HexTablesDevice& t, const HexRawDevice& raw, int P, float view_x, float view_y, float inv2s2,
-                 const DeviceTarget& out, cudaStream_t stream) = nullptr;
-  void (*depth)(const HexTablesDevice& t, const HexRawDevice& raw, int pmin, int pmax, float aperture2,
-                std::uint32_t cap, int window, std::uint32_t* scratch, float* out, std::size_t out_pitch,
-                cudaStream_t stream) = nullptr;
-  void (*aif)(const HexTablesDevice& t, const HexRawDevice& raw, const float* depth, std::size_t depth_pitch,
-              float view_x, float view_y, float inv2s2, const DeviceTarget& out, cudaStream_t stream) = nullptr;
-  explicit operator bool() const { return render && depth && aif; }
-};
-// plenoptic-hex's CUDA variants: original, smem-tables, pruned (plenoptic_hex_variants.cpp).
-const VariantTable<HexLaunch>& plenoptic_hex_variant_table();
 
 }  // namespace lb::cuda::detail

@@ -1,4 +1,4 @@
-// Host side of the general-grid kernels (hex_launch.hpp): the table upload
+// Host side of the general-grid kernels (hex_launch.hpp): variant names, the table upload
 // (one device buffer, 16-byte aligned pieces) and the depth pass's aperture radius.
 #include <cuda_runtime_api.h>
 
@@ -12,6 +12,21 @@
 #include "plenoptic_hex/hex_launch.hpp"
 
 namespace lb::cuda::detail {
+
+HexVariant parse_hex_variant(const std::string& name) {
+  if (name == "original") return HexVariant::Original;
+  if (name == "smem-tables") return HexVariant::SmemTables;
+  if (name == "pruned") return HexVariant::Pruned;
+  throw Error("plenoptic-hex: unknown CUDA variant \"" + name + "\" (known: original, smem-tables, pruned)");
+}
+
+const char* to_string(HexVariant v) {
+  switch (v) {
+    case HexVariant::SmemTables: return "smem-tables";
+    case HexVariant::Pruned: return "pruned";
+    default: return "original";
+  }
+}
 
 HexNearPrefix hex_near_prefix(const HexTablesHost& t) {
   const hex::HexLayout& L = t.layout;

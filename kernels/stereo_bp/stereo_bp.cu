@@ -211,6 +211,68 @@ std::string bp_fit_config(BpConfig& c, int L, std::size_t max_shared) {
   return note;
 }
 
+bool bp_parse_variant(const std::string& name, int L, BpConfig* cfg, bool* fallback) {
+  *fallback = false;
+  BpConfig c;
+  if (name == "local") {
+    c.store = BpStore::Local;
+  } else if (name == "registers") {
+    const auto& v = bp_register_instances();
+    if (std::find(v.begin(), v.end(), L) != v.end()) {
+      c.store = BpStore::Registers;
+    } else {
+      c.store = BpStore::Local;
+      *fallback = true;
+    }
+  } else if (name == "shared") {
+    c.store = BpStore::Shared;
+    c.shared = L;
+  } else if (name == "hybrid" || bp_is_auto(name)) {
+    return false;
+  } else if (name.rfind("warp", 0) == 0) {
+    // warp[-fp16|-bf16][:G]
+    std::string rest = name.substr(4);
+    c.store = BpStore::Warp;
+    for (const auto& [suffix, t] : {std::pair<const char*, BpMsgType>{"-fp16", BpMsgType::F16},
+                                    std::pair<const char*, BpMsgType>{"-bf16", BpMsgType::BF16},
+                                    std::pair<const char*, BpMsgType>{"-float", BpMsgType::F32}})
+      if (rest.rfind(suffix, 0) == 0) {
+        c.msg = t;
+        rest = rest.substr(std::strlen(suffix));
+        break;
+      }
+    const std::vector<int> opts = bp_warp_lane_options(L);
+    std::string list;
+    for (int g : opts) list += (list.empty() ? "" : ", ") + std::to_string(g);
+    if (rest.empty()) {
+      c.lanes = bp_warp_default_lanes(L);
+    } else {
+      int g = -1;
+      char tail = 0;
+      if (rest[0] != ':' || std::sscanf(rest.c_str() + 1, "%d%c", &g, &tail) != 1)
+        throw Error("--variant '" + name + "': use warp, warp-fp16 or warp-bf16, optionally with :G (lanes per pixel: " +
+                    list + " for " + std::to_string(L) + " disparities)");
+      if (std::find(opts.begin(), opts.end(), g) == opts.end())
+        throw Error("--variant '" + name + "': " + std::to_string(g) + " lanes per pixel do not fit " + std::to_string(L) +
+                    " disparities (use " + list + ")");
+      c.lanes = g;
+    }
+  } else if (name.rfind("hybrid:", 0) == 0) {
+    int r = -1, s = -1;
+    char tail = 0;
+    if (std::sscanf(name.c_str() + 7, "%d,%d%c", &r, &s, &tail) != 2 || r < 0 || s < 0)
+      throw Error("--variant '" + name + "': use hybrid:R,S with R, S >= 0 (values in registers, shared)");
+    c.store = BpStore::Hybrid;
+    c.reg = r;
+    c.shared = s;
+  } else {
+    throw Error("--variant '" + name +
+                "': use auto, auto:float, warp, warp-fp16, warp-bf16 (optionally :G), registers, shared, hybrid, "
+                "hybrid:R,S or local");
+  }
+  *cfg = c;
+  return true;
+}
 
 // ---- device data ----------------------------------------------------------------------------
 BpDevice::BpDevice() {

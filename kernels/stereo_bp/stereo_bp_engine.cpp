@@ -24,6 +24,9 @@ namespace lb::cuda {
 // ---------------------------------------------------------------------------------------
 // Public API
 // ---------------------------------------------------------------------------------------
+std::vector<std::string> bp_stereo_variants() {
+  return {"auto", "auto:float", "warp", "warp-fp16", "warp-bf16", "registers", "hybrid", "shared", "local"};
+}
 std::vector<int> bp_register_counts() { return detail::bp_register_instances(); }
 std::vector<int> bp_warp_lane_counts(int ndisp) { return detail::bp_warp_lane_options(ndisp); }
 
@@ -37,7 +40,7 @@ class CudaBpStereo final : public DeviceStereoEngine<stereo::BpParams> {
     dev_ = std::make_unique<BpDevice>();
   }
   bool has_pair() const override { return dev_->has_pair(); }
-  std::vector<std::string> variants() const override { return stereo_bp_variant_table().names(); }
+  std::vector<std::string> variants() const override { return bp_stereo_variants(); }
   std::string default_variant() const override { return "auto"; }
  private:
   void upload_pair(const stereo::StereoPair& pair) override { dev_->set_pair(pair); }

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "lightbench/variant_table.hpp"
 #include "cuda_util.hpp"
 #include "stereo_bp/stereo_bp.hpp"
 #include "stereo_bp/stereo_cuda.hpp"
@@ -47,22 +46,11 @@ const std::vector<int>& bp_register_instances();
 const std::vector<int>& bp_hybrid_reg_instances();
 // The largest hybrid R instance <= r.
 int bp_hybrid_reg_floor(int r);
-// Resolves a variant request for L through its row of the BP variant table (below; "name" or
-// "name:options"): "local", "registers" (falls back to local when L has no instance; *fallback
-// set), "shared", "hybrid:R,S", "warp[-fp16|-bf16][:G]". Plain "hybrid" and "auto" (and
-// "auto:float") need the tuner: return false. Throws lb::Error for an unknown variant (naming
-// the table's rows) or invalid options.
+// Resolves a variant name for L: "local", "registers" (falls back to local when L has no
+// instance; *fallback set), "shared", "hybrid:R,S", "warp[-fp16|-bf16][:G]". Plain "hybrid"
+// and "auto" (and "auto:float") need the tuner: return false. Throws lb::Error for an
+// unknown or invalid name.
 bool bp_parse_variant(const std::string& name, int L, BpConfig* cfg, bool* fallback);
-
-// A BP variant (a row of stereo_bp_variants.cpp): how a request for it becomes the config the
-// message kernels run with (BpDevice::compute dispatches on it). `options` is what follows
-// the row's name after ':' ("" when none); false: the tuner picks the config.
-struct BpLaunch {
-  bool (*resolve)(const std::string& request, const std::string& options, int L, BpConfig* cfg,
-                  bool* fallback) = nullptr;
-  explicit operator bool() const { return resolve != nullptr; }
-};
-const VariantTable<BpLaunch>& stereo_bp_variant_table();
 // Makes a config valid for L (R floored to an instance, S clamped, shared bytes fitting
 // the device). Returns the note of what changed ("" if nothing).
 std::string bp_fit_config(BpConfig& c, int L, std::size_t max_shared_bytes);

@@ -55,6 +55,9 @@
 
 namespace lb::cuda {
 
+// "auto", "auto:float", "warp", "warp-fp16", "warp-bf16", "registers", "hybrid", "shared",
+// "local" (the first is the default).
+std::vector<std::string> bp_stereo_variants();
 // Lanes per pixel the warp variant offers for ndisp ("warp:G").
 std::vector<int> bp_warp_lane_counts(int ndisp);
 // Disparity counts with a registers instantiation.

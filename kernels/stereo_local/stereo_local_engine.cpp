@@ -29,7 +29,7 @@ class CudaLocalStereo final : public DeviceStereoEngine<stereo::LocalParams> {
  public:
   explicit CudaLocalStereo(int device) : DeviceStereoEngine(device, "CUDA local stereo") {}
   bool has_pair() const override { return !st_.empty(); }
-  std::vector<std::string> variants() const override { return stereo_local_variant_table().names(); }
+  std::vector<std::string> variants() const override { return stereo::local_variants(); }
   std::string default_variant() const override { return "fused2"; }
  private:
   void upload_pair(const stereo::StereoPair& pair) override { st_.set_pair(pair, stream_->get()); }
@@ -38,11 +38,10 @@ class CudaLocalStereo final : public DeviceStereoEngine<stereo::LocalParams> {
     LB_REQUIRE(has_pair(), "stereo local: no pair loaded");
     const stereo::local::KernelParams k = stereo::local::kernel_params(p);  // validates
     const std::string variant = variant_in.empty() ? default_variant() : variant_in;
-    const LocalVariantLaunch& row = stereo_local_variant_table().at(variant);
-    const LocalKernel v = row.kernel;
+    const LocalKernel v = parse_local_kernel(variant);
     CUDA_CHECK_THROW(cudaSetDevice(device_));
     const RunTimes t = timed_run([&](cudaStream_t q) { st_.upload(q); },
-                                 [&](cudaStream_t q) { row.compute(st_, k, p.lr_check != 0, q); },
+                                 [&](cudaStream_t q) { st_.compute(k, p.lr_check != 0, v, q); },
                                  [&] { return st_.disp.as<float>(); }, st_.width, st_.height, out,
                                  [&](cudaStream_t q) { st_.download(q); });
     const float ms = t.ms, total = t.total;

@@ -8,14 +8,14 @@
 
 #include "cuda_util.hpp"
 #include "lightbench/image.hpp"
-#include "lightbench/variant_table.hpp"
 #include "stereo_local/stereo_local.hpp"
 #include "stereo_local/stereo_local_math.hpp"
 
 namespace lb::cuda::detail {
 
 enum class LocalKernel { Phase2, Phase3, Phase4, Phase5, Fused, Fused2 };
-const char* local_kernel_name(LocalKernel k);  // "phase2", ... (what ran in place of a variant)
+LocalKernel parse_local_kernel(const std::string& name);  // throws lb::Error naming the known ones
+const char* local_kernel_name(LocalKernel k);
 // The kernels variant v runs for k on a device with smem_optin bytes of shared memory per block
 // (opt-in): v, but fused2 runs the fused kernels where its packed kernel does not apply (a radius
 // without an instance, variable windows, lane sums past 16 bits, too little shared memory).
@@ -73,17 +73,5 @@ class LocalDeviceState {
   int sm_count_ = 0;
   int smem_optin_ = 0;  // shared memory per block with opt-in (fused2's packed kernel needs up to 91 KiB)
 };
-
-// A local-stereo variant (a row of stereo_local_variants.cpp): the kernels it asks for (what runs
-// on a device: local_kernel_run) and its launcher, which queues the whole computation for the
-// resident pair on s (LocalDeviceState::compute with those kernels).
-struct LocalVariantLaunch {
-  LocalKernel kernel = LocalKernel::Fused2;
-  void (*compute)(LocalDeviceState& state, const stereo::local::KernelParams& k, bool lr_check, cudaStream_t s) =
-      nullptr;
-  explicit operator bool() const { return compute != nullptr; }
-};
-// Local stereo's CUDA variants: phase2 .. phase5, fused, fused2 (stereo_local_variants.cpp).
-const VariantTable<LocalVariantLaunch>& stereo_local_variant_table();
 
 }  // namespace lb::cuda::detail

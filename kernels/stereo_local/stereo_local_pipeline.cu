@@ -55,6 +55,16 @@ __global__ void local_lr_kernel(const int* __restrict__ dl, const int* __restric
 
 }  // namespace
 
+LocalKernel parse_local_kernel(const std::string& name) {
+  if (name == "phase2") return LocalKernel::Phase2;
+  if (name == "phase3") return LocalKernel::Phase3;
+  if (name == "phase4") return LocalKernel::Phase4;
+  if (name == "phase5") return LocalKernel::Phase5;
+  if (name == "fused") return LocalKernel::Fused;
+  if (name == "fused2") return LocalKernel::Fused2;
+  throw Error("--variant '" + name + "': local stereo variants are phase2, phase3, phase4, phase5, fused, fused2");
+}
+
 const char* local_kernel_name(LocalKernel k) {
   switch (k) {
     case LocalKernel::Phase2: return "phase2";

@@ -34,11 +34,8 @@ TEST_CASE("registry: the six algorithms, lookups and backend choice") {
     const AlgorithmSpec& s = r.get(id);
     CHECK(s.cpu != nullptr);
     CHECK(s.cuda == nullptr);  // no CUDA runners until kernels/ registers them
-    // The CUDA variants are the kernels' tables (kernels/<id>/<id>_variants.cpp), which
-    // kernels/ adds with its runners (tests/gpu/test_variant_registry.cpp): none here; the
-    // light field's spec still lists its CAE variants itself (the CPU runs their methods).
-    CHECK_MESSAGE(s.variants.empty() == (std::string(id) != "lightfield"), s.id);
-    CHECK(!s.default_variant.empty());
+    CHECK(!s.variants.empty());
+    CHECK(s.variant(s.default_variant) != nullptr);
     for (const auto& o : s.outputs)
       for (const auto& p : o.params) CHECK_MESSAGE(find_param(s.params(nullptr).infos, p), std::string(s.id + ": " + p));
   }
@@ -49,10 +46,13 @@ TEST_CASE("registry: the six algorithms, lookups and backend choice") {
   CHECK(r.choose(BackendRequest::Auto) == BackendKind::Cpu);
   CHECK_THROWS_AS(r.choose(BackendRequest::Cuda), Error);
   CHECK_THROWS_AS(r.make_runner("mad", BackendKind::Cuda), Error);
+  CHECK(r.get("plenoptic").resolve_variant("NoSync") == "nosync");
+  CHECK(stereo::local_variants() == r.get("stereo-local").variant_names());
+  std::vector<std::string> render = {"auto"};  // each output's fastest kernel, the default
+  for (RenderVariant v : all_render_variants()) render.emplace_back(to_string(v));
+  CHECK(render == r.get("plenoptic").variant_names());
   CHECK(r.get("plenoptic").default_variant == "auto");
-  // The CPU runs the reference for "", auto and the default's name (known without the kernels' table).
-  CHECK(r.get("plenoptic").variant_for(BackendKind::Cpu, "auto").empty());
-  CHECK(r.get("mad").variant_for(BackendKind::Cpu, "fused").empty());
+  CHECK_THROWS_WITH_AS(r.get("plenoptic").resolve_variant("fast"), doctest::Contains("known: auto, original"), Error);
 }
 
 TEST_CASE("registry: a CUDA runner on a chosen device; a device the machine lacks is one line") {

@@ -48,6 +48,12 @@ TEST_CASE("render parameter validation") {
   CHECK_THROWS_WITH_AS(validate(bad, g), doctest::Contains("view_x: must be in -10.25..10.25"), Error);
 }
 
+TEST_CASE("variant names parse both ways") {
+  for (auto v : all_render_variants()) CHECK(parse_render_variant(to_string(v)) == v);
+  CHECK(parse_render_variant("NoSync") == RenderVariant::NoSync);
+  CHECK_THROWS_WITH_AS(parse_render_variant("fast"), doctest::Contains("'fast'"), Error);
+}
+
 TEST_CASE("describe() binds the live parameters with grid-dependent ranges") {
   const PlenopticGrid g{10, 8, 20.5, 0, 0};
   RenderParams p;

@@ -83,6 +83,4 @@ std::string describe_case(const PlenopticGrid& g, const RenderParams& p) {
   return s.str();
 }
 
-std::vector<std::string> plenoptic_variants() { return builtin_registry().get("plenoptic").variant_names(); }
-
 }  // namespace lb::test

@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "lightbench/image.hpp"
 #include "lightbench/plenoptic_params.hpp"
@@ -28,10 +27,6 @@ int raw_extent(int n, double pitch, double origin, int extra);
 std::uint64_t count_mismatches(const ImageU8& got, const ImageU8& want, std::string* first);
 
 std::string describe_case(const PlenopticGrid& g, const RenderParams& p);
-
-// The plenoptic CUDA variants: the rows of its variant table as the registry lists them
-// (auto, original, sync, nosync, tiled).
-std::vector<std::string> plenoptic_variants();
 
 // A file name in the temporary directory unique to this process (name + ".<pid>" before the
 // extension): test runs side by side (scripts/gpu-sanitize runs a case under several tools

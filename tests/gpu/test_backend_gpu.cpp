@@ -97,16 +97,16 @@ TEST_CASE("gpu backend: host-surface fallback, table cache, raw replacement, tim
   // Kind::None: rendered on the device, copied back and uploaded.
   HostSurface host;
   RenderConfig cfg;  // NoSync by default
-  for (const std::string& v : test::plenoptic_variants()) {
+  for (RenderVariant v : all_render_variants()) {
     cfg.variant = v;
     host.resize(want1.width, want1.height);
     host.upload_host(ImageU8(want1.width, want1.height, 4, 0x5a));
     be->render(g, p1, cfg, host);
-    expect_exact(host.rgba(), want1, "host surface " + v);
+    expect_exact(host.rgba(), want1, std::string("host surface ") + to_string(v));
   }
 
   // Parameter changes must rebuild the tables; going back must too (NoSync from here on).
-  cfg.variant = "nosync";
+  cfg.variant = RenderVariant::NoSync;
   auto surf = cuda::make_cuda_surface();
   for (const RenderParams* p : {&p1, &p2, &p1, &p2}) {
     be->render(g, *p, cfg, *surf);

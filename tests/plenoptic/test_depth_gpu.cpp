@@ -79,9 +79,9 @@ void check_all_variants(PlenopticEngine& gpu, const ImageU8& raw, const DepthCas
   // Shape 4: the Original with the per-sample tests (original_kernel 1) where the default is
   // the neighbour-table kernel (lim <= 3).
   const std::vector<cuda::DepthTuning> shapes = {{}, {64, 2, 3}, {0, 5, 2}, {0, 1, 1}, {96, 0, 0, 1}};
-  for (const std::string& v : test::plenoptic_variants())
+  for (const RenderVariant v : all_render_variants())
     for (std::size_t k = 0; k < shapes.size(); ++k) {
-      if (v == "original" ? k == 2 || k == 3 : k == 4) continue;
+      if (v == RenderVariant::Original ? k == 2 || k == 3 : k == 4) continue;
       cuda::set_depth_tuning(gpu, shapes[k]);
       DepthConfig cfg;
       cfg.variant = v;
@@ -90,13 +90,13 @@ void check_all_variants(PlenopticEngine& gpu, const ImageU8& raw, const DepthCas
       gpu.depth(c.g, c.p, cfg, host);
       std::string first;
       const auto bad = mismatches(host.scalar(), want, &first);
-      CHECK_MESSAGE(bad == 0, what << " " << v << " shape " << k << ": " << bad
+      CHECK_MESSAGE(bad == 0, what << " " << to_string(v) << " shape " << k << ": " << bad
                                    << " pixels differ, first " << first);
       if (k == 0) {
         auto surf = cuda::make_cuda_surface(SurfaceFormat::R32F);
         gpu.depth(c.g, c.p, cfg, *surf);
         const auto bad2 = mismatches(cuda::read_back_scalar(*surf), want, &first);
-        CHECK_MESSAGE(bad2 == 0, what << " " << v << " (CUDA surface): " << bad2
+        CHECK_MESSAGE(bad2 == 0, what << " " << to_string(v) << " (CUDA surface): " << bad2
                                       << " pixels differ, first " << first);
       }
     }
@@ -142,7 +142,7 @@ TEST_CASE("depth timings are recorded per variant with bytes") {
   const ImageU8 raw = test::random_raw(220, 140, 3, 9);
   gpu->set_raw(raw);
   HostSurface out(SurfaceFormat::R32F);
-  for (const std::string& v : test::plenoptic_variants()) {
+  for (const RenderVariant v : all_render_variants()) {
     DepthConfig cfg;
     cfg.variant = v;
     gpu->depth(c.g, c.p, cfg, out);
@@ -161,7 +161,7 @@ TEST_CASE("depth timings are recorded per variant with bytes") {
   // An Original kernel that does not exist is one line, and the engine stays usable.
   cuda::set_depth_tuning(*gpu, {0, 0, 0, 2});
   DepthConfig original;
-  original.variant = "original";
+  original.variant = RenderVariant::Original;
   CHECK_THROWS_WITH_AS(gpu->depth(c.g, c.p, original, out), doctest::Contains("original_kernel 2"), Error);
   cuda::set_depth_tuning(*gpu, {});
   CHECK_NOTHROW(gpu->depth(c.g, c.p, original, out));

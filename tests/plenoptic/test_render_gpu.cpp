@@ -25,7 +25,7 @@ std::vector<RenderConfig> original_configs() {
   std::vector<RenderConfig> v;
   for (int bits = 0; bits < 16; ++bits) {
     RenderConfig c;
-    c.variant = "original";
+    c.variant = RenderVariant::Original;
     c.original.rgba_input = bits & 8;
     c.original.vector_store = bits & 4;
     c.original.reciprocal = bits & 2;
@@ -48,7 +48,7 @@ std::vector<Run> runs_for(const PlenopticGrid& g, bool thorough) {
   for (const auto& c : original_configs()) runs.push_back({c, {}});
   for (int block : {32, 96, 1000}) {
     RenderConfig c;
-    c.variant = "original";
+    c.variant = RenderVariant::Original;
     c.original.sync_at_end = block == 96;
     runs.push_back({c, {block, 0, 0}});
   }
@@ -58,21 +58,21 @@ std::vector<Run> runs_for(const PlenopticGrid& g, bool thorough) {
     chunks = {0, 1, 3};
     rows = {0, 2};
   }
-  for (const std::string v : {"sync", "nosync"})
+  for (RenderVariant v : {RenderVariant::Sync, RenderVariant::NoSync})
     for (int chunk : chunks)
       for (int r : rows) {
         RenderConfig c;
         c.variant = v;
         c.original.reciprocal = (chunk + r) % 2 == 0;
         cuda::KernelTuning t{0, chunk, r};
-        t.direct_loads = v == "nosync" && (chunk + 2 * r) % 3 == 0;  // both paths
+        t.direct_loads = v == RenderVariant::NoSync && (chunk + 2 * r) % 3 == 0;  // both paths
         runs.push_back({c, t});
       }
   // Tiled: tile widths that split the grid unevenly, wider than it, of one column; the
   // Original's switches other than the reciprocal do not apply (RGBA input, 4-byte stores).
   for (int chunk : chunks) {
     RenderConfig c;
-    c.variant = "tiled";
+    c.variant = RenderVariant::Tiled;
     c.original.reciprocal = chunk % 2 == 1;
     c.original.rgba_input = c.original.vector_store = chunk % 3 != 0;
     runs.push_back({c, cuda::KernelTuning{0, chunk, 0}});
@@ -82,7 +82,7 @@ std::vector<Run> runs_for(const PlenopticGrid& g, bool thorough) {
 
 std::string run_label(const Run& r) {
   std::string s = cuda::variant_label(r.config);
-  if (r.config.variant != "original") s += r.config.original.reciprocal ? " rcp" : " div";
+  if (r.config.variant != RenderVariant::Original) s += r.config.original.reciprocal ? " rcp" : " div";
   if (r.tuning.direct_loads) s += " direct";
   s += " block=" + std::to_string(r.tuning.original_block) + " chunk=" +
        std::to_string(r.tuning.chunk) + " rows=" + std::to_string(r.tuning.rows);
@@ -217,9 +217,9 @@ TEST_CASE("gpu render: seed-size workload (96x72 micro-images, D=74.75)") {
   std::vector<Run> runs;
   for (const auto& c : original_configs())
     if (c.original.rgba_input == c.original.vector_store) runs.push_back({c, {}});
-  for (const std::string v : {"sync", "nosync"})
+  for (RenderVariant v : {RenderVariant::Sync, RenderVariant::NoSync})
     for (bool direct : {false, true}) {
-      if (v == "sync" && direct) continue;  // Sync always loads directly
+      if (v == RenderVariant::Sync && direct) continue;  // Sync always loads directly
       RenderConfig c;
       c.variant = v;
       for (cuda::KernelTuning t : {cuda::KernelTuning{}, cuda::KernelTuning{0, 50, 1},
@@ -229,7 +229,7 @@ TEST_CASE("gpu render: seed-size workload (96x72 micro-images, D=74.75)") {
       }
     }
   for (const cuda::KernelTuning& t : {cuda::KernelTuning{}, cuda::KernelTuning{0, 5, 0}, cuda::KernelTuning{0, 13, 0}})
-    runs.push_back({RenderConfig{"tiled", {}}, t});
+    runs.push_back({RenderConfig{RenderVariant::Tiled, {}}, t});
   RenderParams p;  // M = 11, lim = 2, sigma 15: the seed's parameters
   check_all(*be, raw, g, p, runs, outs);
   RenderParams q;
@@ -283,28 +283,28 @@ TEST_CASE("render plan: the kernel each configuration runs, and its name (no dev
   const RenderDeviceLimits hopper{9, 227 * 1024}, ampere{8, 163 * 1024}, small{9, 1024};
   cuda::KernelTuning direct;
   direct.direct_loads = true;
-  auto plan = [](const RenderLayout& L, const std::string& v, const RawDevice& r, const RenderDeviceLimits& d,
+  auto plan = [](const RenderLayout& L, RenderVariant v, const RawDevice& r, const RenderDeviceLimits& d,
                  const cuda::KernelTuning& t = {}) { return plan_render(L, r, RenderConfig{v, {}}, t, d); };
 
-  CHECK(plan(L2, "original", raw, hopper) == RenderKernel::Original);
-  CHECK(plan(L2, "sync", raw, hopper) == RenderKernel::Sync);
+  CHECK(plan(L2, RenderVariant::Original, raw, hopper) == RenderKernel::Original);
+  CHECK(plan(L2, RenderVariant::Sync, raw, hopper) == RenderKernel::Sync);
   // Tiled: wherever a tile fits and the raw is padded and aligned; else the Original.
-  CHECK(plan(L2, "tiled", raw, hopper) == RenderKernel::Tiled);
-  CHECK(plan(L3, "tiled", raw, ampere) == RenderKernel::Tiled);
-  CHECK(plan(L2, "tiled", raw, small) == RenderKernel::Original);
-  CHECK(plan(L2, "tiled", unpadded, hopper) == RenderKernel::Original);
-  CHECK(plan(L2, "tiled", unaligned, hopper) == RenderKernel::Original);
+  CHECK(plan(L2, RenderVariant::Tiled, raw, hopper) == RenderKernel::Tiled);
+  CHECK(plan(L3, RenderVariant::Tiled, raw, ampere) == RenderKernel::Tiled);
+  CHECK(plan(L2, RenderVariant::Tiled, raw, small) == RenderKernel::Original);
+  CHECK(plan(L2, RenderVariant::Tiled, unpadded, hopper) == RenderKernel::Original);
+  CHECK(plan(L2, RenderVariant::Tiled, unaligned, hopper) == RenderKernel::Original);
   // NoSync: staged at lim 2 on sm_90+ with a padded, aligned raw; else direct loads.
-  CHECK(plan(L2, "nosync", raw, hopper) == RenderKernel::NoSyncStaged);
-  CHECK(plan(L2, "nosync", raw, ampere) == RenderKernel::NoSyncDirect);
-  CHECK(plan(L3, "nosync", raw, hopper) == RenderKernel::NoSyncDirect);
-  CHECK(plan(L2, "nosync", raw, small) == RenderKernel::NoSyncDirect);
-  CHECK(plan(L2, "nosync", unpadded, hopper) == RenderKernel::NoSyncDirect);
-  CHECK(plan(L2, "nosync", raw, hopper, direct) == RenderKernel::NoSyncDirect);
-  CHECK(plan(L2, "nosync", raw, RenderDeviceLimits{9, 227 * 1024, false}) == RenderKernel::NoSyncDirect);
+  CHECK(plan(L2, RenderVariant::NoSync, raw, hopper) == RenderKernel::NoSyncStaged);
+  CHECK(plan(L2, RenderVariant::NoSync, raw, ampere) == RenderKernel::NoSyncDirect);
+  CHECK(plan(L3, RenderVariant::NoSync, raw, hopper) == RenderKernel::NoSyncDirect);
+  CHECK(plan(L2, RenderVariant::NoSync, raw, small) == RenderKernel::NoSyncDirect);
+  CHECK(plan(L2, RenderVariant::NoSync, unpadded, hopper) == RenderKernel::NoSyncDirect);
+  CHECK(plan(L2, RenderVariant::NoSync, raw, hopper, direct) == RenderKernel::NoSyncDirect);
+  CHECK(plan(L2, RenderVariant::NoSync, raw, RenderDeviceLimits{9, 227 * 1024, false}) == RenderKernel::NoSyncDirect);
 
   // Names: the configuration's where it ran the kernel asked for, else "<asked>-><ran>".
-  const RenderConfig tiled{"tiled", {}}, nosync{"nosync", {}};
+  const RenderConfig tiled{RenderVariant::Tiled, {}}, nosync{RenderVariant::NoSync, {}};
   CHECK(render_kernel_name(tiled, {}, RenderKernel::Tiled) == "render/tiled");
   CHECK(render_kernel_name(tiled, {}, RenderKernel::Original) == "render/tiled->original");
   CHECK(render_fallback(tiled, {}, RenderKernel::Tiled).empty());
@@ -312,17 +312,9 @@ TEST_CASE("render plan: the kernel each configuration runs, and its name (no dev
   CHECK(render_kernel_name(nosync, {}, RenderKernel::NoSyncStaged) == "render/nosync");
   CHECK(render_kernel_name(nosync, {}, RenderKernel::NoSyncDirect) == "render/nosync->direct");
   CHECK(render_kernel_name(nosync, direct, RenderKernel::NoSyncDirect) == "render/nosync");  // asked for
-  CHECK(render_kernel_name(RenderConfig{"original", {}}, {}, RenderKernel::Original) ==
+  CHECK(render_kernel_name(RenderConfig{RenderVariant::Original, {}}, {}, RenderKernel::Original) ==
         "render/original");
-  CHECK(render_kernel_name(RenderConfig{"sync", {}}, {}, RenderKernel::Sync) == "render/sync");
-  // auto is the variant table's row with tiled's render (its timing row is tiled's); an unknown
-  // name is refused by the table, naming its rows.
-  CHECK(plan(L2, "auto", raw, hopper) == RenderKernel::Tiled);
-  CHECK(plan(L2, "auto", raw, small) == RenderKernel::Original);
-  CHECK(render_kernel_name(RenderConfig{"auto", {}}, {}, RenderKernel::Tiled) == "render/tiled");
-  CHECK(render_kernel_name(RenderConfig{"auto", {}}, {}, RenderKernel::Original) == "render/tiled->original");
-  CHECK_THROWS_WITH_AS(plan(L2, "fast", raw, hopper),
-                       doctest::Contains("no variant 'fast' (known: auto, original, sync, nosync, tiled)"), Error);
+  CHECK(render_kernel_name(RenderConfig{RenderVariant::Sync, {}}, {}, RenderKernel::Sync) == "render/sync");
 }
 
 TEST_CASE("gpu render: the timing name and last_render_fallback name the kernel that ran") {
@@ -344,7 +336,7 @@ TEST_CASE("gpu render: the timing name and last_render_fallback name the kernel 
   p3.lim = 3;
   const bool hopper = cuda::detail::render_device_limits().nosync_staged_built;  // sm_90+, its body built
   auto surf = cuda::make_cuda_surface();
-  auto render = [&](const std::string& v, const RenderParams& p) {
+  auto render = [&](RenderVariant v, const RenderParams& p) {
     be->render(g, p, RenderConfig{v, {}}, *surf);
     const ImageU8 want = render_cpu(to_rgba(raw), build_render_tables(g, p, raw.width, raw.height));
     std::string first;
@@ -352,11 +344,11 @@ TEST_CASE("gpu render: the timing name and last_render_fallback name the kernel 
     return be->last_render_fallback();
   };
   // The engine's raw is padded and aligned and a tile fits any GPU of sm_80+: Tiled runs.
-  CHECK(render("tiled", p2) == "");
-  CHECK(render("tiled", p3) == "");
-  CHECK(render("nosync", p2) == (hopper ? "" : "direct"));
-  CHECK(render("nosync", p3) == "direct");  // the staged kernel is lim 2 only
-  CHECK(render("original", p3) == "");
+  CHECK(render(RenderVariant::Tiled, p2) == "");
+  CHECK(render(RenderVariant::Tiled, p3) == "");
+  CHECK(render(RenderVariant::NoSync, p2) == (hopper ? "" : "direct"));
+  CHECK(render(RenderVariant::NoSync, p3) == "direct");  // the staged kernel is lim 2 only
+  CHECK(render(RenderVariant::Original, p3) == "");
   be->synchronize();
   const TimingRegistry& t = be->timings();
   CHECK(t.stats("render/tiled").count == 2);

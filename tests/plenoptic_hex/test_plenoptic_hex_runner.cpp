@@ -107,9 +107,7 @@ TEST_CASE("plenoptic-hex spec: outputs, variants, value names, data-dependent ra
   const AlgorithmSpec s = make_cpu_registry().get("plenoptic-hex");
   CHECK(s.name == "plenoptic (any micro-lens grid): render & depth");
   CHECK(s.data == DataKind::PlenopticScene);
-  // The variants are the CUDA kernels' table (kernels/plenoptic_hex/plenoptic_hex_variants.cpp),
-  // added with the CUDA runner (tests/gpu/test_variant_registry.cpp): none without it.
-  CHECK(s.variant_names().empty());
+  CHECK(s.variant_names() == std::vector<std::string>{"original", "smem-tables", "pruned"});
   CHECK(s.default_variant == "original");
   CHECK(s.value_name("lens_types", 0) == "all");
   CHECK(s.value_name("lens_types", 1) == "in focus");
@@ -156,10 +154,7 @@ TEST_CASE("plenoptic-hex runner: bad parameters and data are one line naming the
   CHECK_NOTHROW(runner->run({{"rings", 0}}, "", "view", out));
   CHECK_THROWS_WITH_AS(runner->run({{"rings", 0}}, "", "depth", depth), doctest::Contains("rings: depth compares neighbours"),
                        Error);
-  // The CPU runs the reference whatever the name (the front ends refuse a kernel's name on the
-  // CPU: variant_for); the CUDA engine's table refuses an unknown one (test_plenoptic_hex_gpu.cpp).
-  CHECK_NOTHROW(runner->run({}, "sync", "view", out));
-  CHECK(runner->last_variant() == "reference");
+  CHECK_THROWS_WITH_AS(runner->run({}, "sync", "view", out), doctest::Contains("unknown variant 'sync'"), Error);
   // A scene whose grid holds no whole lens.
   auto tiny = std::make_shared<PlenopticData>();
   tiny->scene = data->scene;

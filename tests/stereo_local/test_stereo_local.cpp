@@ -187,6 +187,8 @@ TEST_CASE("stereo local: parameters and the matcher interface") {
   REQUIRE(info.size() == 6);
   info[0].set(20);
   CHECK(p.ndisp == 20);
+  CHECK(local_variants().size() == 6);
+  CHECK(local_variants().back() == "fused2");
   CHECK(local_timing_key("fused") == "stereo/local/fused");
 
   auto m = make_stereo_local_engine_cpu(2);

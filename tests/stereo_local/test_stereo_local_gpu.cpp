@@ -11,7 +11,6 @@
 #include <random>
 
 #include "gpu_test_util.hpp"
-#include "lightbench/runners.hpp"
 #include "lightbench/engines/cuda.hpp"
 #include "stereo_local/stereo_local.hpp"
 #include "stereo_local/stereo_local_cuda.hpp"
@@ -108,7 +107,7 @@ TEST_CASE("stereo local gpu: every variant equals the CPU reference exactly") {
                         static_cast<std::uint64_t>(kp.wsum) * kp.trunc3 <= 0xffff;
     ++(packed ? n_packed : n_fallback);
     gpu->set_pair(pair);
-    for (const std::string& v : builtin_registry().get("stereo-local").variant_names()) {
+    for (const std::string& v : local_variants()) {
       const StereoResult r = gpu->run(p, v);
       INFO(c.w << "x" << c.h << "x" << c.channels << " ndisp " << c.ndisp << " r " << c.radius << " vw " << c.vw
                << " lr " << c.lr << " variant " << v);
@@ -144,7 +143,7 @@ TEST_CASE("stereo local gpu: ndisp 290 .. 1024, every variant equals the CPU ref
     p.lr_check = c.lr;
     const std::vector<int> cpu = local_disparity_cpu(pair, p);
     gpu->set_pair(pair);
-    for (const std::string& v : builtin_registry().get("stereo-local").variant_names()) {
+    for (const std::string& v : local_variants()) {
       const StereoResult r = gpu->run(p, v);
       INFO(c.w << "x" << c.h << " ndisp " << c.ndisp << " r " << c.radius << " vw " << c.vw << " lr " << c.lr
                << " variant " << v);
@@ -160,7 +159,7 @@ TEST_CASE("stereo local gpu: interface, timings, errors") {
   LB_GPU_TEST_GUARD();
   auto gpu = cuda::make_stereo_local_engine_cuda();
   CHECK(gpu->kind() == BackendKind::Cuda);
-  CHECK(gpu->variants() == builtin_registry().get("stereo-local").variant_names());  // the table's rows
+  CHECK(gpu->variants() == local_variants());
   CHECK(gpu->default_variant() == "fused2");
   LocalParams p;
   CHECK_THROWS_AS(gpu->run(p), Error);  // no pair

@@ -59,13 +59,13 @@ TEST_CASE("CUDA backend writes a registered GL texture; equals the CPU reference
       p.view_x = k.vx;
       p.view_y = k.vy;
       const lb::ImageU8 want = reference(scene, p);
-      for (const std::string v : {"auto", "original", "sync", "nosync", "tiled"}) {
+      for (lb::RenderVariant v : lb::all_render_variants()) {
         lb::RenderConfig cfg;
         cfg.variant = v;
         cuda.render(g, p, cfg, surf);
         cuda.synchronize();
         INFO(preset << " patch " << k.patch << " lim " << k.lim << " view " << k.vx << ","
-                    << k.vy << " variant " << v << ": " << surf.transport());
+                    << k.vy << " variant " << lb::to_string(v) << ": " << surf.transport());
         CHECK(surf.last_write_was_interop());
         CHECK(surf.transport() == "CUDA-GL interop");
         const lb::ImageU8 got = surf.texture().read_rgba();
@@ -97,8 +97,8 @@ TEST_CASE("depth (R32F) and all-in-focus (RGBA8) through interop equal the CPU r
     const lb::ImageF want_depth =
         lb::depth_cpu(rgba, lb::build_depth_tables(g, d, scene.raw.width, scene.raw.height));
     const lb::ImageU8 want_aif = lb::render_all_in_focus(rgba, g, r, want_depth, d.patch);
-    for (const std::string v : {"auto", "original", "sync", "nosync", "tiled"}) {
-      INFO("window " << window << " variant " << v);
+    for (lb::RenderVariant v : lb::all_render_variants()) {
+      INFO("window " << window << " variant " << lb::to_string(v));
       cuda.depth(g, d, lb::DepthConfig{v}, depth_tex);
       cuda.render_all_in_focus(g, r, d, aif_tex);
       cuda.synchronize();

@@ -56,9 +56,7 @@ class MadRunner final : public Runner {
     LB_REQUIRE(output == "hi" || output == "lo", "MAD: no output '" + output + "'");
     MadRunParams p;
     apply_values(describe(p), values);
-    // The name as the front ends resolved it (AlgorithmSpec::variant_for); the CUDA engine's
-    // table refuses an unknown one.
-    const std::string variant = variant_in.empty() ? spec().default_variant : variant_in;
+    const std::string variant = spec().resolve_variant(variant_in);
     const std::string key = std::to_string(data_->id) + "|" + variant + "|" + std::to_string(p.eight_bit);
     if (key != key_) {
       key_.clear();
@@ -107,7 +105,10 @@ AlgorithmSpec mad_spec() {
                {"distorted", "distorted image", SurfaceFormat::RGBA8, true, false, {}},
                {"reference", "reference image", SurfaceFormat::RGBA8, true, false, {}}};
   set_output_units(s.outputs, {{"hi", "MAD"}, {"lo", "MAD"}});
-  // The variants: the CUDA kernels' table (kernels/mad/mad_variants.cpp), added by the registry.
+  s.variants = {{"gather", "", false, "statistics: one thread per block, samples in local memory (the seed's)"},
+                {"shared", "", false, "statistics: shared-memory tile laid out [x][y] (the seed's)"},
+                {"shared_nc", "", false, "statistics: shared tile without bank conflicts"},
+                {"fused", "", false, "statistics: 4x4 cell moments merged (Chan/Pebay), one pass"}};
   s.default_variant = "fused";
   s.params = [](const AlgorithmData*) {
     MadRunParams p;

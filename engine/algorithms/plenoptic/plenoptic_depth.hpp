@@ -28,10 +28,9 @@ struct DepthParams {
   float aperture = 0.8f;
 };
 
-// The kernel variant of the CUDA backend, a row of the plenoptic variant table by name (the
-// CPU backend is the reference and ignores it).
+// The kernel variant of the CUDA backend (the CPU backend is the reference and ignores it).
 struct DepthConfig {
-  std::string variant = "nosync";
+  RenderVariant variant = RenderVariant::NoSync;
 };
 
 // Throws lb::Error with a one-line message naming the parameter when out of range.

@@ -2,9 +2,8 @@
 //   view    rendered view at patch M (RGBA8)        depth  SAD depth, value = patch size (R32F)
 //   aif     all-in-focus render (RGBA8)             error  |depth - truth| (R32F, with truth at M)
 //   raw, truth   the data
-// Variants (the CUDA kernels' table, kernels/plenoptic/plenoptic_variants.cpp) original / sync /
-// nosync apply to render and depth alike, tiled renders (its depth: the Original), auto (the
-// default) picks each output's fastest; the CPU runs the reference. The runner drives a PlenopticEngine (CPU, or CUDA from kernels/), which keeps
+// Variants original / sync / nosync apply to render and depth alike, auto (the default) picks
+// each output's fastest; the CPU runs the reference. The runner drives a PlenopticEngine (CPU, or CUDA from kernels/), which keeps
 // the last depth map where it computed it: all-in-focus, error map and score read it there.
 #include <algorithm>
 #include <sstream>
@@ -70,14 +69,17 @@ class PlenopticRunner final : public Runner {
     LB_REQUIRE(data_ != nullptr, "plenoptic: no scene loaded");
     const auto& scene = static_cast<const PlenopticData&>(*data_).scene;
     const PlenopticRunParams p = plenoptic_params(values, scene.grid);
-    // The name as the front ends resolved it (AlgorithmSpec::variant_for); the CUDA engine runs
-    // that row of its variant table (kernels/plenoptic/plenoptic_variants.cpp: auto takes each
-    // output's fastest kernel, tiled's depth its Original) and refuses an unknown name.
-    const std::string variant = variant_in.empty() ? spec().default_variant : variant_in;
+    const AlgorithmSpec& spec = this->spec();
+    const std::string variant = spec.resolve_variant(variant_in);
+    // auto: each output from its fastest kernel (the render's tiled kernel, the depth's
+    // Original from the neighbour table: docs/PERFORMANCE.md). The depth has no tiled kernel:
+    // "tiled" runs the depth's Original, the same output-side mapping.
+    const bool fastest = variant == "auto";
     RenderConfig config;
-    config.variant = variant;
+    config.variant = fastest ? RenderVariant::Tiled : parse_render_variant(variant);
     config.original = p.switches;
-    const std::string& depth_variant = variant;
+    const RenderVariant depth_variant =
+        fastest || config.variant == RenderVariant::Tiled ? RenderVariant::Original : config.variant;
     last_variant_ = backend_->kind() == BackendKind::Cpu ? "reference" : variant;
     if (plenoptic_detail::write_data_output(scene, output, out)) return;
     validate(p.render, scene.grid);
@@ -119,15 +121,15 @@ class PlenopticRunner final : public Runner {
     static const AlgorithmSpec s = plenoptic_spec();
     return s;
   }
-  std::string depth_key(const PlenopticRunParams& p, const std::string& v) const {
+  std::string depth_key(const PlenopticRunParams& p, RenderVariant v) const {
     std::ostringstream k;
-    k << data_->id << '|' << v << '|' << p.depth.patch << ',' << p.depth.pmin << ',' << p.depth.pmax
+    k << data_->id << '|' << to_string(v) << '|' << p.depth.patch << ',' << p.depth.pmin << ',' << p.depth.pmax
       << ',' << p.depth.lim << ',' << p.depth.window << ',' << std::hexfloat << p.depth.aperture;
     return k.str();
   }
   // The backend's last depth map is the one of these parameters (computed into a scratch
   // surface of the backend's own kind when it is not).
-  void ensure_depth(const PlenopticRunParams& p, const std::string& v) {
+  void ensure_depth(const PlenopticRunParams& p, RenderVariant v) {
     if (depth_key_ == depth_key(p, v)) return;
     if (!scratch_) scratch_ = backend_->scratch_surface(SurfaceFormat::R32F);
     const auto& scene = static_cast<const PlenopticData&>(*data_).scene;
@@ -135,7 +137,7 @@ class PlenopticRunner final : public Runner {
     remember_depth(p, v);
   }
   // Scores the new map against the truth when the truth is at the same M.
-  void remember_depth(const PlenopticRunParams& p, const std::string& v) {
+  void remember_depth(const PlenopticRunParams& p, RenderVariant v) {
     depth_key_ = depth_key(p, v);
     const auto& scene = static_cast<const PlenopticData&>(*data_).scene;
     if (scene.truth.empty() || scene.truth_patch != p.depth.patch) {
@@ -146,8 +148,7 @@ class PlenopticRunner final : public Runner {
     scores_ = {{"exact_pct", s.exact_pct},
                {"mae", s.mae},
                {"scored_pixels", s.pixels},
-               {"scored_with", std::string(to_string(backend_->kind())) + ", " +
-                                   (backend_->kind() == BackendKind::Cpu ? std::string("reference") : v)}};
+               {"scored_with", std::string(to_string(backend_->kind())) + ", " + to_string(v)}};
   }
 
   std::unique_ptr<PlenopticEngine> backend_;
@@ -195,7 +196,13 @@ AlgorithmSpec plenoptic_spec() {
   s.spec = "../shared/specs/plenoptic.md";
   s.data = DataKind::PlenopticScene;
   set_plenoptic_outputs(s, kRenderParams, kDepthParams);
-  // The variants: the CUDA kernels' table (kernels/plenoptic/plenoptic_variants.cpp), added by the registry.
+  s.variants = {
+      {"auto", "", true, "the fastest kernel per output: tiled renders, original extracts depth"},
+      {"original", "", true, "one thread per output pixel (the seed's first kernel, 4 switches)"},
+      {"sync", "", true, "input-side blocks, shared-memory buffers with barriers"},
+      {"nosync", "", true, "private accumulators, no barriers (the seed's fastest render)"},
+      {"tiled", "", true, "one thread per output pixel over tiles staged in shared memory (lightbench's fastest render)"},
+  };
   s.default_variant = "auto";
   s.params = [](const AlgorithmData* d) {
     const PlenopticGrid* g = d ? &data_as<PlenopticData>(*d, DataKind::PlenopticScene).scene.grid : nullptr;

@@ -61,9 +61,7 @@ class HexRunner final : public Runner {
     LB_REQUIRE(data_ != nullptr, "plenoptic-hex: no scene loaded");
     const PlenopticScene& scene = scene_of(*data_);
     const HexRunParams p = plenoptic_hex_params(values, geometry_);
-    // The name as the front ends resolved it (AlgorithmSpec::variant_for); the CUDA engine's
-    // table refuses an unknown one.
-    const std::string variant = variant_in.empty() ? spec().default_variant : variant_in;
+    const std::string variant = spec().resolve_variant(variant_in);
     HexConfig config;
     config.variant = variant;
     last_variant_ = engine_->kind() == BackendKind::Cpu ? "reference" : variant;
@@ -174,7 +172,12 @@ AlgorithmSpec plenoptic_hex_spec() {
   s.spec = "../shared/specs/plenoptic.md";
   s.data = DataKind::PlenopticScene;
   set_plenoptic_outputs(s, kRenderParams, kDepthParams);
-  // The variants: the CUDA kernels' table (kernels/plenoptic_hex/plenoptic_hex_variants.cpp), added by the registry.
+  s.variants = {
+      {"original", "", true, "one thread per output pixel (the seed's Original mapping): tables in global memory"},
+      {"smem-tables", "", true, "original with the small tables staged in shared memory per block"},
+      {"pruned", "", true,
+       "smem-tables; render and all-in-focus search only the lattice offsets that can reach a lens at P"},
+  };
   s.default_variant = "original";  // fastest render and all-in-focus (docs/PERFORMANCE.md)
   s.value_names = {{"lens_types", {"all", "in focus"}}};
   s.params = [](const AlgorithmData* d) {

@@ -40,7 +40,15 @@ AlgorithmSpec stereo_bp_spec() {
   AlgorithmSpec s = stereo_detail::stereo_spec<stereo::BpParams>(
       "stereo-bp", "stereo: hierarchical belief propagation", "../shared/specs/stereo-bp.md", "BP",
       stereo_bp_params, [] { return make_stereo_bp_runner(stereo::make_stereo_bp_engine_cpu()); });
-  // The variants: the CUDA kernels' table (kernels/stereo_bp/stereo_bp_variants.cpp), added by the registry.
+  s.variants = {{"auto", "", true, "the fastest of the kernels and message types below, tuned per device and size"},
+                {"auto:float", "", true, "the fastest with float messages (bit-identical to the CPU reference)"},
+                {"warp", "", true, "one pixel's disparities across the lanes of a (sub-)warp, any L (warp:G)"},
+                {"warp-fp16", "", true, "warp, messages stored as fp16 (float arithmetic)"},
+                {"warp-bf16", "", true, "warp, messages stored as bf16 (float arithmetic)"},
+                {"registers", "", true, "messages unrolled into registers (L instances; else local)"},
+                {"hybrid", "", true, "R values in registers, S in shared memory (auto-tuned; hybrid:R,S)"},
+                {"shared", "", true, "a shared-memory slice per thread"},
+                {"local", "", true, "messages in a local-memory array, any L"}};
   s.default_variant = "auto";
   s.commands = stereo_bp_commands();
   s.workloads = stereo_bp_workloads();

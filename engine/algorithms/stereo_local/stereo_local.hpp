@@ -47,6 +47,9 @@ std::uint64_t local_host_bytes(const LocalParams& p, int w, int h, int channels)
 std::uint64_t local_device_bytes(const LocalParams& p, int w, int h);
 // Live parameters bound to p for the viewer and CLI.
 std::vector<ParamInfo> describe(LocalParams& p);
+// The CUDA kernel variants, in the seed's order: phase2, phase3, phase4, phase5, fused, then
+// fused2 (the default: two disparities packed per word; see kernels/stereo_local.cu).
+std::vector<std::string> local_variants();
 // Timing key of a variant: "stereo/local/<variant>" (CPU: "stereo/local/reference").
 std::string local_timing_key(const std::string& variant);
 

@@ -46,6 +46,7 @@ std::vector<ParamInfo> describe(LocalParams& p) {
   };
 }
 
+std::vector<std::string> local_variants() { return {"phase2", "phase3", "phase4", "phase5", "fused", "fused2"}; }
 std::string local_timing_key(const std::string& variant) { return "stereo/local/" + variant; }
 
 KernelParams local::kernel_params(const LocalParams& p) {

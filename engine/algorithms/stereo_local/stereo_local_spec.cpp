@@ -35,7 +35,12 @@ AlgorithmSpec stereo_local_spec() {
   AlgorithmSpec s = stereo_detail::stereo_spec<stereo::LocalParams>(
       "stereo-local", "stereo: center-biased local windows", "../shared/specs/stereo-local.md", "local-window",
       stereo_local_params, [] { return make_stereo_local_runner(stereo::make_stereo_local_engine_cpu()); });
-  // The variants: the CUDA kernels' table (kernels/stereo_local/stereo_local_variants.cpp), added by the registry.
+  s.variants = {{"phase2", "", true, "cost, horizontal, vertical, WTA: separate kernels through global memory"},
+                {"phase3", "", true, "+ the vertical pass split into left- and right-stream kernels"},
+                {"phase4", "", true, "+ re-packed streams, one WTA copy per vertical kernel"},
+                {"phase5", "", true, "+ WTA merged into the vertical kernels"},
+                {"fused", "", true, "one kernel per tile: cost, both passes and WTA on chip"},
+                {"fused2", "", true, "fused, two disparities packed per 32-bit word, taller tiles"}};
   s.default_variant = "fused2";
   s.commands = stereo_local_commands();
   s.workloads = stereo_local_workloads();

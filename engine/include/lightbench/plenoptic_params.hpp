@@ -27,6 +27,11 @@ struct RenderParams {
   float sigma = 15.0f;    // Gaussian weight map sigma, raw pixels.
 };
 
+// Original, Sync, NoSync: the seed's kernels. Tiled: lightbench's output-side kernel over
+// tiles whose raw pieces are staged through shared memory (the fastest render on Hopper:
+// docs/PERFORMANCE.md); the depth has no tiled kernel and runs its Original for it.
+enum class RenderVariant { Original, Sync, NoSync, Tiled };
+
 // The seed's general optimisations of the Original kernel (its Table 4), as switches.
 // Every combination computes the identical image.
 struct OriginalSwitches {
@@ -36,13 +41,15 @@ struct OriginalSwitches {
   bool sync_at_end = false;   // __syncthreads() at the end of each neighbour loop.
 };
 
-// What the CUDA backend runs: a row of the plenoptic variant table by name (kernels/plenoptic/
-// plenoptic_variants.cpp: original, sync, nosync, tiled, auto; the CPU backend is the
-// reference and ignores it), and the Original's switches.
 struct RenderConfig {
-  std::string variant = "nosync";
+  RenderVariant variant = RenderVariant::NoSync;
   OriginalSwitches original;
 };
+
+const char* to_string(RenderVariant v);
+// Accepts "original", "sync", "nosync", "tiled" (any case); throws lb::Error otherwise.
+RenderVariant parse_render_variant(const std::string& s);
+std::vector<RenderVariant> all_render_variants();
 
 // Limits enforced everywhere (the kernels rely on them: weights fit in 32-bit sums).
 constexpr int kMaxLim = 4;

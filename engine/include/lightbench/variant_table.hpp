@@ -49,11 +49,6 @@ class VariantTable {
     }
     throw Error(algorithm_ + ": no variant '" + name + "' (known: " + known + ")");
   }
-  std::vector<std::string> names() const {
-    std::vector<std::string> v;
-    for (const auto& r : rows_) v.push_back(r.info.name);
-    return v;
-  }
   const std::vector<VariantRow<Launch>>& rows() const { return rows_; }
 
  private:

@@ -90,10 +90,8 @@ class StereoRunner final : public Runner {
     }
     const AlgorithmSpec& spec = StereoMethod<P>::spec();
     const P p = StereoMethod<P>::params(values);
-    // The name as the front ends resolved it (AlgorithmSpec::variant_for), with any kernel
-    // options (warp:G, hybrid:R,S) kept for the matcher; the CUDA matcher's variant table
-    // refuses an unknown one.
-    const std::string variant = variant_in.empty() ? spec.default_variant : variant_in;
+    // The table's name, with any kernel options (warp:G, hybrid:R,S) kept for the matcher.
+    const std::string variant = spec.variant_for(BackendKind::Cuda, variant_in);
     validate(p, d.pair);
     // The memory budget (memory_budget.hpp): refused before the run, the caller keeps its image.
     // On CUDA the host keeps only the pair and the map (the volumes live on the device).

@@ -23,9 +23,6 @@ std::string AlgorithmSpec::variant_for(BackendKind kind, const std::string& requ
   // A user who names a kernel (the CLI's --variant) hears that it does not run here, the
   // default's name included: `mad --variant fused --backend cpu` is not a run of fused.
   if (requested.empty() || requested == "reference" || requested == "auto") return "";
-  // The default's name, as a request for nothing more (also where the spec lists no variant:
-  // a CUDA variant table adds them with the CUDA runners).
-  if (!user_named && requested == default_variant) return "";
   // A CPU variant (the example's rows) runs on the CPU by its name.
   if (const VariantInfo* v = variant(requested); v && v->cpu) return v->name;
   if (!user_named && resolve_variant(requested) == default_variant) return "";

@@ -10,7 +10,7 @@
 //   lb::cuda::make_cuda_surface                headless RGBA8 / R32F CUDA array + surface object
 //   lb::cuda::make_cuda_buffer_surface         pitched device buffer (DeviceTarget::Pitched)
 //   lb::cuda::read_back_rgba                   any of those (or a HostSurface) -> host image
-// The benchmarks: `lightbench-cli bench <id>` through the runners (app/cli/cmd_bench.cpp).
+// The benchmarks (`lightbench-cli bench ...`) live in bench/ (lb_bench, CUDA builds only).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -65,13 +65,12 @@ struct KernelTuning {
   // other cases always load directly).
   bool direct_loads = false;
 };
-// Defaults of a variant's render kernel (a name of the plenoptic variant table; auto: tiled's),
-// tuned on an NVIDIA H200 (docs/PERFORMANCE.md): Original 128 threads; Sync chunk 48, 1 row;
-// NoSync staged chunk 96, 2 rows; NoSync direct chunk 50, 1 row; on an H100: Tiled chunk 12.
-// An unknown variant throws lb::Error naming the known ones.
-KernelTuning default_tuning(const std::string& variant, bool direct_loads = false);
-// Fills the 0 fields of t from default_tuning(variant, t.direct_loads).
-KernelTuning resolve(const KernelTuning& t, const std::string& variant);
+// Defaults tuned on an NVIDIA H200 (docs/PERFORMANCE.md): Original 128 threads; Sync
+// chunk 48, 1 row; NoSync staged chunk 96, 2 rows; NoSync direct chunk 50, 1 row; on an
+// H100: Tiled chunk 12.
+KernelTuning default_tuning(RenderVariant v, bool direct_loads = false);
+// Fills the 0 fields of t from default_tuning(v, t.direct_loads).
+KernelTuning resolve(const KernelTuning& t, RenderVariant v);
 
 // ---------------------------------------------------------------------------------------
 // Surfaces (the CUDA plenoptic engine and its tuning setters: lightbench/engines/cuda.hpp)
@@ -87,8 +86,8 @@ ImageU8 read_back_rgba(Surface& s);
 // Same for an R32F CUDA surface (or a scalar HostSurface).
 ImageF read_back_scalar(Surface& s);
 
-// Name of a render configuration as the timing registry prints it, its variant's kernel:
-// "render/original", "render/sync", "render/nosync", "render/tiled" (auto: "render/tiled").
+// Name of a render configuration as the timing registry and the benchmark print it:
+// "render/original", "render/sync", "render/nosync", "render/tiled".
 std::string kernel_name(const RenderConfig& c);
 // Benchmark label: "sync", "nosync", "tiled", "original[rgba,vec,rcp,-]" (switch order: 4-byte input,
 // vector store, reciprocal, sync-at-end; '-' = off, e.g. "original[rgb,bytes,div,sync]").

@@ -37,7 +37,7 @@ std::unique_ptr<LightFieldEngine> make_lightfield_engine_cuda(int device = 0);
 std::unique_ptr<stereo::StereoEngine<stereo::BpParams>> make_stereo_bp_engine_cuda(int device = 0);
 std::unique_ptr<stereo::StereoEngine<stereo::LocalParams>> make_stereo_local_engine_cuda(int device = 0);
 
-// MAD (kernels/mad/mad.cu): variants() = its variant table's rows, default "fused". Timings (CUDA
+// MAD (kernels/mad/mad.cu): variants() = mad_stats_variants(), default "fused". Timings (CUDA
 // events) "mad/csf", "mad/detect", "mad/gabor", "mad/stats/<variant>", "mad/total", and per
 // stage "mad/stage/<stage>" with the bytes the stage must move (kernels/mad/mad_pipeline.hpp).
 std::unique_ptr<MadEngine> make_mad_engine_cuda(int device = 0);
